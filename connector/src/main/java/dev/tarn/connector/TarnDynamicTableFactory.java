@@ -1,0 +1,129 @@
+package dev.tarn.connector;
+
+import dev.tarn.connector.sink.TarnTableSink;
+import dev.tarn.connector.source.TarnTableSource;
+import dev.tarn.format.Table;
+import dev.tarn.format.TableNotFoundException;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.schema.TableOptions;
+import dev.tarn.format.schema.TableSchema;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Creates Tarn table sources and sinks, for tables of a Tarn catalog and for {@code 'connector' =
+ * 'tarn'} tables declared in any catalog. The table is found at its {@code path}; options given as
+ * hints ({@code /*+ OPTIONS(...) *}{@code /}) are layered over the stored ones.
+ */
+public class TarnDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+
+    public static final String IDENTIFIER = "tarn";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(TarnConnectorOptions.PATH);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return new HashSet<>(TableOptions.all());
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        return new TarnTableSource(load(context));
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        return new TarnTableSink(load(context));
+    }
+
+    static Table load(Context context) {
+        ResolvedCatalogTable catalogTable = context.getCatalogTable();
+        Map<String, String> options = new HashMap<>(catalogTable.getOptions());
+        String name = context.getObjectIdentifier().asSummaryString();
+        String path = options.remove(TarnConnectorOptions.PATH.key());
+        options.remove(FactoryUtil.CONNECTOR.key());
+        if (path == null || path.isBlank()) {
+            throw new ValidationException(
+                    "Table " + name + " has no 'path' option: set it to the table's location");
+        }
+        Path location = new Path(path);
+        try {
+            Table stored = Table.load(new FlinkFileIO(), location, name);
+            return stored.withDynamicOptions(dynamicOptions(stored, options));
+        } catch (TableNotFoundException e) {
+            return createFromDdl(context, catalogTable, location, name, options);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
+    }
+
+    /** Options that differ from the stored ones: per-query hints. */
+    private static Map<String, String> dynamicOptions(Table stored, Map<String, String> options) {
+        Map<String, String> dynamic = new HashMap<>();
+        options.forEach(
+                (k, v) -> {
+                    if (!v.equals(stored.schema().options().get(k))) {
+                        dynamic.put(k, v);
+                    }
+                });
+        return dynamic;
+    }
+
+    private static Table createFromDdl(
+            Context context,
+            ResolvedCatalogTable catalogTable,
+            Path location,
+            String name,
+            Map<String, String> options) {
+        RowType rowType =
+                (RowType) catalogTable.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+        List<String> primaryKeys =
+                catalogTable
+                        .getResolvedSchema()
+                        .getPrimaryKey()
+                        .map(UniqueConstraint::getColumns)
+                        .orElse(List.of());
+        Map<String, String> stored = new HashMap<>(options);
+        TableOptions.queryOnly().forEach(o -> stored.remove(o.key()));
+        try {
+            TableSchema schema =
+                    TableSchema.create(
+                            rowType,
+                            catalogTable.getPartitionKeys(),
+                            primaryKeys,
+                            stored,
+                            catalogTable.getComment());
+            Table created = Table.create(new FlinkFileIO(), location, name, schema);
+            return created.withDynamicOptions(options);
+        } catch (RuntimeException e) {
+            if (e instanceof dev.tarn.format.TableAlreadyExistsException) {
+                // Another task created it first.
+                return Table.load(new FlinkFileIO(), location, name).withDynamicOptions(options);
+            }
+            throw new ValidationException(
+                    "Cannot create table " + name + " at " + location + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.tarn.connector.sink;
+
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.CommitMessageCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/** Versioned binary form of {@link TarnCommittable}, kept in checkpoints. */
+public final class TarnCommittableSerializer implements SimpleVersionedSerializer<TarnCommittable> {
+
+    private static final List<Integer> SUPPORTED = List.of(1);
+
+    @Override
+    public int getVersion() {
+        return 1;
+    }
+
+    @Override
+    public byte[] serialize(TarnCommittable committable) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeLong(committable.checkpointId());
+        out.writeInt(committable.messages().size());
+        for (CommitMessage m : committable.messages()) {
+            CommitMessageCodec.write(out, m);
+        }
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    @Override
+    public TarnCommittable deserialize(int version, byte[] serialized) throws IOException {
+        if (version != 1) {
+            throw new IOException(
+                    "Cannot read a Tarn committable of version "
+                            + version
+                            + "; supported versions: "
+                            + SUPPORTED);
+        }
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+        long checkpointId = in.readLong();
+        int count = in.readInt();
+        List<CommitMessage> messages = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            messages.add(CommitMessageCodec.read(in));
+        }
+        return new TarnCommittable(checkpointId, messages);
+    }
+}

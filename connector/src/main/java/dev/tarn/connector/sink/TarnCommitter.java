@@ -1,0 +1,65 @@
+package dev.tarn.connector.sink;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.CommitStateUnknownException;
+import dev.tarn.format.write.TableCommit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.connector.sink2.Committer;
+
+/**
+ * Publishes the committables of one checkpoint as one snapshot. Flink calls it only after the
+ * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
+ * pre-commit topology routes every committable there.
+ */
+final class TarnCommitter implements Committer<TarnCommittable> {
+
+    private final Table table;
+    private final TableCommit commit;
+    private final OverwriteSpec overwrite;
+
+    TarnCommitter(Table table, String commitUser, OverwriteSpec overwrite) {
+        this.table = table;
+        this.commit = table.newCommit(commitUser);
+        this.overwrite = overwrite;
+    }
+
+    @Override
+    public void commit(Collection<CommitRequest<TarnCommittable>> requests) {
+        if (requests.isEmpty()) {
+            return;
+        }
+        List<CommitMessage> messages = new ArrayList<>();
+        long identifier = Long.MIN_VALUE;
+        for (CommitRequest<TarnCommittable> request : requests) {
+            messages.addAll(request.getCommittable().messages());
+            identifier = Math.max(identifier, request.getCommittable().checkpointId());
+        }
+        try {
+            if (overwrite != null) {
+                Set<Partition> written = new HashSet<>();
+                messages.forEach(m -> written.add(m.partition()));
+                commit.overwrite(
+                        identifier,
+                        messages,
+                        overwrite.scope(table.schema().partitionKeys(), written));
+            } else {
+                commit.commit(identifier, messages);
+            }
+        } catch (CommitStateUnknownException e) {
+            // Keep the files: the snapshot may exist. Failing the job lets recovery decide.
+            throw e;
+        } catch (RuntimeException e) {
+            commit.abort(messages);
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {}
+}

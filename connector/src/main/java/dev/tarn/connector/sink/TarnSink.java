@@ -1,0 +1,73 @@
+package dev.tarn.connector.sink;
+
+import dev.tarn.format.Table;
+import javax.annotation.Nullable;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * The Tarn Sink V2 sink. Topology:
+ *
+ * <pre>
+ *   rows --> [writer 0..n-1] --committables--> global() --> [committer 0] --> snapshot
+ *            closes files at                   (all to one     publishes one snapshot per
+ *            each barrier                       subtask)       completed checkpoint
+ * </pre>
+ *
+ * Writers prepare files when the checkpoint barrier passes; the committer publishes them only after
+ * Flink reports the checkpoint complete. The pre-commit topology sends every committable to
+ * committer subtask 0, so each checkpoint becomes exactly one snapshot.
+ */
+public final class TarnSink
+        implements Sink<RowData>,
+                SupportsCommitter<TarnCommittable>,
+                SupportsPreCommitTopology<TarnCommittable, TarnCommittable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Table table;
+    private final String commitUser;
+    @Nullable private final OverwriteSpec overwrite;
+
+    TarnSink(Table table, String commitUser, @Nullable OverwriteSpec overwrite) {
+        this.table = table;
+        this.commitUser = commitUser;
+        this.overwrite = overwrite;
+    }
+
+    @Override
+    public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
+        long first = context.getRestoredCheckpointId().orElse(0) + 1;
+        return new TarnSinkWriter(table, first);
+    }
+
+    @Override
+    public Committer<TarnCommittable> createCommitter(CommitterInitContext context) {
+        return new TarnCommitter(table, commitUser, overwrite);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<TarnCommittable> getCommittableSerializer() {
+        return new TarnCommittableSerializer();
+    }
+
+    @Override
+    public DataStream<CommittableMessage<TarnCommittable>> addPreCommitTopology(
+            DataStream<CommittableMessage<TarnCommittable>> committables) {
+        return committables.global();
+    }
+
+    @Override
+    public SimpleVersionedSerializer<TarnCommittable> getWriteResultSerializer() {
+        return new TarnCommittableSerializer();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.tarn.connector.sink;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.write.TableWrite;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
+
+/**
+ * One writer subtask: rows go to a {@link TableWrite}; at each checkpoint barrier (and at the end
+ * of a bounded input) the open files are closed and handed on as one {@link TarnCommittable}. Holds
+ * no state across checkpoints: every file it wrote before a barrier is in a committable.
+ */
+final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommittable> {
+
+    private final Table table;
+    private final TableWrite write;
+    private long checkpointId;
+
+    TarnSinkWriter(Table table, long firstCheckpointId) {
+        this.table = table;
+        this.write = table.newWrite();
+        this.checkpointId = firstCheckpointId;
+    }
+
+    @Override
+    public void write(RowData row, Context context) throws IOException {
+        if (row.getRowKind() != RowKind.INSERT) {
+            throw new IllegalStateException(
+                    "Append table "
+                            + table.name()
+                            + " accepts only inserts, got a "
+                            + row.getRowKind().shortString()
+                            + " row; declare a primary key to apply updates and deletes");
+        }
+        write.write(row);
+    }
+
+    @Override
+    public void flush(boolean endOfInput) {
+        // Files are closed in prepareCommit, which always follows.
+    }
+
+    @Override
+    public Collection<TarnCommittable> prepareCommit() throws IOException {
+        return List.of(new TarnCommittable(checkpointId++, write.prepareCommit()));
+    }
+
+    @Override
+    public void close() {
+        write.close();
+    }
+}

@@ -1,0 +1,130 @@
+package dev.tarn.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.snapshot.SnapshotManager;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Batch SQL through the {@code 'connector' = 'tarn'} factory, on a shared MiniCluster. */
+class TarnConnectorITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    @TempDir File dir;
+    private TableEnvironment env;
+    private String path;
+
+    @BeforeEach
+    void setUp() {
+        env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        env.getConfig().set("parallelism.default", "2");
+        path = new Path(dir.toURI()).toString() + "/events";
+        env.executeSql(
+                "CREATE TABLE events (id BIGINT, k INT, name STRING, price DOUBLE, dt STRING)"
+                        + " PARTITIONED BY (dt) WITH ('connector' = 'tarn', 'path' = '"
+                        + path
+                        + "', 'bucket' = '4', 'bucket-key' = 'id')");
+    }
+
+    private List<String> query(String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+        return rows;
+    }
+
+    private void exec(String sql) throws Exception {
+        env.executeSql(sql).await();
+    }
+
+    private SnapshotManager snapshots() {
+        return Table.load(new FlinkFileIO(), new Path(path), "events").snapshotManager();
+    }
+
+    @Test
+    void insertPublishesOneSnapshotPerStatementAndReadsBack() throws Exception {
+        exec(
+                "INSERT INTO events VALUES (1, 10, 'a', 1.5, 'x'), (2, 20, 'b', 2.5, 'x'),"
+                        + " (3, 30, CAST(NULL AS STRING), CAST(NULL AS DOUBLE), 'y')");
+        exec("INSERT INTO events VALUES (4, 40, 'd', 4.0, 'y')");
+
+        assertThat(snapshots().latestId()).hasValue(2);
+        assertThat(snapshots().snapshot(2).records().total()).isEqualTo(4);
+        assertThat(query("SELECT id, k, name, price, dt FROM events ORDER BY id"))
+                .containsExactly(
+                        "+I[1, 10, a, 1.5, x]",
+                        "+I[2, 20, b, 2.5, x]",
+                        "+I[3, 30, null, null, y]",
+                        "+I[4, 40, d, 4.0, y]");
+        assertThat(query("SELECT dt, COUNT(*), SUM(price) FROM events GROUP BY dt ORDER BY dt"))
+                .containsExactly("+I[x, 2, 4.0]", "+I[y, 2, 4.0]");
+    }
+
+    @Test
+    void timeTravelBySnapshotIdAndClearErrorOutsideHistory() throws Exception {
+        exec("INSERT INTO events VALUES (1, 10, 'a', 1.5, 'x')");
+        exec("INSERT INTO events VALUES (2, 20, 'b', 2.5, 'x')");
+
+        assertThat(query("SELECT id FROM events /*+ OPTIONS('scan.snapshot-id'='1') */"))
+                .containsExactly("+I[1]");
+        assertThatThrownBy(
+                        () -> query("SELECT id FROM events /*+ OPTIONS('scan.snapshot-id'='7') */"))
+                .hasStackTraceContaining("snapshot 7 does not exist")
+                .hasStackTraceContaining("snapshots 1 to 2");
+    }
+
+    @Test
+    void filterProjectionAndLimit() throws Exception {
+        exec(
+                "INSERT INTO events SELECT CAST(v AS BIGINT), v, 'n', v * 1.0, IF(v < 50, 'lo', 'hi')"
+                        + " FROM (VALUES (1), (10), (20), (49), (50), (99)) AS t(v)");
+        assertThat(query("SELECT id FROM events WHERE id BETWEEN 10 AND 49 ORDER BY id"))
+                .containsExactly("+I[10]", "+I[20]", "+I[49]");
+        assertThat(query("SELECT name FROM events WHERE dt = 'hi'")).hasSize(2);
+        assertThat(query("SELECT COUNT(*) FROM (SELECT id FROM events LIMIT 3)"))
+                .containsExactly("+I[3]");
+    }
+
+    @Test
+    void insertOverwriteReplacesOnlyWrittenPartitions() throws Exception {
+        exec("INSERT INTO events VALUES (1, 1, 'a', 1.0, 'x'), (2, 2, 'b', 2.0, 'y')");
+        exec("INSERT OVERWRITE events VALUES (3, 3, 'c', 3.0, 'y')");
+        assertThat(snapshots().latest().commit().kind()).isEqualTo(CommitKind.OVERWRITE);
+        assertThat(query("SELECT id, dt FROM events ORDER BY id"))
+                .containsExactly("+I[1, x]", "+I[3, y]");
+
+        exec("INSERT OVERWRITE events PARTITION (dt = 'x') VALUES (5, 5, 'e', 5.0)");
+        assertThat(query("SELECT id, dt FROM events ORDER BY id"))
+                .containsExactly("+I[3, y]", "+I[5, x]");
+    }
+
+    @Test
+    void unknownOptionIsRejectedWithItsName() {
+        assertThatThrownBy(() -> query("SELECT * FROM events /*+ OPTIONS('scan.snapshot'='1') */"))
+                .hasStackTraceContaining("Unknown option 'scan.snapshot'");
+    }
+}

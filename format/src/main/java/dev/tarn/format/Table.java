@@ -1,0 +1,190 @@
+package dev.tarn.format;
+
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.manifest.ManifestFile;
+import dev.tarn.format.manifest.ManifestList;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.read.TableRead;
+import dev.tarn.format.read.TableScan;
+import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableOptions;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.write.TableCommit;
+import dev.tarn.format.write.TableWrite;
+
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A Tarn table at a location: its latest schema (plus per-query options) and the entry points of
+ * the two seams, write ({@link TableWrite} -> {@link TableCommit}) and read ({@link TableScan} ->
+ * {@link TableRead}). Serializable so Flink can ship it to tasks; it holds no open resources.
+ */
+public final class Table implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final FileIO io;
+    private final Path location;
+    private final String name;
+    private final TableSchema schema;
+    private final Map<String, String> dynamicOptions;
+    private transient TableConfig config;
+
+    private Table(
+            FileIO io,
+            Path location,
+            String name,
+            TableSchema schema,
+            Map<String, String> dynamicOptions) {
+        this.io = io;
+        this.location = location;
+        this.name = name;
+        this.schema = schema;
+        this.dynamicOptions = Map.copyOf(dynamicOptions);
+        this.config = TableConfig.of(name, options());
+    }
+
+    /**
+     * Loads the table at {@code location}.
+     *
+     * @param name how errors name the table, e.g. {@code db.orders}
+     * @throws TableNotFoundException if no schema file is there
+     */
+    public static Table load(FileIO io, Path location, String name) {
+        SchemaManager schemas = new SchemaManager(io, location, name);
+        if (schemas.latestId().isEmpty()) {
+            throw new TableNotFoundException(name, location);
+        }
+        return new Table(io, location, name, schemas.latest(), Map.of());
+    }
+
+    /**
+     * Creates a table with schema 0 at {@code location}.
+     *
+     * @throws TableAlreadyExistsException if a table is already there
+     */
+    public static Table create(FileIO io, Path location, String name, TableSchema schema) {
+        if (schema.id() != 0) {
+            throw new IllegalArgumentException("A new table starts at schema 0, not " + schema.id());
+        }
+        for (String key : schema.options().keySet()) {
+            if (TableOptions.queryOnly().stream().anyMatch(o -> o.key().equals(key))) {
+                throw new IllegalArgumentException(
+                        "Option '" + key + "' of table " + name + " applies to one query; give it"
+                                + " as a hint, not in CREATE TABLE");
+            }
+        }
+        TableConfig config = TableConfig.of(name, schema.options());
+        Tables.validateForCreate(name, schema, config);
+        SchemaManager schemas = new SchemaManager(io, location, name);
+        if (schemas.latestId().isPresent()) {
+            throw new TableAlreadyExistsException(name, location);
+        }
+        try {
+            io.mkdirs(location);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot create table " + name + ": directory " + location + " is not writable",
+                    e);
+        }
+        try {
+            schemas.commit(schema);
+        } catch (IllegalStateException e) {
+            throw new TableAlreadyExistsException(name, location);
+        }
+        return new Table(io, location, name, schema, Map.of());
+    }
+
+    /** This table with per-query options (hints) layered over the stored ones. */
+    public Table withDynamicOptions(Map<String, String> options) {
+        Map<String, String> merged = new HashMap<>(dynamicOptions);
+        merged.putAll(options);
+        return new Table(io, location, name, schema, merged);
+    }
+
+    /** Reloads the latest schema, keeping per-query options. */
+    public Table refresh() {
+        return new Table(io, location, name, schemaManager().latest(), dynamicOptions);
+    }
+
+    public Map<String, String> options() {
+        Map<String, String> all = new HashMap<>(schema.options());
+        all.putAll(dynamicOptions);
+        return all;
+    }
+
+    public TableConfig config() {
+        if (config == null) {
+            config = TableConfig.of(name, options());
+        }
+        return config;
+    }
+
+    public FileIO io() {
+        return io;
+    }
+
+    public Path location() {
+        return location;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    public SchemaManager schemaManager() {
+        return new SchemaManager(io, location, name);
+    }
+
+    public SnapshotManager snapshotManager() {
+        return new SnapshotManager(io, location, name);
+    }
+
+    public ManifestFile manifestFile() {
+        return new ManifestFile(io, location);
+    }
+
+    public ManifestList manifestList() {
+        return new ManifestList(io, location);
+    }
+
+    /** The directory of one bucket of one partition. */
+    public Path bucketPath(Partition partition, int bucket) {
+        String relative = partition.path(schema.partitionKeys());
+        Path partitionDir = relative.isEmpty() ? location : new Path(location, relative);
+        return new Path(partitionDir, "bucket-" + bucket);
+    }
+
+    public TableScan newScan() {
+        return new TableScan(this);
+    }
+
+    public TableRead newRead() {
+        return new TableRead(this);
+    }
+
+    public TableWrite newWrite() {
+        return new TableWrite(this);
+    }
+
+    public TableCommit newCommit(String commitUser) {
+        return new TableCommit(this, commitUser);
+    }
+
+    @Override
+    public String toString() {
+        return name + " at " + location;
+    }
+}

@@ -1,0 +1,54 @@
+package dev.tarn.format.io;
+
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.io.Serializable;
+
+/**
+ * The file operations Tarn needs from a file system or object store. {@link FlinkFileIO} serves
+ * every scheme Flink has a file system for; tests wrap it to inject failures.
+ *
+ * <p>Every method may be called from many threads at once. A failed call leaves no partial file
+ * visible under the target path, except for {@link #newOutputStream} whose caller owns cleanup.
+ */
+public interface FileIO extends Serializable {
+
+    FSDataInputStream newInputStream(Path path) throws IOException;
+
+    /** Creates a new file for writing; fails if it exists. The caller deletes it on failure. */
+    FSDataOutputStream newOutputStream(Path path) throws IOException;
+
+    /**
+     * Atomically creates {@code path} with {@code content} unless it already exists.
+     *
+     * @return true if this call created the file; false if a file was already at {@code path}
+     *     (the existing file is left unchanged, and nothing else is left behind)
+     * @throws IOException if the outcome is not known to be either; the caller must then treat
+     *     the file as possibly created
+     */
+    boolean tryCreateExclusive(Path path, byte[] content) throws IOException;
+
+    /** Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix). */
+    void overwrite(Path path, byte[] content) throws IOException;
+
+    byte[] readAllBytes(Path path) throws IOException;
+
+    boolean exists(Path path) throws IOException;
+
+    /** Returns the status of every direct child, or an empty array if the directory is missing. */
+    FileStatus[] list(Path dir) throws IOException;
+
+    FileStatus status(Path path) throws IOException;
+
+    /** Deletes a file or directory; returns false if nothing was there. */
+    boolean delete(Path path, boolean recursive) throws IOException;
+
+    void mkdirs(Path dir) throws IOException;
+
+    /** Renames without overwriting; returns false if the target exists or the source is missing. */
+    boolean rename(Path from, Path to) throws IOException;
+}

@@ -1,0 +1,103 @@
+package dev.tarn.format.manifest;
+
+import dev.tarn.format.io.FileIO;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.flink.core.fs.Path;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Manifest files, {@code <table>/manifest/manifest-<uuid>}: a framed list of {@link
+ * ManifestEntry}s. Their names are unique and they are never rewritten, so a parsed manifest is
+ * cached by path for every table in the process.
+ */
+public final class ManifestFile {
+
+    static final byte[] MAGIC = "TRNM".getBytes(StandardCharsets.US_ASCII);
+    static final int VERSION = 1;
+
+    /** Bounded by entry count: a manifest entry with stats is a few hundred bytes on the heap. */
+    private static final long CACHED_ENTRIES = 1_000_000;
+
+    private static final Cache<String, List<ManifestEntry>> CACHE =
+            Caffeine.newBuilder()
+                    .maximumWeight(CACHED_ENTRIES)
+                    .<String, List<ManifestEntry>>weigher((k, v) -> Math.max(1, v.size()))
+                    .build();
+
+    private final FileIO io;
+    private final Path dir;
+
+    public ManifestFile(FileIO io, Path tableLocation) {
+        this.io = io;
+        this.dir = new Path(tableLocation, "manifest");
+    }
+
+    public Path path(String fileName) {
+        return new Path(dir, fileName);
+    }
+
+    public ManifestFileMeta write(List<ManifestEntry> entries, long schemaId) throws IOException {
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(body);
+        out.writeInt(entries.size());
+        long added = 0;
+        for (ManifestEntry entry : entries) {
+            DataFileCodec.writeEntry(out, entry);
+            added += entry.kind() == FileKind.ADD ? 1 : 0;
+        }
+        out.flush();
+        byte[] bytes = Binary.frame(MAGIC, VERSION, body);
+        String name = "manifest-" + UUID.randomUUID();
+        if (!io.tryCreateExclusive(path(name), bytes)) {
+            throw new IOException("Manifest file " + path(name) + " already exists");
+        }
+        CACHE.put(path(name).toString(), List.copyOf(entries));
+        return new ManifestFileMeta(name, bytes.length, added, entries.size() - added, schemaId);
+    }
+
+    /**
+     * @throws UncheckedIOException naming the file if it is missing, truncated or corrupt
+     */
+    public List<ManifestEntry> read(String fileName) {
+        Path path = path(fileName);
+        return CACHE.get(path.toString(), key -> readUncached(path));
+    }
+
+    private List<ManifestEntry> readUncached(Path path) {
+        try {
+            Binary.Body body =
+                    Binary.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
+            DataInputStream in = body.in();
+            int count = in.readInt();
+            List<ManifestEntry> entries = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                entries.add(DataFileCodec.readEntry(in));
+            }
+            return List.copyOf(entries);
+        } catch (FileNotFoundException e) {
+            throw new UncheckedIOException("Manifest file " + path + " is missing", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read manifest file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    public void delete(String fileName) {
+        try {
+            io.delete(path(fileName), false);
+        } catch (IOException ignored) {
+            // Unreferenced metadata; orphan cleanup removes what is left.
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package dev.tarn.format.parquet;
+
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+
+/**
+ * {@link FieldWriter}s of atomic types, encoded as {@link ParquetSchemas} declares. Byte values
+ * are handed to Parquet as "reused" binaries, so Parquet copies what it keeps (dictionary entries,
+ * statistics) and the caller may reuse its row after {@code write} returns.
+ */
+final class AtomicWriters {
+
+    private AtomicWriters() {}
+
+    static FieldWriter of(LogicalType type, RecordConsumer c) {
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addBoolean(row.getBoolean(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addBoolean(array.getBoolean(pos));
+                    }
+                };
+            case TINYINT:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addInteger(row.getByte(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addInteger(array.getByte(pos));
+                    }
+                };
+            case SMALLINT:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addInteger(row.getShort(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addInteger(array.getShort(pos));
+                    }
+                };
+            case INTEGER:
+            case DATE:
+            case TIME_WITHOUT_TIME_ZONE:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addInteger(row.getInt(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addInteger(array.getInt(pos));
+                    }
+                };
+            case BIGINT:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addLong(row.getLong(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addLong(array.getLong(pos));
+                    }
+                };
+            case FLOAT:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addFloat(row.getFloat(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addFloat(array.getFloat(pos));
+                    }
+                };
+            case DOUBLE:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addDouble(row.getDouble(pos));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addDouble(array.getDouble(pos));
+                    }
+                };
+            case CHAR:
+            case VARCHAR:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addBinary(binary(row.getString(pos)));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addBinary(binary(array.getString(pos)));
+                    }
+                };
+            case BINARY:
+            case VARBINARY:
+                return new FieldWriter() {
+                    @Override
+                    public void write(RowData row, int pos) {
+                        c.addBinary(Binary.fromReusedByteArray(row.getBinary(pos)));
+                    }
+
+                    @Override
+                    public void write(ArrayData array, int pos) {
+                        c.addBinary(Binary.fromReusedByteArray(array.getBinary(pos)));
+                    }
+                };
+            case DECIMAL:
+                return decimal((DecimalType) type, c);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return timestamp(LogicalTypeChecks.getPrecision(type), c);
+            default:
+                throw new UnsupportedOperationException(
+                        "Cannot write values of type "
+                                + type.asSummaryString()
+                                + " to Parquet: the type is not supported");
+        }
+    }
+
+    /** The UTF-8 bytes of {@code s}, without a copy when they sit in one heap segment. */
+    static Binary binary(StringData s) {
+        if (s instanceof BinaryStringData b) {
+            b.ensureMaterialized();
+            MemorySegment[] segments = b.getSegments();
+            if (segments.length == 1 && !segments[0].isOffHeap()) {
+                return Binary.fromReusedByteArray(
+                        segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
+            }
+        }
+        return Binary.fromReusedByteArray(s.toBytes());
+    }
+
+    private static FieldWriter decimal(DecimalType type, RecordConsumer c) {
+        int p = type.getPrecision();
+        int s = type.getScale();
+        DecimalEncoding encoding = DecimalEncoding.of(p);
+        int length = DecimalEncoding.fixedLength(p);
+        return new FieldWriter() {
+            @Override
+            public void write(RowData row, int pos) {
+                add(row.getDecimal(pos, p, s));
+            }
+
+            @Override
+            public void write(ArrayData array, int pos) {
+                add(array.getDecimal(pos, p, s));
+            }
+
+            private void add(DecimalData d) {
+                switch (encoding) {
+                    case INT32 -> c.addInteger((int) d.toUnscaledLong());
+                    case INT64 -> c.addLong(d.toUnscaledLong());
+                    case FIXED -> c.addBinary(
+                            Binary.fromReusedByteArray(DecimalEncoding.toFixed(d, length)));
+                }
+            }
+        };
+    }
+
+    private static FieldWriter timestamp(int precision, RecordConsumer c) {
+        TimestampEncoding encoding = TimestampEncoding.of(precision);
+        byte[] int96 = new byte[TimestampEncoding.int96Bytes()];
+        return new FieldWriter() {
+            @Override
+            public void write(RowData row, int pos) {
+                add(row.getTimestamp(pos, precision));
+            }
+
+            @Override
+            public void write(ArrayData array, int pos) {
+                add(array.getTimestamp(pos, precision));
+            }
+
+            private void add(TimestampData ts) {
+                if (encoding == TimestampEncoding.INT96) {
+                    c.addBinary(Binary.fromReusedByteArray(TimestampEncoding.toInt96(ts, int96)));
+                } else {
+                    c.addLong(encoding.toLong(ts));
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,219 @@
+package dev.tarn.format.parquet;
+
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.read.Predicate;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.parquet.TarnParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.filter2.statisticslevel.StatisticsFilter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.schema.MessageType;
+
+import javax.annotation.Nullable;
+
+import java.io.Closeable;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Reads the rows of one Parquet data file, projected to a read type and skipping row groups whose
+ * statistics prove that no row can match a filter. Rows of the row groups it reads are returned
+ * unfiltered, so the caller still applies the filter. Flat projections are decoded column by
+ * column ({@link ColumnarRowGroupReader}), nested ones record by record ({@link
+ * RecordRowGroupReader}).
+ *
+ * <p>Not thread-safe. The row {@link #next()} returns, and every string, binary, array, map or row
+ * read from it, is only valid until the next call: copy what must outlive it.
+ */
+public final class ParquetDataReader implements Closeable {
+
+    private final Path path;
+    private final ParquetInputFile file;
+    private final ParquetFileReader reader;
+    private final List<BlockMetaData> rowGroups;
+    @Nullable private final FilterPredicate filter;
+    private final RowGroupReader rows;
+    @Nullable private PageReadStore pages;
+    private int nextRowGroup;
+    private long skipped;
+
+    private ParquetDataReader(
+            Path path,
+            ParquetInputFile file,
+            ParquetFileReader reader,
+            @Nullable FilterPredicate filter,
+            RowGroupReader rows) {
+        this.path = path;
+        this.file = file;
+        this.reader = reader;
+        this.rowGroups = reader.getRowGroups();
+        this.filter = filter;
+        this.rows = rows;
+    }
+
+    /**
+     * Opens {@code path}, of {@code fileLength} bytes, written with row type {@code fileType}.
+     *
+     * @param readType the columns to return, by name a subset of {@code fileType} in any order
+     * @param filter if not null, row groups it cannot match are skipped; its field names refer to
+     *     the file's columns
+     * @throws FileNotFoundException if the file does not exist
+     * @throws IOException if the file is not a valid Parquet file or lacks a column of readType
+     */
+    public static ParquetDataReader open(
+            FileIO io,
+            Path path,
+            long fileLength,
+            RowType fileType,
+            RowType readType,
+            @Nullable Predicate filter)
+            throws IOException {
+        return open(io, path, fileLength, fileType, readType, filter, true);
+    }
+
+    /** As the public {@code open}; {@code vectorized} false forces record-by-record reading. */
+    static ParquetDataReader open(
+            FileIO io,
+            Path path,
+            long fileLength,
+            RowType fileType,
+            RowType readType,
+            @Nullable Predicate filter,
+            boolean vectorized)
+            throws IOException {
+        ParquetInputFile file = new ParquetInputFile(io, path, fileLength);
+        ParquetFileReader reader;
+        try {
+            reader =
+                    ParquetFileReader.open(
+                            file, TarnParquetReadOptions.create(new PureJavaCodecFactory()));
+        } catch (FileNotFoundException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw notParquet(path, "footer", e);
+        }
+        try {
+            MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            MessageType requested =
+                    RequestedSchema.of(path, fileSchema, fileType, readType);
+            reader.setRequestedSchema(requested);
+            FilterPredicate converted =
+                    filter == null ? null : ParquetFilters.convert(filter, fileSchema);
+            boolean flat = readType.getChildren().stream().allMatch(VectorColumnReaders::supports);
+            RowGroupReader rows =
+                    vectorized && flat
+                            ? new ColumnarRowGroupReader(
+                                    requested,
+                                    reader.getFooter().getFileMetaData().getCreatedBy(),
+                                    readType)
+                            : new RecordRowGroupReader(requested, fileSchema, readType);
+            return new ParquetDataReader(path, file, reader, converted, rows);
+        } catch (IOException | RuntimeException e) {
+            reader.close();
+            throw e;
+        }
+    }
+
+    /** The next row, or null at the end of the file; valid until the next call. */
+    @Nullable
+    public RowData next() throws IOException {
+        while (true) {
+            if (pages != null) {
+                RowData row;
+                try {
+                    row = rows.next();
+                } catch (RuntimeException e) {
+                    throw notParquet(path, "row group " + (nextRowGroup - 1), e);
+                }
+                if (row != null) {
+                    return row;
+                }
+            }
+            if (!advance()) {
+                return null;
+            }
+        }
+    }
+
+    /** Moves to the next row group that may match the filter; false at the end of the file. */
+    private boolean advance() throws IOException {
+        closePages();
+        while (nextRowGroup < rowGroups.size()) {
+            BlockMetaData rowGroup = rowGroups.get(nextRowGroup++);
+            if (canSkip(rowGroup)) {
+                reader.skipNextRowGroup();
+                skipped++;
+                continue;
+            }
+            try {
+                pages = reader.readNextRowGroup();
+                if (pages == null) {
+                    throw new IllegalStateException("the footer lists more row groups than exist");
+                }
+                rows.startRowGroup(pages);
+            } catch (RuntimeException e) {
+                throw notParquet(path, "row group " + (nextRowGroup - 1), e);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private boolean canSkip(BlockMetaData rowGroup) {
+        if (rowGroup.getRowCount() == 0) {
+            return true;
+        }
+        if (filter == null) {
+            return false;
+        }
+        try {
+            return StatisticsFilter.canDrop(filter, rowGroup.getColumns());
+        } catch (RuntimeException e) {
+            return false; // statistics Parquet cannot compare: read the row group
+        }
+    }
+
+    public long rowGroupsTotal() {
+        return rowGroups.size();
+    }
+
+    /** Row groups skipped so far because the filter cannot match them (or they are empty). */
+    public long rowGroupsSkipped() {
+        return skipped;
+    }
+
+    /** Bytes read from the file so far, footer included. */
+    public long bytesRead() {
+        return file.bytesRead();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closePages();
+        reader.close();
+    }
+
+    private void closePages() {
+        if (pages != null) {
+            pages.close();
+            pages = null;
+        }
+    }
+
+    private static IOException notParquet(Path path, String where, Exception cause) {
+        return new IOException(
+                "Cannot read "
+                        + path
+                        + ": not a valid Parquet file ("
+                        + where
+                        + ": "
+                        + cause.getMessage()
+                        + ")",
+                cause);
+    }
+}

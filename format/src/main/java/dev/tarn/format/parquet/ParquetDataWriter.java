@@ -1,0 +1,176 @@
+package dev.tarn.format.parquet;
+
+import dev.tarn.format.io.FileIO;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+
+import java.io.Closeable;
+import java.io.IOException;
+
+/**
+ * Writes one Parquet data file of {@link RowData} rows. The file is created when the writer opens
+ * (failing if it exists) and is complete only after {@link #finish()}; {@link #abort()} (or {@link
+ * #close()} before finishing) deletes it. Statistics come from the footer Parquet writes, so
+ * writing a row costs no statistics work beyond Parquet's own.
+ *
+ * <p>Not thread-safe. Rows may be any {@link RowData} implementation and may be reused by the
+ * caller once {@link #write} returns.
+ */
+public final class ParquetDataWriter implements Closeable {
+
+    private final FileIO io;
+    private final Path path;
+    private final RowType rowType;
+    private final ParquetOutputFile file;
+    private final ParquetWriter<RowData> writer;
+    private long rowCount;
+    private boolean finished;
+    private boolean closed;
+
+    private ParquetDataWriter(
+            FileIO io,
+            Path path,
+            RowType rowType,
+            ParquetOutputFile file,
+            ParquetWriter<RowData> writer) {
+        this.io = io;
+        this.path = path;
+        this.rowType = rowType;
+        this.file = file;
+        this.writer = writer;
+    }
+
+    /** Creates {@code path} and a writer for it; fails if the file exists. */
+    public static ParquetDataWriter create(
+            FileIO io, Path path, RowType rowType, ParquetWriteOptions options)
+            throws IOException {
+        ParquetOutputFile file = new ParquetOutputFile(io, path);
+        try {
+            ParquetWriter<RowData> writer =
+                    new Builder(file, new RowDataWriteSupport(rowType))
+                            .withConf(new PlainParquetConfiguration())
+                            .withCodecFactory(new PureJavaCodecFactory())
+                            .withCompressionCodec(options.compression().codecName())
+                            .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                            .withRowGroupSize(options.rowGroupSize())
+                            .withPageSize(options.pageSize())
+                            .withDictionaryPageSize(options.pageSize())
+                            .withDictionaryEncoding(options.dictionary())
+                            .withValidation(false)
+                            .build();
+            return new ParquetDataWriter(io, path, rowType, file, writer);
+        } catch (IOException | RuntimeException e) {
+            if (file.created()) {
+                file.closeQuietly();
+                deleteQuietly(io, path, e);
+            }
+            throw e;
+        }
+    }
+
+    /** Appends {@code row}; the caller may reuse it afterwards. */
+    public void write(RowData row) throws IOException {
+        checkOpen();
+        try {
+            writer.write(row);
+        } catch (IOException | RuntimeException e) {
+            // A half-written record leaves Parquet's column writers inconsistent: drop the file.
+            abort();
+            throw new IOException(
+                    "Cannot write row " + rowCount + " to " + path + ", the file was deleted", e);
+        }
+        rowCount++;
+    }
+
+    public long rowCount() {
+        return rowCount;
+    }
+
+    /** Bytes written plus bytes buffered for the open row group; cheap enough to call per row. */
+    public long estimatedLength() {
+        return writer.getDataSize();
+    }
+
+    /** Writes the footer, closes the file and returns what it holds. */
+    public DataFileStats finish() throws IOException {
+        checkOpen();
+        closed = true;
+        try {
+            writer.close();
+        } catch (IOException | RuntimeException e) {
+            file.closeQuietly();
+            deleteQuietly(io, path, e);
+            throw new IOException("Cannot finish Parquet file " + path, e);
+        }
+        finished = true;
+        return new DataFileStats(
+                rowCount, file.position(), FooterStats.of(writer.getFooter(), rowType));
+    }
+
+    /** Closes the file without finishing it and deletes it; never throws. */
+    public void abort() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        file.closeQuietly();
+        deleteQuietly(io, path, null);
+    }
+
+    /** Same as {@link #abort()} unless {@link #finish()} was called. */
+    @Override
+    public void close() throws IOException {
+        if (!finished) {
+            abort();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(
+                    "Parquet writer for " + path + " is " + (finished ? "finished" : "aborted"));
+        }
+    }
+
+    private static void deleteQuietly(FileIO io, Path path, Throwable cause) {
+        try {
+            io.delete(path, false);
+        } catch (IOException | RuntimeException e) {
+            if (cause != null) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+
+    /** Parquet's builder bound to Tarn's write support; Hadoop is never configured. */
+    private static final class Builder extends ParquetWriter.Builder<RowData, Builder> {
+        private final RowDataWriteSupport support;
+
+        Builder(ParquetOutputFile file, RowDataWriteSupport support) {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<RowData> getWriteSupport(ParquetConfiguration conf) {
+            return support;
+        }
+
+        @Override
+        protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
+            return support;
+        }
+    }
+}

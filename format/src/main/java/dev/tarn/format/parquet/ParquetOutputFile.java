@@ -1,0 +1,120 @@
+package dev.tarn.format.parquet;
+
+import dev.tarn.format.io.FileIO;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.Path;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+
+/**
+ * A Parquet {@link OutputFile} over {@link FileIO}. It only creates new files: Tarn never
+ * overwrites a data file, so {@link #createOrOverwrite} is refused.
+ */
+final class ParquetOutputFile implements OutputFile {
+
+    private final FileIO io;
+    private final Path path;
+    private Stream stream;
+
+    ParquetOutputFile(FileIO io, Path path) {
+        this.io = io;
+        this.path = path;
+    }
+
+    @Override
+    public PositionOutputStream create(long blockSizeHint) throws IOException {
+        if (stream != null) {
+            throw new IllegalStateException("Parquet file " + path + " was already created");
+        }
+        FSDataOutputStream out;
+        try {
+            out = io.newOutputStream(path);
+        } catch (FileAlreadyExistsException e) {
+            throw new FileAlreadyExistsException(
+                    path.toString(), null, "Cannot create Parquet file: it already exists");
+        }
+        stream = new Stream(out);
+        return stream;
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite(long blockSizeHint) {
+        throw new UnsupportedOperationException(
+                "Cannot overwrite Parquet file " + path + ": data files are written once");
+    }
+
+    @Override
+    public boolean supportsBlockSize() {
+        return false;
+    }
+
+    @Override
+    public long defaultBlockSize() {
+        return 0;
+    }
+
+    @Override
+    public String getPath() {
+        return path.toString();
+    }
+
+    boolean created() {
+        return stream != null;
+    }
+
+    /** Bytes written so far, or 0 before {@link #create}. */
+    long position() {
+        return stream == null ? 0 : stream.getPos();
+    }
+
+    /** Closes the underlying stream without writing anything more; used to abort. */
+    void closeQuietly() {
+        if (stream != null) {
+            try {
+                stream.out.close();
+            } catch (IOException | RuntimeException ignored) {
+                // Aborting: the file is deleted next, so a failed close changes nothing.
+            }
+        }
+    }
+
+    /** Counts its own position: the file is new, and the count stays readable after close. */
+    private static final class Stream extends PositionOutputStream {
+        private final FSDataOutputStream out;
+        private long position;
+
+        Stream(FSDataOutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public long getPos() {
+            return position;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            position++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            position += len;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            out.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.tarn.format.schema;
+
+import static dev.tarn.format.io.JsonNodes.required;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads and writes schema files (SPEC.md, "Schema files"). Types are stored as Flink SQL type
+ * strings ({@code LogicalType#asSerializableString}), so every SQL type round-trips exactly.
+ */
+public final class SchemaJson {
+
+    /** The only version this code writes; readers reject newer ones. */
+    static final int VERSION = 1;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    public static byte[] toJson(TableSchema schema) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("version", VERSION);
+        root.put("id", schema.id());
+        ArrayNode fields = root.putArray("fields");
+        for (DataField f : schema.fields()) {
+            ObjectNode field = fields.addObject();
+            field.put("id", f.id());
+            field.put("name", f.name());
+            field.put("type", typeString(f));
+            if (f.description() != null) {
+                field.put("description", f.description());
+            }
+        }
+        schema.partitionKeys().forEach(root.putArray("partitionKeys")::add);
+        schema.primaryKeys().forEach(root.putArray("primaryKeys")::add);
+        ObjectNode options = root.putObject("options");
+        schema.options().forEach(options::put);
+        if (schema.comment() != null) {
+            root.put("comment", schema.comment());
+        }
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot serialize schema " + schema.id(), e);
+        }
+    }
+
+    private static String typeString(DataField f) {
+        try {
+            return f.type().asSerializableString();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(
+                    "Unsupported type of column " + f.name() + ": " + f.type().asSummaryString(),
+                    e);
+        }
+    }
+
+    /**
+     * @param source names the file in error messages
+     * @throws IllegalArgumentException if the content is not a valid schema file
+     */
+    public static TableSchema fromJson(byte[] json, String source) {
+        try {
+            JsonNode root = MAPPER.readTree(json);
+            if (root == null || !root.isObject()) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            int version = required(root, "version").asInt();
+            if (version > VERSION) {
+                throw new IllegalArgumentException(
+                        "format version " + version + " is newer than supported " + VERSION);
+            }
+            List<DataField> fields = new ArrayList<>();
+            for (JsonNode field : required(root, "fields")) {
+                String name = required(field, "name").asText();
+                LogicalType type =
+                        LogicalTypeParser.parse(
+                                required(field, "type").asText(),
+                                SchemaJson.class.getClassLoader());
+                JsonNode description = field.get("description");
+                fields.add(
+                        new DataField(
+                                required(field, "id").asInt(),
+                                name,
+                                type,
+                                description == null ? null : description.asText()));
+            }
+            Map<String, String> options = new LinkedHashMap<>();
+            required(root, "options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
+            JsonNode comment = root.get("comment");
+            return new TableSchema(
+                    required(root, "id").asLong(),
+                    fields,
+                    strings(required(root, "partitionKeys")),
+                    strings(required(root, "primaryKeys")),
+                    options,
+                    comment == null ? null : comment.asText());
+        } catch (java.io.IOException | ValidationException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Corrupt schema file " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    private SchemaJson() {}
+}

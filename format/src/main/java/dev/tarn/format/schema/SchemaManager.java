@@ -1,0 +1,105 @@
+package dev.tarn.format.schema;
+
+import dev.tarn.format.io.FileIO;
+
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.OptionalLong;
+
+/**
+ * The schema files of one table, {@code <table>/schema/schema-<id>}. Schema files are never
+ * changed once written; a new version is created exclusively, so two concurrent changes cannot
+ * both win.
+ */
+public final class SchemaManager {
+
+    private static final String PREFIX = "schema-";
+
+    private final FileIO io;
+    private final Path dir;
+    private final String table;
+
+    public SchemaManager(FileIO io, Path tableLocation, String table) {
+        this.io = io;
+        this.dir = new Path(tableLocation, "schema");
+        this.table = table;
+    }
+
+    public Path path(long id) {
+        return new Path(dir, PREFIX + id);
+    }
+
+    /** The highest schema id present, if any. */
+    public OptionalLong latestId() {
+        try {
+            OptionalLong latest = OptionalLong.empty();
+            for (FileStatus status : io.list(dir)) {
+                String name = status.getPath().getName();
+                if (name.startsWith(PREFIX)) {
+                    try {
+                        long id = Long.parseLong(name.substring(PREFIX.length()));
+                        if (latest.isEmpty() || id > latest.getAsLong()) {
+                            latest = OptionalLong.of(id);
+                        }
+                    } catch (NumberFormatException ignored) {
+                        // Not a schema file (e.g. a temporary file); skip it.
+                    }
+                }
+            }
+            return latest;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list schemas of table " + table + " in " + dir, e);
+        }
+    }
+
+    public TableSchema latest() {
+        OptionalLong id = latestId();
+        if (id.isEmpty()) {
+            throw new IllegalStateException("Table " + table + " has no schema file in " + dir);
+        }
+        return schema(id.getAsLong());
+    }
+
+    public TableSchema schema(long id) {
+        Path path = path(id);
+        byte[] bytes;
+        try {
+            bytes = io.readAllBytes(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot read schema " + id + " of table " + table + " from " + path, e);
+        }
+        TableSchema schema = SchemaJson.fromJson(bytes, path.toString());
+        if (schema.id() != id) {
+            throw new IllegalArgumentException(
+                    "Corrupt schema file " + path + ": it holds schema id " + schema.id());
+        }
+        return schema;
+    }
+
+    /**
+     * Writes {@code schema} as a new version.
+     *
+     * @throws IllegalStateException if another writer created that version first
+     */
+    public void commit(TableSchema schema) {
+        // Validates every option before anything is written.
+        TableConfig.of(table, schema.options());
+        try {
+            if (!io.tryCreateExclusive(path(schema.id()), SchemaJson.toJson(schema))) {
+                throw new IllegalStateException(
+                        "Cannot commit schema "
+                                + schema.id()
+                                + " of table "
+                                + table
+                                + ": another change created it first; retry");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot write schema " + schema.id() + " of table " + table, e);
+        }
+    }
+}

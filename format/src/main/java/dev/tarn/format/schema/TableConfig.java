@@ -1,0 +1,122 @@
+package dev.tarn.format.schema;
+
+import dev.tarn.format.parquet.ParquetCompression;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+
+import javax.annotation.Nullable;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A table's options, validated and typed. Built once per table load; every option's value is
+ * checked here, so a mistyped or unknown option fails when the table is created or altered, with a
+ * message that names the table, the option and the value.
+ */
+public record TableConfig(
+        int bucket,
+        ParquetCompression compression,
+        Sizes sizes,
+        @Nullable Long scanSnapshotId,
+        @Nullable Long scanTimestampMillis,
+        Commit commit) {
+
+    /** Byte sizes that shape files and splits. */
+    public record Sizes(long targetFileSize, long rowGroupSize, long splitTargetSize) {}
+
+    /** How commits retry and overwrite. */
+    public record Commit(int maxRetries, Duration retryWait, boolean dynamicPartitionOverwrite) {}
+
+    /** Keys a connector or catalog may also pass through a table's options. */
+    private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");
+
+    public static TableConfig of(String table, Map<String, String> options) {
+        validateKeys(table, options);
+        Configuration conf = Configuration.fromMap(options);
+        int bucket = get(table, conf, TableOptions.BUCKET);
+        if (bucket == 0 || bucket < -1) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid option 'bucket' of table %s: %d. Use a positive number of"
+                                    + " buckets, or -1 for no bucketing.",
+                            table, bucket));
+        }
+        String format = get(table, conf, TableOptions.FILE_FORMAT);
+        if (!"parquet".equalsIgnoreCase(format)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid option 'file.format' of table %s: '%s'. Supported: parquet.",
+                            table, format));
+        }
+        ParquetCompression compression;
+        try {
+            compression =
+                    ParquetCompression.fromOption(get(table, conf, TableOptions.FILE_COMPRESSION));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Invalid option 'file.compression' of table " + table + ": " + e.getMessage(),
+                    e);
+        }
+        Sizes sizes =
+                new Sizes(
+                        positive(table, conf, TableOptions.TARGET_FILE_SIZE),
+                        positive(table, conf, TableOptions.PARQUET_ROW_GROUP_SIZE),
+                        positive(table, conf, TableOptions.SOURCE_SPLIT_TARGET_SIZE));
+        Commit commit =
+                new Commit(
+                        get(table, conf, TableOptions.COMMIT_MAX_RETRIES),
+                        get(table, conf, TableOptions.COMMIT_RETRY_WAIT),
+                        get(table, conf, TableOptions.DYNAMIC_PARTITION_OVERWRITE));
+        return new TableConfig(
+                bucket,
+                compression,
+                sizes,
+                get(table, conf, TableOptions.SCAN_SNAPSHOT_ID),
+                get(table, conf, TableOptions.SCAN_TIMESTAMP_MILLIS),
+                commit);
+    }
+
+    private static void validateKeys(String table, Map<String, String> options) {
+        Set<String> known = new HashSet<>(FOREIGN_KEYS);
+        TableOptions.all().forEach(o -> known.add(o.key()));
+        for (String key : options.keySet()) {
+            if (!known.contains(key)) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Unknown option '%s' for table %s. Supported options: %s",
+                                key, table, new TreeSet<>(known)));
+            }
+        }
+    }
+
+    private static <T> T get(String table, Configuration conf, ConfigOption<T> option) {
+        try {
+            return conf.get(option);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s' of table %s: %s",
+                            conf.toMap().get(option.key()), option.key(), table, e.getMessage()),
+                    e);
+        }
+    }
+
+    private static long positive(
+            String table,
+            Configuration conf,
+            ConfigOption<org.apache.flink.configuration.MemorySize> option) {
+        long bytes = get(table, conf, option).getBytes();
+        if (bytes <= 0) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s' of table %s: must be positive",
+                            conf.toMap().get(option.key()), option.key(), table));
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,121 @@
+package dev.tarn.format.schema;
+
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The options a table stores in its schema or takes as a per-query hint. Keys match Apache Paimon
+ * where the concept is the same, so users can move between the two. Read once into a {@link
+ * TableConfig}; nothing else calls {@code options.get(...)}.
+ */
+public final class TableOptions {
+
+    public static final ConfigOption<Integer> BUCKET =
+            ConfigOptions.key("bucket")
+                    .intType()
+                    .defaultValue(-1)
+                    .withDescription(
+                            "Number of buckets per partition; rows are hashed to a bucket by"
+                                    + " 'bucket-key'. -1 (append tables only): no bucketing.");
+
+    public static final ConfigOption<String> BUCKET_KEY =
+            ConfigOptions.key("bucket-key")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Comma-separated columns rows are hashed by. Default: the primary key"
+                                    + " without partition columns, or all columns.");
+
+    public static final ConfigOption<String> FILE_FORMAT =
+            ConfigOptions.key("file.format")
+                    .stringType()
+                    .defaultValue("parquet")
+                    .withDescription("Format of data files. Supported: parquet.");
+
+    public static final ConfigOption<String> FILE_COMPRESSION =
+            ConfigOptions.key("file.compression")
+                    .stringType()
+                    .defaultValue("zstd")
+                    .withDescription("Compression of data files: zstd, gzip or none.");
+
+    public static final ConfigOption<MemorySize> TARGET_FILE_SIZE =
+            ConfigOptions.key("target-file-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128mb"))
+                    .withDescription("A writer rolls to a new data file past this size.");
+
+    public static final ConfigOption<MemorySize> PARQUET_ROW_GROUP_SIZE =
+            ConfigOptions.key("parquet.block.size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("32mb"))
+                    .withDescription("Target size of a Parquet row group (the unit of skipping).");
+
+    public static final ConfigOption<Long> SCAN_SNAPSHOT_ID =
+            ConfigOptions.key("scan.snapshot-id")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription("Read this snapshot (time travel).");
+
+    public static final ConfigOption<Long> SCAN_TIMESTAMP_MILLIS =
+            ConfigOptions.key("scan.timestamp-millis")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Read the last snapshot committed at or before this epoch millisecond.");
+
+    public static final ConfigOption<MemorySize> SOURCE_SPLIT_TARGET_SIZE =
+            ConfigOptions.key("source.split.target-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("128mb"))
+                    .withDescription("Files of one bucket are packed into splits of about this size.");
+
+    public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
+            ConfigOptions.key("commit.max-retries")
+                    .intType()
+                    .defaultValue(20)
+                    .withDescription(
+                            "How often a commit that lost the race for a snapshot id re-reads and"
+                                    + " retries before it fails.");
+
+    public static final ConfigOption<Duration> COMMIT_RETRY_WAIT =
+            ConfigOptions.key("commit.retry-wait")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(10))
+                    .withDescription("Base wait between commit retries; it doubles, with jitter.");
+
+    public static final ConfigOption<Boolean> DYNAMIC_PARTITION_OVERWRITE =
+            ConfigOptions.key("dynamic-partition-overwrite")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "INSERT OVERWRITE without a static partition replaces only the"
+                                    + " partitions the query writes (true) or the whole table.");
+
+    /** Every option a table accepts, for validation and the README's options table. */
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                BUCKET,
+                BUCKET_KEY,
+                FILE_FORMAT,
+                FILE_COMPRESSION,
+                TARGET_FILE_SIZE,
+                PARQUET_ROW_GROUP_SIZE,
+                SCAN_SNAPSHOT_ID,
+                SCAN_TIMESTAMP_MILLIS,
+                SOURCE_SPLIT_TARGET_SIZE,
+                COMMIT_MAX_RETRIES,
+                COMMIT_RETRY_WAIT,
+                DYNAMIC_PARTITION_OVERWRITE);
+    }
+
+    /** Options that describe one query, not the table: never stored in a schema. */
+    public static List<ConfigOption<?>> queryOnly() {
+        return List.of(SCAN_SNAPSHOT_ID, SCAN_TIMESTAMP_MILLIS);
+    }
+
+    private TableOptions() {}
+}

@@ -1,0 +1,127 @@
+package dev.tarn.format.schema;
+
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+
+import javax.annotation.Nullable;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One version of a table's schema: its columns with ids, partition and primary keys, and options.
+ * Schemas are immutable and numbered from 0; every change (options included) writes a new one.
+ * Always: partition and primary keys name existing columns, without repeats.
+ */
+public record TableSchema(
+        long id,
+        List<DataField> fields,
+        List<String> partitionKeys,
+        List<String> primaryKeys,
+        Map<String, String> options,
+        @Nullable String comment)
+        implements Serializable {
+
+    public TableSchema {
+        fields = List.copyOf(fields);
+        partitionKeys = List.copyOf(partitionKeys);
+        primaryKeys = List.copyOf(primaryKeys);
+        options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
+        Set<String> names = new HashSet<>();
+        Set<Integer> ids = new HashSet<>();
+        for (DataField f : fields) {
+            if (!names.add(f.name())) {
+                throw new IllegalArgumentException("Column " + f.name() + " appears twice");
+            }
+            if (!ids.add(f.id())) {
+                throw new IllegalArgumentException("Field id " + f.id() + " appears twice");
+            }
+        }
+        checkKeys("Partition key", partitionKeys, names);
+        checkKeys("Primary key", primaryKeys, names);
+    }
+
+    private static void checkKeys(String what, List<String> keys, Set<String> names) {
+        Set<String> seen = new HashSet<>();
+        for (String key : keys) {
+            if (!names.contains(key)) {
+                throw new IllegalArgumentException(
+                        what + " " + key + " is not a column; columns are " + names);
+            }
+            if (!seen.add(key)) {
+                throw new IllegalArgumentException(what + " " + key + " appears twice");
+            }
+        }
+    }
+
+    /** A schema 0 with field ids assigned in column order. */
+    public static TableSchema create(
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKeys,
+            Map<String, String> options,
+            @Nullable String comment) {
+        List<DataField> fields = new ArrayList<>();
+        List<RowType.RowField> rowFields = rowType.getFields();
+        for (int i = 0; i < rowFields.size(); i++) {
+            RowType.RowField f = rowFields.get(i);
+            fields.add(new DataField(i, f.getName(), f.getType(), f.getDescription().orElse(null)));
+        }
+        return new TableSchema(0, fields, partitionKeys, primaryKeys, options, comment);
+    }
+
+    /** The next version of this schema with other options. */
+    public TableSchema withOptions(Map<String, String> newOptions) {
+        return new TableSchema(id + 1, fields, partitionKeys, primaryKeys, newOptions, comment);
+    }
+
+    public RowType rowType() {
+        List<RowType.RowField> rowFields = new ArrayList<>();
+        for (DataField f : fields) {
+            rowFields.add(new RowType.RowField(f.name(), f.type(), f.description()));
+        }
+        return new RowType(false, rowFields);
+    }
+
+    public List<String> fieldNames() {
+        return fields.stream().map(DataField::name).toList();
+    }
+
+    public int fieldIndex(String name) {
+        for (int i = 0; i < fields.size(); i++) {
+            if (fields.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("Column " + name + " does not exist in " + fieldNames());
+    }
+
+    public int[] fieldIndexes(List<String> names) {
+        return names.stream().mapToInt(this::fieldIndex).toArray();
+    }
+
+    public LogicalType fieldType(String name) {
+        return fields.get(fieldIndex(name)).type();
+    }
+
+    /** Columns rows are hashed by: the bucket-key option, else the primary key without partition keys, else all columns. */
+    public List<String> bucketKeys() {
+        String option = options.get(TableOptions.BUCKET_KEY.key());
+        if (option != null && !option.isBlank()) {
+            List<String> keys = List.of(option.trim().split("\\s*,\\s*"));
+            checkKeys("Bucket key", keys, new HashSet<>(fieldNames()));
+            return keys;
+        }
+        if (!primaryKeys.isEmpty()) {
+            List<String> keys = new ArrayList<>(primaryKeys);
+            keys.removeAll(partitionKeys);
+            return keys.isEmpty() ? primaryKeys : keys;
+        }
+        return fieldNames();
+    }
+}

@@ -1,0 +1,40 @@
+package dev.tarn.format.snapshot;
+
+import javax.annotation.Nullable;
+
+/**
+ * One version of a table. The files it holds are the base manifest list (everything up to the
+ * previous snapshot) merged with the delta manifest list (what this commit changed). Immutable:
+ * once {@code snapshot-<id>} exists it is never rewritten.
+ */
+public record Snapshot(
+        long id,
+        long schemaId,
+        String baseManifestList,
+        String deltaManifestList,
+        Commit commit,
+        RecordCounts records) {
+
+    /**
+     * Who made the snapshot and why.
+     *
+     * @param user stable per writing job, so a restarted job can find its own commits
+     * @param identifier the checkpoint id (streaming) or a fixed value (batch)
+     * @param watermark the writer's event-time watermark, if any
+     */
+    public record Commit(
+            String user,
+            long identifier,
+            CommitKind kind,
+            long timeMillis,
+            @Nullable Long watermark) {}
+
+    /** Rows in the table after the snapshot, and rows its delta added minus rows it deleted. */
+    public record RecordCounts(long total, long delta) {}
+
+    public Snapshot {
+        if (id < 1) {
+            throw new IllegalArgumentException("Snapshot ids start at 1: " + id);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package dev.tarn.format.snapshot;
+
+import static dev.tarn.format.io.JsonNodes.required;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** Reads and writes snapshot files (SPEC.md, "Snapshot files"). */
+public final class SnapshotJson {
+
+    /** The only version this code writes; readers reject newer ones. */
+    static final int VERSION = 1;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    public static byte[] toJson(Snapshot s) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("version", VERSION);
+        root.put("id", s.id());
+        root.put("schemaId", s.schemaId());
+        root.put("baseManifestList", s.baseManifestList());
+        root.put("deltaManifestList", s.deltaManifestList());
+        root.put("commitUser", s.commit().user());
+        root.put("commitIdentifier", s.commit().identifier());
+        root.put("commitKind", s.commit().kind().name());
+        root.put("timeMillis", s.commit().timeMillis());
+        if (s.commit().watermark() != null) {
+            root.put("watermark", s.commit().watermark());
+        }
+        root.put("totalRecordCount", s.records().total());
+        root.put("deltaRecordCount", s.records().delta());
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot serialize snapshot " + s.id(), e);
+        }
+    }
+
+    /**
+     * @param source names the file in error messages
+     * @throws IllegalArgumentException if the content is not a complete snapshot file
+     */
+    public static Snapshot fromJson(byte[] json, String source) {
+        try {
+            JsonNode root = MAPPER.readTree(json);
+            if (root == null || !root.isObject()) {
+                throw new IllegalArgumentException("not a JSON object");
+            }
+            int version = required(root, "version").asInt();
+            if (version > VERSION) {
+                throw new IllegalArgumentException(
+                        "format version " + version + " is newer than supported " + VERSION);
+            }
+            JsonNode watermark = root.get("watermark");
+            return new Snapshot(
+                    required(root, "id").asLong(),
+                    required(root, "schemaId").asLong(),
+                    required(root, "baseManifestList").asText(),
+                    required(root, "deltaManifestList").asText(),
+                    new Snapshot.Commit(
+                            required(root, "commitUser").asText(),
+                            required(root, "commitIdentifier").asLong(),
+                            CommitKind.valueOf(required(root, "commitKind").asText()),
+                            required(root, "timeMillis").asLong(),
+                            watermark == null || watermark.isNull() ? null : watermark.asLong()),
+                    new Snapshot.RecordCounts(
+                            required(root, "totalRecordCount").asLong(),
+                            required(root, "deltaRecordCount").asLong()));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Corrupt snapshot file " + source + ": " + e.getMessage(), e);
+        }
+    }
+
+    private SnapshotJson() {}
+}

@@ -1,0 +1,227 @@
+package dev.tarn.format.snapshot;
+
+import dev.tarn.format.io.FileIO;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
+
+/**
+ * The snapshot files of one table, {@code <table>/snapshot/snapshot-<id>}, and the LATEST and
+ * EARLIEST hints beside them. The truth is which snapshot files exist: a hint is only a place to
+ * start looking, and a missing, stale or corrupt hint costs a few probes, never a wrong answer.
+ */
+public final class SnapshotManager {
+
+    private static final String PREFIX = "snapshot-";
+    static final String LATEST = "LATEST";
+    static final String EARLIEST = "EARLIEST";
+
+    /** Snapshot files never change once written, so a parsed snapshot can be kept. */
+    private static final int CACHED_SNAPSHOTS = 512;
+
+    private final FileIO io;
+    private final Path dir;
+    private final String table;
+    private final Cache<Long, Snapshot> cache =
+            Caffeine.newBuilder().maximumSize(CACHED_SNAPSHOTS).build();
+
+    public SnapshotManager(FileIO io, Path tableLocation, String table) {
+        this.io = io;
+        this.dir = new Path(tableLocation, "snapshot");
+        this.table = table;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public Path path(long id) {
+        return new Path(dir, PREFIX + id);
+    }
+
+    /** The newest snapshot id, if the table has any snapshot. */
+    public OptionalLong latestId() {
+        try {
+            OptionalLong hint = readHint(LATEST);
+            if (hint.isPresent() && io.exists(path(hint.getAsLong()))) {
+                long id = hint.getAsLong();
+                while (io.exists(path(id + 1))) {
+                    id++;
+                }
+                return OptionalLong.of(id);
+            }
+            return listIds(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot find the latest snapshot of table " + table, e);
+        }
+    }
+
+    /** The oldest snapshot id still present, if any. */
+    public OptionalLong earliestId() {
+        try {
+            OptionalLong hint = readHint(EARLIEST);
+            if (hint.isPresent() && io.exists(path(hint.getAsLong()))) {
+                long id = hint.getAsLong();
+                while (id > 1 && io.exists(path(id - 1))) {
+                    id--;
+                }
+                return OptionalLong.of(id);
+            }
+            return listIds(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot find the earliest snapshot of table " + table, e);
+        }
+    }
+
+    private OptionalLong listIds(boolean max) throws IOException {
+        OptionalLong found = OptionalLong.empty();
+        for (FileStatus status : io.list(dir)) {
+            String name = status.getPath().getName();
+            if (!name.startsWith(PREFIX)) {
+                continue;
+            }
+            try {
+                long id = Long.parseLong(name.substring(PREFIX.length()));
+                if (found.isEmpty() || (max ? id > found.getAsLong() : id < found.getAsLong())) {
+                    found = OptionalLong.of(id);
+                }
+            } catch (NumberFormatException ignored) {
+                // A temporary or foreign file; not a snapshot.
+            }
+        }
+        return found;
+    }
+
+    private OptionalLong readHint(String name) {
+        try {
+            String text =
+                    new String(io.readAllBytes(new Path(dir, name)), StandardCharsets.UTF_8).trim();
+            return OptionalLong.of(Long.parseLong(text));
+        } catch (IOException | NumberFormatException e) {
+            // Missing or torn hint: fall back to listing.
+            return OptionalLong.empty();
+        }
+    }
+
+    public Snapshot latest() {
+        OptionalLong id = latestId();
+        if (id.isEmpty()) {
+            throw new IllegalStateException("Table " + table + " has no snapshot yet");
+        }
+        return snapshot(id.getAsLong());
+    }
+
+    public boolean exists(long id) {
+        try {
+            return io.exists(path(id));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot check snapshot " + id + " of " + table, e);
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException if the snapshot does not exist or its file is corrupt
+     */
+    public Snapshot snapshot(long id) {
+        Snapshot cached = cache.getIfPresent(id);
+        if (cached != null) {
+            return cached;
+        }
+        Path path = path(id);
+        byte[] bytes;
+        try {
+            bytes = io.readAllBytes(path);
+        } catch (FileNotFoundException e) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Snapshot %d of table %s does not exist (earliest %s, latest %s)",
+                            id, table, describe(earliestId()), describe(latestId())),
+                    e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot read snapshot " + id + " of table " + table + " from " + path, e);
+        }
+        Snapshot snapshot = SnapshotJson.fromJson(bytes, path.toString());
+        if (snapshot.id() != id) {
+            throw new IllegalArgumentException(
+                    "Corrupt snapshot file " + path + ": it holds snapshot id " + snapshot.id());
+        }
+        cache.put(id, snapshot);
+        return snapshot;
+    }
+
+    private static String describe(OptionalLong id) {
+        return id.isPresent() ? String.valueOf(id.getAsLong()) : "none";
+    }
+
+    /**
+     * The newest snapshot committed at or before {@code timeMillis}.
+     *
+     * @throws IllegalArgumentException if every snapshot is newer, or there is none
+     */
+    public Snapshot atOrBefore(long timeMillis) {
+        OptionalLong earliest = earliestId();
+        OptionalLong latest = latestId();
+        if (earliest.isEmpty() || latest.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Table " + table + " has no snapshot at or before " + timeMillis);
+        }
+        long lo = earliest.getAsLong();
+        long hi = latest.getAsLong();
+        if (snapshot(lo).commit().timeMillis() > timeMillis) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Table %s has no snapshot at or before %s: the earliest, %d, was"
+                                    + " committed at %s",
+                            table,
+                            java.time.Instant.ofEpochMilli(timeMillis),
+                            lo,
+                            java.time.Instant.ofEpochMilli(snapshot(lo).commit().timeMillis())));
+        }
+        // Commit times grow with ids: binary search for the last one <= timeMillis.
+        while (lo < hi) {
+            long mid = lo + (hi - lo + 1) / 2;
+            if (snapshot(mid).commit().timeMillis() <= timeMillis) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return snapshot(lo);
+    }
+
+    /**
+     * Publishes {@code snapshot} if no snapshot with its id exists yet.
+     *
+     * @return false if another committer created that id first (nothing was changed)
+     */
+    public boolean tryCommit(Snapshot snapshot) throws IOException {
+        if (!io.tryCreateExclusive(path(snapshot.id()), SnapshotJson.toJson(snapshot))) {
+            return false;
+        }
+        cache.put(snapshot.id(), snapshot);
+        writeHint(LATEST, snapshot.id());
+        if (snapshot.id() == 1) {
+            writeHint(EARLIEST, 1);
+        }
+        return true;
+    }
+
+    /** Best effort: a failed hint write only costs a later reader some probes. */
+    public void writeHint(String name, long id) {
+        try {
+            io.overwrite(new Path(dir, name), String.valueOf(id).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException ignored) {
+            // The hint is advisory; the snapshot files are the truth.
+        }
+    }
+}

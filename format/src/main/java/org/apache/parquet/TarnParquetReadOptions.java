@@ -1,0 +1,47 @@
+package org.apache.parquet;
+
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+
+import java.util.HashMap;
+
+/**
+ * Builds {@link ParquetReadOptions} without Hadoop. Parquet's public builders load Hadoop's {@code
+ * Configuration}, so Tarn calls the package-private constructor from here; the shaded jar
+ * relocates this class together with Parquet, so the package stays shared.
+ *
+ * <p>All of Parquet's own filtering is off: Tarn skips row groups itself (to count them) and
+ * returns every row of a row group it reads.
+ */
+public final class TarnParquetReadOptions {
+
+    /** Parquet's default largest single buffer allocation while reading a row group. */
+    private static final int MAX_ALLOCATION_SIZE = 8 * 1024 * 1024;
+
+    private TarnParquetReadOptions() {}
+
+    public static ParquetReadOptions create(CompressionCodecFactory codecs) {
+        return new ParquetReadOptions(
+                false, // useSignedStringMinMax
+                false, // useStatsFilter
+                false, // useDictionaryFilter
+                false, // useRecordFilter
+                false, // useColumnIndexFilter
+                false, // usePageChecksumVerification
+                false, // useBloomFilter
+                false, // useOffHeapDecryptBuffer
+                false, // useHadoopVectoredIo
+                FilterCompat.NOOP,
+                ParquetMetadataConverter.NO_FILTER,
+                codecs,
+                new HeapByteBufferAllocator(),
+                MAX_ALLOCATION_SIZE,
+                new HashMap<>(),
+                null, // fileDecryptionProperties
+                null, // metricsCallback
+                new PlainParquetConfiguration());
+    }
+}

@@ -1,0 +1,93 @@
+package dev.tarn.assembly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.TreeSet;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one jar users install: it must hold only Tarn's classes and relocated libraries, register
+ * both factories, and bundle exactly the dependencies listed in runtime-deps.txt (so NOTICE is
+ * reviewed whenever that list changes).
+ */
+class ShadedJarTest {
+
+    private static JarFile jar() throws IOException {
+        return new JarFile(System.getProperty("tarn.jar"));
+    }
+
+    @Test
+    void holdsOnlyTarnClassesAndMetadata() throws IOException {
+        List<String> foreign = new ArrayList<>();
+        try (JarFile jar = jar()) {
+            for (JarEntry e : java.util.Collections.list(jar.entries())) {
+                String name = e.getName();
+                if (!name.startsWith("dev/tarn/")
+                        && !name.startsWith("META-INF/")
+                        && !name.equals("dev/")) {
+                    foreign.add(name);
+                }
+            }
+        }
+        assertThat(foreign).as("entries outside dev/tarn/** and META-INF/**").isEmpty();
+    }
+
+    @Test
+    void registersCatalogAndTableFactories() throws IOException {
+        try (JarFile jar = jar()) {
+            JarEntry services =
+                    jar.getJarEntry("META-INF/services/org.apache.flink.table.factories.Factory");
+            assertThat(services).isNotNull();
+            try (InputStream in = jar.getInputStream(services)) {
+                String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(text)
+                        .contains("dev.tarn.catalog.TarnCatalogFactory")
+                        .contains("dev.tarn.connector.TarnDynamicTableFactory");
+            }
+        }
+    }
+
+    @Test
+    void bundlesExactlyTheListedDependencies() throws IOException {
+        TreeSet<String> bundled = new TreeSet<>();
+        try (JarFile jar = jar()) {
+            for (JarEntry e : java.util.Collections.list(jar.entries())) {
+                if (e.getName().startsWith("META-INF/maven/")
+                        && e.getName().endsWith("/pom.properties")) {
+                    Properties p = new Properties();
+                    try (InputStream in = jar.getInputStream(e)) {
+                        p.load(in);
+                    }
+                    String artifact =
+                            p.getProperty("groupId")
+                                    + ":"
+                                    + p.getProperty("artifactId")
+                                    + ":"
+                                    + p.getProperty("version");
+                    if (!artifact.startsWith("dev.tarn:")) {
+                        bundled.add(artifact);
+                    }
+                }
+            }
+        }
+        TreeSet<String> listed = new TreeSet<>();
+        for (String line : Files.readAllLines(Path.of(System.getProperty("tarn.runtime-deps")))) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                listed.add(line.strip());
+            }
+        }
+        assertThat(bundled)
+                .as("bundled dependencies; update runtime-deps.txt and NOTICE together")
+                .containsExactlyElementsOf(listed);
+    }
+}
