@@ -20,7 +20,7 @@ INSERT INTO lake.db.events VALUES
 -- Snapshot 2.
 INSERT INTO lake.db.events VALUES
   (4, 40, 'date',   2.00, TIMESTAMP '2026-12-01 11:00:00', '2026-12-01'),
-  (5, 50, NULL,     NULL, NULL,                           '2026-12-02');
+  (5, 50, CAST(NULL AS STRING), CAST(NULL AS DOUBLE), CAST(NULL AS TIMESTAMP(3)), '2026-12-02');
 
 SELECT dt, COUNT(*) AS n, SUM(price) AS total FROM lake.db.events GROUP BY dt ORDER BY dt;
 

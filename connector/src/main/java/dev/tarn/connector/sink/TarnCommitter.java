@@ -19,14 +19,19 @@ import org.apache.flink.api.connector.sink2.Committer;
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
 
+    /** Clocks of the planner and the cluster may differ; look back this much further. */
+    private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
+
     private final Table table;
     private final TableCommit commit;
     private final OverwriteSpec overwrite;
+    private final long userSinceMillis;
 
-    TarnCommitter(Table table, String commitUser, OverwriteSpec overwrite) {
+    TarnCommitter(Table table, TarnSink.CommitUser user, OverwriteSpec overwrite) {
         this.table = table;
-        this.commit = table.newCommit(commitUser);
+        this.commit = table.newCommit(user.name());
         this.overwrite = overwrite;
+        this.userSinceMillis = user.createdMillis() - CLOCK_SKEW_MILLIS;
     }
 
     @Override
@@ -39,6 +44,11 @@ final class TarnCommitter implements Committer<TarnCommittable> {
         for (CommitRequest<TarnCommittable> request : requests) {
             messages.addAll(request.getCommittable().messages());
             identifier = Math.max(identifier, request.getCommittable().checkpointId());
+        }
+        if (commit.isCommitted(identifier, userSinceMillis)) {
+            // A retry after a failure that struck after the snapshot was published.
+            requests.forEach(CommitRequest::signalAlreadyCommitted);
+            return;
         }
         try {
             if (overwrite != null) {

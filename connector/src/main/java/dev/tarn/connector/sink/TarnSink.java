@@ -34,11 +34,17 @@ public final class TarnSink
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Who commits: a name unique to this job, fixed when the job is planned, and when that was.
+     * Snapshots record the name, so a restarted job finds what it already committed.
+     */
+    record CommitUser(String name, long createdMillis) implements java.io.Serializable {}
+
     private final Table table;
-    private final String commitUser;
+    private final CommitUser commitUser;
     @Nullable private final OverwriteSpec overwrite;
 
-    TarnSink(Table table, String commitUser, @Nullable OverwriteSpec overwrite) {
+    TarnSink(Table table, CommitUser commitUser, @Nullable OverwriteSpec overwrite) {
         this.table = table;
         this.commitUser = commitUser;
         this.overwrite = overwrite;
@@ -46,8 +52,7 @@ public final class TarnSink
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
-        long first = context.getRestoredCheckpointId().orElse(0) + 1;
-        return new TarnSinkWriter(table, first);
+        return new TarnSinkWriter(table);
     }
 
     @Override
@@ -63,7 +68,11 @@ public final class TarnSink
     @Override
     public DataStream<CommittableMessage<TarnCommittable>> addPreCommitTopology(
             DataStream<CommittableMessage<TarnCommittable>> committables) {
-        return committables.global();
+        return committables
+                .global()
+                .map(new CheckpointIdTagger())
+                .returns(committables.getType())
+                .name("Tarn committable router");
     }
 
     @Override

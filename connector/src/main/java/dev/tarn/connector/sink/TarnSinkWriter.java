@@ -16,14 +16,15 @@ import org.apache.flink.types.RowKind;
  */
 final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommittable> {
 
+    /** The real checkpoint id is set downstream, by {@link CheckpointIdTagger}. */
+    static final long UNTAGGED = -1;
+
     private final Table table;
     private final TableWrite write;
-    private long checkpointId;
 
-    TarnSinkWriter(Table table, long firstCheckpointId) {
+    TarnSinkWriter(Table table) {
         this.table = table;
         this.write = table.newWrite();
-        this.checkpointId = firstCheckpointId;
     }
 
     @Override
@@ -46,7 +47,7 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
 
     @Override
     public Collection<TarnCommittable> prepareCommit() throws IOException {
-        return List.of(new TarnCommittable(checkpointId++, write.prepareCommit()));
+        return List.of(new TarnCommittable(UNTAGGED, write.prepareCommit()));
     }
 
     @Override

@@ -39,7 +39,12 @@ public final class TarnTableSink
                             !allStatic && table.config().commit().dynamicPartitionOverwrite());
         }
         // One commit user per planned job: stable across restarts, since it is part of the plan.
-        return SinkV2Provider.of(new TarnSink(table, UUID.randomUUID().toString(), spec));
+        return SinkV2Provider.of(
+                new TarnSink(
+                        table,
+                        new TarnSink.CommitUser(
+                                UUID.randomUUID().toString(), System.currentTimeMillis()),
+                        spec));
     }
 
     @Override

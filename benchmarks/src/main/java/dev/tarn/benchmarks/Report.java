@@ -1,0 +1,48 @@
+package dev.tarn.benchmarks;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The benchmark table: one line per pipeline, medians, with CPU over the first (ceiling) line. */
+final class Report {
+
+    private record Line(String name, Measurement median, List<Measurement> runs) {}
+
+    private final long rows;
+    private final List<Line> lines = new ArrayList<>();
+
+    Report(long rows) {
+        this.rows = rows;
+    }
+
+    void add(String name, List<Measurement> runs) {
+        Line line = new Line(name, Measurement.median(runs), runs);
+        lines.add(line);
+        System.out.printf(
+                "  %-42s median %.2f s (runs:%s)%n",
+                name,
+                line.median.seconds(),
+                runs.stream()
+                        .map(m -> String.format(" %.2f", m.seconds()))
+                        .reduce("", String::concat));
+    }
+
+    void print(PrintStream out) {
+        double ceiling = lines.get(0).median.cpuSecondsPerMillionRows(rows);
+        out.println();
+        out.printf(
+                "%-42s %10s %14s %16s %16s%n",
+                "pipeline", "seconds", "rows/s", "CPU-s/M rows", "over ceiling");
+        for (Line line : lines) {
+            double cpu = line.median.cpuSecondsPerMillionRows(rows);
+            out.printf(
+                    "%-42s %10.2f %,14.0f %16.3f %+16.3f%n",
+                    line.name,
+                    line.median.seconds(),
+                    line.median.rowsPerSecond(rows),
+                    cpu,
+                    cpu - ceiling);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.tarn.catalog;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableOptions;
+import dev.tarn.format.schema.TableSchema;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.TableChange;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
+
+/**
+ * Turns an {@code ALTER TABLE} into the table's next schema version. Only options and the table
+ * comment may change; columns, keys and partitioning stay as they are (schema evolution is not
+ * supported yet). Field ids are carried over, so data files stay readable. Once a table has a
+ * snapshot its rows are spread over buckets by {@code bucket} and {@code bucket-key}, so neither
+ * may change any more.
+ */
+final class TableAlteration {
+
+    /** Rejects every change but SET/RESET of options and a new table comment. */
+    static void checkChanges(String table, List<TableChange> changes) {
+        for (TableChange change : changes) {
+            boolean supported =
+                    change instanceof TableChange.SetOption
+                            || change instanceof TableChange.ResetOption
+                            || change instanceof TableChange.ModifyTableComment;
+            if (!supported) {
+                throw new CatalogException(
+                        String.format(
+                                "Cannot alter table %s: %s is not supported yet; only ALTER TABLE"
+                                        + " ... SET/RESET of options and a new comment are",
+                                table, change));
+            }
+        }
+    }
+
+    /**
+     * The schema {@code table} has after becoming {@code requested}, or empty if nothing changes.
+     *
+     * @throws CatalogException naming the table and what may not change
+     * @throws IllegalArgumentException from the format if a new option is unknown or invalid
+     */
+    static Optional<TableSchema> nextSchema(Table table, ResolvedCatalogTable requested) {
+        String name = table.name();
+        TableSchema current = table.schema();
+        TableSchema proposed =
+                CatalogTables.toSchema("alter", name, requested, table.location().toString());
+        boolean sameShape =
+                proposed.rowType().equals(current.rowType())
+                        && proposed.partitionKeys().equals(current.partitionKeys())
+                        && proposed.primaryKeys().equals(current.primaryKeys());
+        if (!sameShape) {
+            throw new CatalogException(
+                    String.format(
+                            "Cannot alter table %s: changing columns, primary key or partitioning"
+                                    + " is not supported yet (current %s, requested %s); only"
+                                    + " options and the comment may change",
+                            name, describe(current), describe(proposed)));
+        }
+        for (ConfigOption<?> option : TableOptions.queryOnly()) {
+            if (proposed.options().containsKey(option.key())) {
+                throw new CatalogException(
+                        String.format(
+                                "Cannot alter table %s: option '%s' applies to one query; give it"
+                                        + " as a hint (/*+ OPTIONS(...) */), not in ALTER TABLE",
+                                name, option.key()));
+            }
+        }
+        if (proposed.options().equals(current.options())
+                && Objects.equals(proposed.comment(), current.comment())) {
+            return Optional.empty();
+        }
+        checkBuckets(table, proposed);
+        return Optional.of(
+                new TableSchema(
+                        current.id() + 1,
+                        current.fields(),
+                        current.partitionKeys(),
+                        current.primaryKeys(),
+                        proposed.options(),
+                        proposed.comment()));
+    }
+
+    private static void checkBuckets(Table table, TableSchema proposed) {
+        TableSchema current = table.schema();
+        int before = TableConfig.of(table.name(), current.options()).bucket();
+        int after = TableConfig.of(table.name(), proposed.options()).bucket();
+        boolean keysChanged = after > 0 && !proposed.bucketKeys().equals(current.bucketKeys());
+        if (before == after && !keysChanged) {
+            return;
+        }
+        OptionalLong snapshot = table.snapshotManager().latestId();
+        if (snapshot.isPresent()) {
+            throw new CatalogException(
+                    String.format(
+                            "Cannot alter table %s: 'bucket' (%d -> %d) and 'bucket-key' (%s ->"
+                                    + " %s) cannot change once the table has data (it is at"
+                                    + " snapshot %d); rescaling buckets is not supported yet",
+                            table.name(),
+                            before,
+                            after,
+                            current.bucketKeys(),
+                            proposed.bucketKeys(),
+                            snapshot.getAsLong()));
+        }
+    }
+
+    private static String describe(TableSchema schema) {
+        return schema.rowType().asSummaryString()
+                + " PRIMARY KEY "
+                + schema.primaryKeys()
+                + " PARTITIONED BY "
+                + schema.partitionKeys();
+    }
+
+    private TableAlteration() {}
+}

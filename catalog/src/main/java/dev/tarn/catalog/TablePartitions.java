@@ -1,0 +1,71 @@
+package dev.tarn.catalog;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.manifest.LiveFiles;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.snapshot.Snapshot;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
+
+/**
+ * The partitions of a table that hold data in its latest snapshot, as Flink partition specs. Values
+ * are the strings a {@link Partition} stores; a SQL NULL becomes {@value Partition#NULL_DIRECTORY},
+ * the name Flink's partition pruning reads as NULL by default.
+ */
+final class TablePartitions {
+
+    /** Every partition with a live file, in manifest order; empty for a table without data. */
+    static List<CatalogPartitionSpec> of(Table table) {
+        OptionalLong latest = table.snapshotManager().latestId();
+        if (latest.isEmpty()) {
+            return List.of();
+        }
+        Snapshot snapshot = table.snapshotManager().snapshot(latest.getAsLong());
+        Set<Partition> partitions = new LinkedHashSet<>();
+        for (ManifestEntry entry :
+                LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot).values()) {
+            partitions.add(entry.partition());
+        }
+        List<String> keys = table.schema().partitionKeys();
+        List<CatalogPartitionSpec> specs = new ArrayList<>();
+        for (Partition partition : partitions) {
+            specs.add(spec(keys, partition));
+        }
+        return specs;
+    }
+
+    /** Rejects a filter with a key that is not a partition key of {@code table}. */
+    static void checkFilter(
+            String catalog, ObjectPath path, Table table, CatalogPartitionSpec filter)
+            throws PartitionSpecInvalidException {
+        List<String> keys = table.schema().partitionKeys();
+        if (!keys.containsAll(filter.getPartitionSpec().keySet())) {
+            throw new PartitionSpecInvalidException(catalog, keys, path, filter);
+        }
+    }
+
+    /** Whether every key of {@code filter} has the same value in {@code spec}. */
+    static boolean matches(CatalogPartitionSpec spec, CatalogPartitionSpec filter) {
+        return spec.getPartitionSpec().entrySet().containsAll(filter.getPartitionSpec().entrySet());
+    }
+
+    private static CatalogPartitionSpec spec(List<String> keys, Partition partition) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) {
+            String value = partition.values().get(i);
+            values.put(keys.get(i), value == null ? Partition.NULL_DIRECTORY : value);
+        }
+        return new CatalogPartitionSpec(values);
+    }
+
+    private TablePartitions() {}
+}

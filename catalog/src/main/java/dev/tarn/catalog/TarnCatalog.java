@@ -1,0 +1,377 @@
+package dev.tarn.catalog;
+
+import dev.tarn.connector.TarnDynamicTableFactory;
+import dev.tarn.format.Table;
+import dev.tarn.format.TableAlreadyExistsException;
+import dev.tarn.format.TableNotFoundException;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.schema.TableOptions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.catalog.AbstractCatalog;
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.CatalogDatabaseImpl;
+import org.apache.flink.table.catalog.CatalogPartition;
+import org.apache.flink.table.catalog.CatalogPartitionImpl;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.TableChange;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
+import org.apache.flink.table.catalog.exceptions.PartitionNotExistException;
+import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
+import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
+import org.apache.flink.table.expressions.Expression;
+import org.apache.flink.table.factories.Factory;
+
+/**
+ * A Flink catalog over a warehouse directory (layout in {@link Warehouse}). The file system is the
+ * only state: every call reads it afresh, so several catalogs and jobs may share a warehouse.
+ * Creating a table and altering its options are atomic (an exclusive schema file); dropping and
+ * renaming are directory operations and as atomic as the file system makes them. Tables are handed
+ * to Flink with their stored options plus {@code path}, which the connector ({@link #getFactory()})
+ * loads them from.
+ */
+public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjects {
+
+    private final Path root;
+    private final FileIO io;
+    @Nullable private Warehouse warehouse;
+
+    public TarnCatalog(String name, Path warehouse, String defaultDatabase) {
+        this(name, warehouse, defaultDatabase, new FlinkFileIO());
+    }
+
+    TarnCatalog(String name, Path warehouse, String defaultDatabase, FileIO io) {
+        super(name, defaultDatabase);
+        this.root = warehouse;
+        this.io = io;
+    }
+
+    /** Creates the warehouse and the default database if missing; fails if it is not writable. */
+    @Override
+    public void open() {
+        Warehouse opened = Warehouse.open(io, root, getName());
+        if (!opened.databaseExists(getDefaultDatabase())) {
+            opened.createDatabase(getDefaultDatabase());
+        }
+        warehouse = opened;
+    }
+
+    @Override
+    public void close() {
+        // Nothing is held open between calls.
+    }
+
+    @Override
+    public Optional<Factory> getFactory() {
+        return Optional.of(new TarnDynamicTableFactory());
+    }
+
+    private Warehouse warehouse() {
+        if (warehouse == null) {
+            throw new CatalogException("Catalog " + getName() + " is not open; call open() first");
+        }
+        return warehouse;
+    }
+
+    // ------ databases ------
+
+    @Override
+    public List<String> listDatabases() {
+        return warehouse().databases();
+    }
+
+    @Override
+    public CatalogDatabase getDatabase(String name) throws DatabaseNotExistException {
+        requireDatabase(name);
+        return new CatalogDatabaseImpl(Map.of(), null);
+    }
+
+    @Override
+    public boolean databaseExists(String name) {
+        return warehouse().databaseExists(name);
+    }
+
+    /** The comment is not stored; properties are refused, as nothing would read them. */
+    @Override
+    public void createDatabase(String name, CatalogDatabase database, boolean ignoreIfExists)
+            throws DatabaseAlreadyExistException {
+        if (!database.getProperties().isEmpty()) {
+            throw new CatalogException(
+                    String.format(
+                            "Cannot create database %s in catalog %s: database properties are not"
+                                    + " supported, got %s",
+                            name, getName(), database.getProperties()));
+        }
+        if (databaseExists(name)) {
+            if (ignoreIfExists) {
+                return;
+            }
+            throw new DatabaseAlreadyExistException(getName(), name);
+        }
+        warehouse().createDatabase(name);
+    }
+
+    @Override
+    public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade)
+            throws DatabaseNotExistException, DatabaseNotEmptyException {
+        if (!databaseExists(name)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new DatabaseNotExistException(getName(), name);
+        }
+        if (!cascade && !warehouse().tables(name).isEmpty()) {
+            throw new DatabaseNotEmptyException(getName(), name);
+        }
+        warehouse().deleteDatabase(name);
+    }
+
+    @Override
+    public void alterDatabase(String name, CatalogDatabase database, boolean ignoreIfNotExists)
+            throws DatabaseNotExistException {
+        if (!databaseExists(name)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new DatabaseNotExistException(getName(), name);
+        }
+        throw new CatalogException(
+                String.format(
+                        "Cannot alter database %s in catalog %s: a Tarn database has no"
+                                + " properties to change",
+                        name, getName()));
+    }
+
+    private void requireDatabase(String name) throws DatabaseNotExistException {
+        if (!databaseExists(name)) {
+            throw new DatabaseNotExistException(getName(), name);
+        }
+    }
+
+    // ------ tables ------
+
+    @Override
+    public List<String> listTables(String database) throws DatabaseNotExistException {
+        requireDatabase(database);
+        return warehouse().tables(database);
+    }
+
+    @Override
+    public List<String> listViews(String database) throws DatabaseNotExistException {
+        requireDatabase(database);
+        return List.of();
+    }
+
+    @Override
+    public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
+        return CatalogTables.toCatalogTable(load(path), Map.of());
+    }
+
+    /** The table as of {@code timestamp} ({@code FOR SYSTEM_TIME AS OF}), read per that time. */
+    @Override
+    public CatalogBaseTable getTable(ObjectPath path, long timestamp)
+            throws TableNotExistException {
+        Table table = load(path);
+        // Fails here, naming the table and the time, rather than later in the planned source.
+        formatCall(() -> table.snapshotManager().atOrBefore(timestamp));
+        return CatalogTables.toCatalogTable(
+                table, Map.of(TableOptions.SCAN_TIMESTAMP_MILLIS.key(), String.valueOf(timestamp)));
+    }
+
+    @Override
+    public boolean tableExists(ObjectPath path) {
+        return warehouse().tableExists(path);
+    }
+
+    @Override
+    public void dropTable(ObjectPath path, boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        if (!tableExists(path)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new TableNotExistException(getName(), path);
+        }
+        warehouse().deleteTable(path);
+    }
+
+    @Override
+    public void renameTable(ObjectPath path, String newName, boolean ignoreIfNotExists)
+            throws TableNotExistException, TableAlreadyExistException {
+        if (!tableExists(path)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new TableNotExistException(getName(), path);
+        }
+        ObjectPath target = new ObjectPath(path.getDatabaseName(), newName);
+        if (tableExists(target)) {
+            throw new TableAlreadyExistException(getName(), target);
+        }
+        if (!warehouse().renameTable(path, target)) {
+            throw new CatalogException(
+                    String.format(
+                            "Cannot rename table %s to %s in catalog %s: directory %s is in the"
+                                    + " way (it holds no table; remove it first)",
+                            path.getFullName(),
+                            target.getFullName(),
+                            getName(),
+                            warehouse().tablePath(target)));
+        }
+    }
+
+    @Override
+    public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
+            throws TableAlreadyExistException, DatabaseNotExistException {
+        requireDatabase(path.getDatabaseName());
+        ResolvedCatalogTable resolved = CatalogTables.resolved("create", getName(), path, table);
+        if (tableExists(path)) {
+            if (ignoreIfExists) {
+                return;
+            }
+            throw new TableAlreadyExistException(getName(), path);
+        }
+        String name = path.getFullName();
+        try {
+            formatCall(
+                    () ->
+                            Table.create(
+                                    io,
+                                    warehouse().tablePath(path),
+                                    name,
+                                    CatalogTables.toSchema("create", name, resolved, null)));
+        } catch (TableAlreadyExistsException e) {
+            // Another session created it between the check above and the schema commit.
+            if (!ignoreIfExists) {
+                throw new TableAlreadyExistException(getName(), path, e);
+            }
+        }
+    }
+
+    /** Applies SET/RESET of options (and a new comment) as the table's next schema version. */
+    @Override
+    public void alterTable(ObjectPath path, CatalogBaseTable newTable, boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        if (!tableExists(path)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new TableNotExistException(getName(), path);
+        }
+        ResolvedCatalogTable resolved = CatalogTables.resolved("alter", getName(), path, newTable);
+        Table table = load(path);
+        formatCall(
+                () -> {
+                    TableAlteration.nextSchema(table, resolved)
+                            .ifPresent(next -> table.schemaManager().commit(next));
+                    return null;
+                });
+    }
+
+    @Override
+    public void alterTable(
+            ObjectPath path,
+            CatalogBaseTable newTable,
+            List<TableChange> changes,
+            boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        TableAlteration.checkChanges(path.getFullName(), changes);
+        alterTable(path, newTable, ignoreIfNotExists);
+    }
+
+    /** The table at {@code path}; a corrupt schema file fails as a {@link CatalogException}. */
+    private Table load(ObjectPath path) throws TableNotExistException {
+        try {
+            return Table.load(io, warehouse().tablePath(path), path.getFullName());
+        } catch (TableNotFoundException e) {
+            throw new TableNotExistException(getName(), path, e);
+        } catch (CatalogException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CatalogException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs a call into the format, turning its unchecked errors into a {@link CatalogException}
+     * with the same message (the format's messages already name the table and the value).
+     */
+    private static <T> T formatCall(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (CatalogException | TableAlreadyExistsException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new CatalogException(e.getMessage(), e);
+        }
+    }
+
+    // ------ partitions: those holding data in the latest snapshot ------
+
+    @Override
+    public List<CatalogPartitionSpec> listPartitions(ObjectPath path)
+            throws TableNotExistException, TableNotPartitionedException {
+        Table table = partitionedTable(path);
+        return formatCall(() -> TablePartitions.of(table));
+    }
+
+    @Override
+    public List<CatalogPartitionSpec> listPartitions(ObjectPath path, CatalogPartitionSpec filter)
+            throws TableNotExistException,
+                    TableNotPartitionedException,
+                    PartitionSpecInvalidException {
+        Table table = partitionedTable(path);
+        TablePartitions.checkFilter(getName(), path, table, filter);
+        return formatCall(() -> TablePartitions.of(table)).stream()
+                .filter(spec -> TablePartitions.matches(spec, filter))
+                .toList();
+    }
+
+    /** Unsupported, so that Flink's planner lists all partitions and prunes them itself. */
+    @Override
+    public List<CatalogPartitionSpec> listPartitionsByFilter(
+            ObjectPath path, List<Expression> filters) {
+        throw new UnsupportedOperationException(
+                "Catalog " + getName() + " does not filter partitions of " + path.getFullName());
+    }
+
+    @Override
+    public CatalogPartition getPartition(ObjectPath path, CatalogPartitionSpec spec)
+            throws PartitionNotExistException {
+        if (!partitionExists(path, spec)) {
+            throw new PartitionNotExistException(getName(), path, spec);
+        }
+        return new CatalogPartitionImpl(Map.of(), null);
+    }
+
+    @Override
+    public boolean partitionExists(ObjectPath path, CatalogPartitionSpec spec) {
+        try {
+            return listPartitions(path).contains(spec);
+        } catch (TableNotExistException | TableNotPartitionedException e) {
+            return false;
+        }
+    }
+
+    private Table partitionedTable(ObjectPath path)
+            throws TableNotExistException, TableNotPartitionedException {
+        Table table = load(path);
+        if (table.schema().partitionKeys().isEmpty()) {
+            throw new TableNotPartitionedException(getName(), path);
+        }
+        return table;
+    }
+}

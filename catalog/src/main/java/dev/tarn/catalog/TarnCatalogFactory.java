@@ -1,0 +1,69 @@
+package dev.tarn.catalog;
+
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.factories.CatalogFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+
+/**
+ * Creates a {@link TarnCatalog} for {@code CREATE CATALOG ... WITH ('type' = 'tarn')}. Options are
+ * validated by Flink's helper, so a missing {@code warehouse} or an unknown key fails with Flink's
+ * usual message; the warehouse itself is only touched when the catalog opens.
+ */
+public final class TarnCatalogFactory implements CatalogFactory {
+
+    /** {@code 'type' = 'tarn'}, the same word as the table connector's identifier. */
+    public static final String IDENTIFIER = "tarn";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(TarnCatalogOptions.WAREHOUSE);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        return Set.of(TarnCatalogOptions.DEFAULT_DATABASE);
+    }
+
+    @Override
+    public Catalog createCatalog(Context context) {
+        FactoryUtil.CatalogFactoryHelper helper =
+                FactoryUtil.createCatalogFactoryHelper(this, context);
+        helper.validate();
+        String warehouse = helper.getOptions().get(TarnCatalogOptions.WAREHOUSE);
+        return new TarnCatalog(
+                context.getName(),
+                warehousePath(context.getName(), warehouse),
+                helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE));
+    }
+
+    private static Path warehousePath(String catalog, String warehouse) {
+        Path path;
+        try {
+            path = new Path(warehouse);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(
+                    String.format(
+                            "Invalid option 'warehouse' of catalog %s: '%s' is not a path or URI:"
+                                    + " %s",
+                            catalog, warehouse, e.getMessage()),
+                    e);
+        }
+        if (path.toUri().getScheme() == null && !path.isAbsolute()) {
+            throw new ValidationException(
+                    String.format(
+                            "Invalid option 'warehouse' of catalog %s: '%s' is relative; use an"
+                                    + " absolute URI such as 'file:///data/lake'",
+                            catalog, warehouse));
+        }
+        return path;
+    }
+}

@@ -1,0 +1,126 @@
+package dev.tarn.catalog;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableWrite;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.catalog.WatermarkSpec;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.expressions.FieldReferenceExpression;
+import org.apache.flink.table.types.DataType;
+
+/**
+ * Resolved catalog tables as Flink's planner would hand them to a catalog, built without a planner,
+ * and rows written straight through the format so a table gets snapshots.
+ */
+final class TestCatalogTables {
+
+    /** {@code (id BIGINT, v STRING, dt STRING)}. */
+    static final List<Column> ID_V_DT =
+            List.of(
+                    Column.physical("id", DataTypes.BIGINT()),
+                    Column.physical("v", DataTypes.STRING()).withComment("the value"),
+                    Column.physical("dt", DataTypes.STRING()));
+
+    /** {@link #ID_V_DT} partitioned by {@code dt}, with {@code options}. */
+    static ResolvedCatalogTable events(Map<String, String> options) {
+        return table(ResolvedSchema.of(ID_V_DT), List.of("dt"), options, "click events");
+    }
+
+    static ResolvedCatalogTable table(
+            ResolvedSchema schema,
+            List<String> partitionKeys,
+            Map<String, String> options,
+            @Nullable String comment) {
+        CatalogTable origin =
+                CatalogTable.newBuilder()
+                        .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
+                        .partitionKeys(partitionKeys)
+                        .options(options)
+                        .comment(comment)
+                        .build();
+        return new ResolvedCatalogTable(origin, schema);
+    }
+
+    static ResolvedCatalogTable withWatermark(Column timeColumn) {
+        List<Column> columns = new ArrayList<>(ID_V_DT);
+        columns.add(timeColumn);
+        ResolvedSchema schema =
+                new ResolvedSchema(
+                        columns,
+                        List.of(
+                                WatermarkSpec.of(
+                                        timeColumn.getName(),
+                                        new FieldReferenceExpression(
+                                                timeColumn.getName(),
+                                                timeColumn.getDataType(),
+                                                0,
+                                                columns.size() - 1))),
+                        null,
+                        List.of());
+        return table(schema, List.of(), Map.of(), null);
+    }
+
+    /**
+     * Resolves a table the catalog returned, as Flink's planner does before ALTER TABLE; {@code
+     * options} replace its options.
+     */
+    static ResolvedCatalogTable resolve(CatalogBaseTable table, Map<String, String> options) {
+        CatalogTable catalogTable = (CatalogTable) table;
+        Schema unresolved = catalogTable.getUnresolvedSchema();
+        List<Column> columns = new ArrayList<>();
+        for (Schema.UnresolvedColumn column : unresolved.getColumns()) {
+            Schema.UnresolvedPhysicalColumn physical = (Schema.UnresolvedPhysicalColumn) column;
+            columns.add(
+                    Column.physical(physical.getName(), (DataType) physical.getDataType())
+                            .withComment(physical.getComment().orElse(null)));
+        }
+        UniqueConstraint primaryKey =
+                unresolved
+                        .getPrimaryKey()
+                        .map(
+                                pk ->
+                                        UniqueConstraint.primaryKey(
+                                                pk.getConstraintName(), pk.getColumnNames()))
+                        .orElse(null);
+        ResolvedSchema schema = new ResolvedSchema(columns, List.of(), primaryKey, List.of());
+        return table(schema, catalogTable.getPartitionKeys(), options, catalogTable.getComment());
+    }
+
+    /** Appends rows of {@code (id, v, dt)} as one snapshot. */
+    static void append(Path location, String name, long commit, Object[]... rows) {
+        Table table = Table.load(new FlinkFileIO(), location, name);
+        List<CommitMessage> messages;
+        try (TableWrite write = table.newWrite()) {
+            for (Object[] row : rows) {
+                write.write(
+                        GenericRowData.of(
+                                row[0],
+                                StringData.fromString((String) row[1]),
+                                row[2] == null ? null : StringData.fromString((String) row[2])));
+            }
+            messages = write.prepareCommit();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        table.newCommit("test").commit(commit, messages);
+    }
+
+    private TestCatalogTables() {}
+}
