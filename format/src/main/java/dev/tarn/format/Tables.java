@@ -7,6 +7,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 import java.util.Set;
+import java.util.TreeSet;
 
 /** Rules a schema must meet for a table to be created. */
 final class Tables {
@@ -32,7 +33,11 @@ final class Tables {
                         String.format(
                                 "Partition column %s of table %s has unsupported type %s;"
                                         + " supported: %s",
-                                key, table, type.asSummaryString(), PARTITION_TYPES));
+                                key,
+                                table,
+                                type.asSummaryString(),
+                                // Sorted: Set.of iterates in a different order in every JVM.
+                                new TreeSet<>(PARTITION_TYPES)));
             }
         }
         if (schema.partitionKeys().size() == schema.fields().size()) {

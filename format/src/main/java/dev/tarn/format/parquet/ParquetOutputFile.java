@@ -6,6 +6,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 
@@ -14,6 +15,9 @@ import java.nio.file.FileAlreadyExistsException;
  * overwrites a data file, so {@link #createOrOverwrite} is refused.
  */
 final class ParquetOutputFile implements OutputFile {
+
+    /** Write buffer: large enough that page-sized writes pass through in few system calls. */
+    private static final int BUFFER_BYTES = 64 * 1024;
 
     private final FileIO io;
     private final Path path;
@@ -74,20 +78,26 @@ final class ParquetOutputFile implements OutputFile {
     void closeQuietly() {
         if (stream != null) {
             try {
-                stream.out.close();
+                stream.raw.close();
             } catch (IOException | RuntimeException ignored) {
                 // Aborting: the file is deleted next, so a failed close changes nothing.
             }
         }
     }
 
-    /** Counts its own position: the file is new, and the count stays readable after close. */
+    /**
+     * Buffers (Parquet writes page headers a few bytes at a time, and Flink's local stream does a
+     * system call per write) and counts its own position: the file is new, and the count stays
+     * readable after close.
+     */
     private static final class Stream extends PositionOutputStream {
-        private final FSDataOutputStream out;
+        private final FSDataOutputStream raw;
+        private final BufferedOutputStream out;
         private long position;
 
-        Stream(FSDataOutputStream out) {
-            this.out = out;
+        Stream(FSDataOutputStream raw) {
+            this.raw = raw;
+            this.out = new BufferedOutputStream(raw, BUFFER_BYTES);
         }
 
         @Override

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.UnresolvedUserDefinedType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
 import java.util.ArrayList;
@@ -83,10 +85,16 @@ public final class SchemaJson {
             List<DataField> fields = new ArrayList<>();
             for (JsonNode field : required(root, "fields")) {
                 String name = required(field, "name").asText();
+                String typeString = required(field, "type").asText();
                 LogicalType type =
-                        LogicalTypeParser.parse(
-                                required(field, "type").asText(),
-                                SchemaJson.class.getClassLoader());
+                        LogicalTypeParser.parse(typeString, SchemaJson.class.getClassLoader());
+                // The parser reads any unknown word as a user-defined type name: reject those.
+                if (type instanceof UnresolvedUserDefinedType
+                        || LogicalTypeChecks.hasNested(
+                                type, t -> t instanceof UnresolvedUserDefinedType)) {
+                    throw new IllegalArgumentException(
+                            "unknown type '" + typeString + "' of column " + name);
+                }
                 JsonNode description = field.get("description");
                 fields.add(
                         new DataField(

@@ -28,7 +28,7 @@ public final class TableOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Comma-separated columns rows are hashed by. Default: the primary key"
-                                    + " without partition columns, or all columns.");
+                                    + " without partition columns, or all non-partition columns.");
 
     public static final ConfigOption<String> FILE_FORMAT =
             ConfigOptions.key("file.format")

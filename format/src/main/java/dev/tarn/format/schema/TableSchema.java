@@ -109,7 +109,11 @@ public record TableSchema(
         return fields.get(fieldIndex(name)).type();
     }
 
-    /** Columns rows are hashed by: the bucket-key option, else the primary key without partition keys, else all columns. */
+    /**
+     * Columns rows are hashed by: the bucket-key option, else the primary key without partition
+     * keys, else every column that is not a partition key (a partition key is constant within its
+     * partition, so hashing by it adds nothing).
+     */
     public List<String> bucketKeys() {
         String option = options.get(TableOptions.BUCKET_KEY.key());
         if (option != null && !option.isBlank()) {
@@ -122,6 +126,8 @@ public record TableSchema(
             keys.removeAll(partitionKeys);
             return keys.isEmpty() ? primaryKeys : keys;
         }
-        return fieldNames();
+        List<String> keys = new ArrayList<>(fieldNames());
+        keys.removeAll(partitionKeys);
+        return keys;
     }
 }

@@ -77,6 +77,38 @@ public final class TableCommit {
         return tryCommit(identifier, entries(messages), CommitKind.OVERWRITE, scope);
     }
 
+    /**
+     * Whether a snapshot of this commit user already holds {@code identifier} (or a later one:
+     * identifiers grow). Looks back from the latest snapshot only as far as snapshots committed
+     * at or after {@code sinceMillis}, when this user began, so the cost does not grow with the
+     * table's history.
+     */
+    public boolean isCommitted(long identifier, long sinceMillis) {
+        OptionalLong latest = snapshots.latestId();
+        OptionalLong earliest = snapshots.earliestId();
+        if (latest.isEmpty()) {
+            return false;
+        }
+        for (long id = latest.getAsLong(); id >= earliest.getAsLong(); id--) {
+            Snapshot s;
+            try {
+                s = snapshots.snapshot(id);
+            } catch (IllegalArgumentException e) {
+                if (!snapshots.exists(id)) {
+                    break; // Expired while we looked.
+                }
+                throw e;
+            }
+            if (s.commit().user().equals(commitUser)) {
+                return s.commit().identifier() >= identifier;
+            }
+            if (s.commit().timeMillis() < sinceMillis) {
+                break;
+            }
+        }
+        return false;
+    }
+
     /** Deletes the new files of messages that will never be committed. */
     public void abort(List<CommitMessage> messages) {
         for (CommitMessage m : messages) {
