@@ -3,7 +3,6 @@ package dev.tarn.connector.sink;
 import dev.tarn.format.Table;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.CommitStateUnknownException;
 import dev.tarn.format.write.TableCommit;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -50,23 +49,15 @@ final class TarnCommitter implements Committer<TarnCommittable> {
             requests.forEach(CommitRequest::signalAlreadyCommitted);
             return;
         }
-        try {
-            if (overwrite != null) {
-                Set<Partition> written = new HashSet<>();
-                messages.forEach(m -> written.add(m.partition()));
-                commit.overwrite(
-                        identifier,
-                        messages,
-                        overwrite.scope(table.schema().partitionKeys(), written));
-            } else {
-                commit.commit(identifier, messages);
-            }
-        } catch (CommitStateUnknownException e) {
-            // Keep the files: the snapshot may exist. Failing the job lets recovery decide.
-            throw e;
-        } catch (RuntimeException e) {
-            commit.abort(messages);
-            throw e;
+        // Files are never deleted here: after a failure Flink restores and retries the same
+        // committables, which need them. What a job abandons is left to orphan cleanup.
+        if (overwrite != null) {
+            Set<Partition> written = new HashSet<>();
+            messages.forEach(m -> written.add(m.partition()));
+            commit.overwrite(
+                    identifier, messages, overwrite.scope(table.schema().partitionKeys(), written));
+        } else {
+            commit.commit(identifier, messages);
         }
     }
 

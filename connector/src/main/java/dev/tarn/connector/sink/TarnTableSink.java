@@ -4,9 +4,13 @@ import dev.tarn.format.Table;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 
@@ -39,12 +43,36 @@ public final class TarnTableSink
                             !allStatic && table.config().commit().dynamicPartitionOverwrite());
         }
         // One commit user per planned job: stable across restarts, since it is part of the plan.
-        return SinkV2Provider.of(
+        TarnSink sink =
                 new TarnSink(
                         table,
                         new TarnSink.CommitUser(
                                 UUID.randomUUID().toString(), System.currentTimeMillis()),
-                        spec));
+                        spec);
+        boolean bounded = context.isBounded();
+        return (DataStreamSinkProvider)
+                (providerContext, rows) -> {
+                    requireCheckpointing(rows.getExecutionEnvironment(), bounded);
+                    return rows.sinkTo(sink).name("Tarn(" + table.name() + ")");
+                };
+    }
+
+    /**
+     * An unbounded input publishes only at completed checkpoints: without checkpointing its rows
+     * would never become visible, so the job is refused before it starts.
+     */
+    private void requireCheckpointing(StreamExecutionEnvironment env, boolean bounded) {
+        boolean streaming =
+                env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                        != RuntimeExecutionMode.BATCH;
+        if (streaming && !bounded && !env.getCheckpointConfig().isCheckpointingEnabled()) {
+            throw new ValidationException(
+                    "Cannot write to Tarn table "
+                            + table.name()
+                            + " from an unbounded streaming query without checkpointing: rows"
+                            + " are committed when a checkpoint completes. Enable it, e.g. SET"
+                            + " 'execution.checkpointing.interval' = '10s';");
+        }
     }
 
     @Override

@@ -1,0 +1,94 @@
+package dev.tarn.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import java.io.File;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Streaming INSERT: snapshots are published at completed checkpoints, one per checkpoint. */
+class TarnStreamingSinkITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    @TempDir File dir;
+
+    private TableEnvironment streaming(String checkpointInterval) {
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        env.getConfig().set("parallelism.default", "2");
+        if (checkpointInterval != null) {
+            env.getConfig().set("execution.checkpointing.interval", checkpointInterval);
+        }
+        env.executeSql(
+                "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
+                        + new Path(dir.toURI())
+                        + "/t')");
+        return env;
+    }
+
+    @Test
+    void checkpointsPublishSnapshotsTaggedWithTheirCheckpointIds() throws Exception {
+        TableEnvironment env = streaming("200 ms");
+        env.executeSql(
+                "CREATE TEMPORARY TABLE gen (id BIGINT, v STRING) WITH ('connector' = 'datagen',"
+                        + " 'rows-per-second' = '20000', 'number-of-rows' = '40000',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '40000')");
+        env.executeSql("INSERT INTO t SELECT * FROM gen").await();
+
+        SnapshotManager snapshots =
+                Table.load(new FlinkFileIO(), new Path(dir.toURI() + "/t"), "t").snapshotManager();
+        long latest = snapshots.latestId().orElseThrow();
+        assertThat(latest).as("several checkpoints, several snapshots").isGreaterThan(1);
+        assertThat(snapshots.latest().records().total()).isEqualTo(40000);
+        Set<Long> identifiers = new HashSet<>();
+        String user = snapshots.snapshot(1).commit().user();
+        for (long id = 1; id <= latest; id++) {
+            Snapshot s = snapshots.snapshot(id);
+            assertThat(s.commit().user()).isEqualTo(user);
+            assertThat(s.records().delta()).as("no empty snapshot").isPositive();
+            assertThat(identifiers.add(s.commit().identifier())).isTrue();
+        }
+
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        batch.executeSql(
+                "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
+                        + new Path(dir.toURI())
+                        + "/t')");
+        assertThat(
+                        batch.executeSql("SELECT COUNT(*), COUNT(DISTINCT id) FROM t")
+                                .collect()
+                                .next()
+                                .toString())
+                .isEqualTo("+I[40000, 40000]");
+    }
+
+    @Test
+    void unboundedInsertWithoutCheckpointingIsRefusedWithHowToEnableIt() {
+        TableEnvironment env = streaming(null);
+        env.executeSql(
+                "CREATE TEMPORARY TABLE gen (id BIGINT, v STRING) WITH ('connector' = 'datagen')");
+        assertThatThrownBy(() -> env.executeSql("INSERT INTO t SELECT * FROM gen"))
+                .hasStackTraceContaining("without checkpointing")
+                .hasStackTraceContaining("execution.checkpointing.interval");
+    }
+}
