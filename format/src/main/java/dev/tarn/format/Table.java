@@ -13,14 +13,12 @@ import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.write.TableCommit;
 import dev.tarn.format.write.TableWrite;
-
-import org.apache.flink.core.fs.Path;
-
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.flink.core.fs.Path;
 
 /**
  * A Tarn table at a location: its latest schema (plus per-query options) and the entry points of
@@ -73,12 +71,17 @@ public final class Table implements Serializable {
      */
     public static Table create(FileIO io, Path location, String name, TableSchema schema) {
         if (schema.id() != 0) {
-            throw new IllegalArgumentException("A new table starts at schema 0, not " + schema.id());
+            throw new IllegalArgumentException(
+                    "A new table starts at schema 0, not " + schema.id());
         }
         for (String key : schema.options().keySet()) {
             if (TableOptions.queryOnly().stream().anyMatch(o -> o.key().equals(key))) {
                 throw new IllegalArgumentException(
-                        "Option '" + key + "' of table " + name + " applies to one query; give it"
+                        "Option '"
+                                + key
+                                + "' of table "
+                                + name
+                                + " applies to one query; give it"
                                 + " as a hint, not in CREATE TABLE");
             }
         }

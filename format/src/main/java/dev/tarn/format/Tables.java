@@ -2,12 +2,10 @@ package dev.tarn.format;
 
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema;
-
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
-
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 /** Rules a schema must meet for a table to be created. */
 final class Tables {
@@ -42,11 +40,15 @@ final class Tables {
         }
         if (schema.partitionKeys().size() == schema.fields().size()) {
             throw new IllegalArgumentException(
-                    "Table " + table + " must have at least one column that is not a partition key");
+                    "Table "
+                            + table
+                            + " must have at least one column that is not a partition key");
         }
         if (!schema.primaryKeys().isEmpty()) {
             throw new UnsupportedOperationException(
-                    "Table " + table + " declares a primary key; primary-key tables are not"
+                    "Table "
+                            + table
+                            + " declares a primary key; primary-key tables are not"
                             + " supported yet (remove PRIMARY KEY to create an append table)");
         }
         schema.bucketKeys();
@@ -54,7 +56,11 @@ final class Tables {
             for (String key : schema.bucketKeys()) {
                 if (schema.partitionKeys().contains(key)) {
                     throw new IllegalArgumentException(
-                            "Bucket key " + key + " of table " + table + " is a partition column;"
+                            "Bucket key "
+                                    + key
+                                    + " of table "
+                                    + table
+                                    + " is a partition column;"
                                     + " hashing by it would put each partition in one bucket");
                 }
             }

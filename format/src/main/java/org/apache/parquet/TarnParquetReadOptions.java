@@ -1,17 +1,16 @@
 package org.apache.parquet;
 
+import java.util.HashMap;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 
-import java.util.HashMap;
-
 /**
  * Builds {@link ParquetReadOptions} without Hadoop. Parquet's public builders load Hadoop's {@code
- * Configuration}, so Tarn calls the package-private constructor from here; the shaded jar
- * relocates this class together with Parquet, so the package stays shared.
+ * Configuration}, so Tarn calls the package-private constructor from here; the shaded jar relocates
+ * this class together with Parquet, so the package stays shared.
  *
  * <p>All of Parquet's own filtering is off: Tarn skips row groups itself (to count them) and
  * returns every row of a row group it reads.

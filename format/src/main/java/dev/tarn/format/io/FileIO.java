@@ -1,12 +1,11 @@
 package dev.tarn.format.io;
 
+import java.io.IOException;
+import java.io.Serializable;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
-
-import java.io.IOException;
-import java.io.Serializable;
 
 /**
  * The file operations Tarn needs from a file system or object store. {@link FlinkFileIO} serves
@@ -25,14 +24,16 @@ public interface FileIO extends Serializable {
     /**
      * Atomically creates {@code path} with {@code content} unless it already exists.
      *
-     * @return true if this call created the file; false if a file was already at {@code path}
-     *     (the existing file is left unchanged, and nothing else is left behind)
-     * @throws IOException if the outcome is not known to be either; the caller must then treat
-     *     the file as possibly created
+     * @return true if this call created the file; false if a file was already at {@code path} (the
+     *     existing file is left unchanged, and nothing else is left behind)
+     * @throws IOException if the outcome is not known to be either; the caller must then treat the
+     *     file as possibly created
      */
     boolean tryCreateExclusive(Path path, byte[] content) throws IOException;
 
-    /** Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix). */
+    /**
+     * Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix).
+     */
     void overwrite(Path path, byte[] content) throws IOException;
 
     byte[] readAllBytes(Path path) throws IOException;

@@ -1,11 +1,5 @@
 package dev.tarn.format.io;
 
-import org.apache.flink.core.fs.FSDataInputStream;
-import org.apache.flink.core.fs.FSDataOutputStream;
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.Path;
-
 import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -16,12 +10,17 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.UUID;
+import org.apache.flink.core.fs.FSDataInputStream;
+import org.apache.flink.core.fs.FSDataOutputStream;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
 
 /**
  * {@link FileIO} over Flink's {@link FileSystem}, so local files, HDFS and Flink's S3 plugins all
  * work. Exclusive creation writes a hidden temporary file beside the target and then publishes it
- * without overwriting: a hard link on the local file system (atomic and exclusive in POSIX), and
- * a rename elsewhere (exclusive on HDFS; object stores need a put-if-absent, see SPEC.md).
+ * without overwriting: a hard link on the local file system (atomic and exclusive in POSIX), and a
+ * rename elsewhere (exclusive on HDFS; object stores need a put-if-absent, see SPEC.md).
  */
 public final class FlinkFileIO implements FileIO {
 
@@ -92,7 +91,10 @@ public final class FlinkFileIO implements FileIO {
     }
 
     private Path writeTemp(Path target, byte[] content) throws IOException {
-        Path tmp = new Path(target.getParent(), "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+        Path tmp =
+                new Path(
+                        target.getParent(),
+                        "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
         try (OutputStream out = fs(tmp).create(tmp, FileSystem.WriteMode.NO_OVERWRITE)) {
             out.write(content);
         } catch (IOException | RuntimeException e) {

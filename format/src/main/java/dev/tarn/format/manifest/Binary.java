@@ -54,7 +54,9 @@ public final class Binary {
         int stored = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
         if (stored != (int) crc.getValue()) {
             throw new IOException(
-                    "Corrupt metadata file " + source + ": checksum mismatch (truncated or damaged)");
+                    "Corrupt metadata file "
+                            + source
+                            + ": checksum mismatch (truncated or damaged)");
         }
         int version = bytes[magic.length] & 0xFF;
         if (version < 1 || version > maxVersion) {

@@ -1,15 +1,13 @@
 package dev.tarn.format.manifest;
 
-import javax.annotation.Nullable;
-
 import java.util.Arrays;
+import javax.annotation.Nullable;
 
 /**
  * Per-column statistics of one data file, in the file's column order. Values are Flink internal
  * data ({@code Long}, {@code StringData}, {@code DecimalData}, {@code TimestampData}, ...). A
- * {@code null} bound means "unknown" (nested types, long strings, or all values null); a null
- * count of -1 means unknown. Known bounds are exact: every non-null value v satisfies min <= v <=
- * max.
+ * {@code null} bound means "unknown" (nested types, long strings, or all values null); a null count
+ * of -1 means unknown. Known bounds are exact: every non-null value v satisfies min <= v <= max.
  */
 public record ColumnStats(Object[] mins, Object[] maxs, long[] nullCounts) {
 

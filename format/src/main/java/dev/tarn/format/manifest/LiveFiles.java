@@ -1,23 +1,25 @@
 package dev.tarn.format.manifest;
 
 import dev.tarn.format.snapshot.Snapshot;
-
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The files a snapshot holds: every ADD entry of its manifests (base, then delta, in order) not
- * cancelled by a later DELETE entry of the same file.
+ * The files a snapshot holds: every file with an ADD entry in its manifests and no DELETE entry. A
+ * file, once deleted, is never added again (names are unique), so the order of manifests does not
+ * matter, and any subset of them can be merged into one (see {@link ManifestMerger}).
  */
 public final class LiveFiles {
 
     public static Map<ManifestEntry.FileId, ManifestEntry> of(
             ManifestList lists, ManifestFile manifests, Snapshot snapshot) {
         Map<ManifestEntry.FileId, ManifestEntry> live = new LinkedHashMap<>();
+        Map<ManifestEntry.FileId, ManifestEntry> deleted = new HashMap<>();
         for (ManifestFileMeta meta : manifestsOf(lists, snapshot)) {
-            apply(live, manifests.read(meta.fileName()));
+            apply(live, deleted, manifests.read(meta.fileName()));
         }
         return live;
     }
@@ -28,13 +30,22 @@ public final class LiveFiles {
         return metas;
     }
 
+    /**
+     * Applies {@code entries} to {@code live}; {@code deleted} collects DELETE entries whose ADD
+     * has not been seen yet, so that the ADD, when it comes, is cancelled too.
+     */
     public static void apply(
-            Map<ManifestEntry.FileId, ManifestEntry> live, List<ManifestEntry> entries) {
+            Map<ManifestEntry.FileId, ManifestEntry> live,
+            Map<ManifestEntry.FileId, ManifestEntry> deleted,
+            List<ManifestEntry> entries) {
         for (ManifestEntry entry : entries) {
+            ManifestEntry.FileId id = entry.fileId();
             if (entry.kind() == FileKind.ADD) {
-                live.put(entry.fileId(), entry);
-            } else {
-                live.remove(entry.fileId());
+                if (deleted.remove(id) == null) {
+                    live.put(id, entry);
+                }
+            } else if (live.remove(id) == null) {
+                deleted.put(id, entry);
             }
         }
     }

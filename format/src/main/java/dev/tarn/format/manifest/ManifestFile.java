@@ -1,11 +1,8 @@
 package dev.tarn.format.manifest;
 
-import dev.tarn.format.io.FileIO;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import org.apache.flink.core.fs.Path;
-
+import dev.tarn.format.io.FileIO;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -16,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.core.fs.Path;
 
 /**
  * Manifest files, {@code <table>/manifest/manifest-<uuid>}: a framed list of {@link
@@ -89,7 +87,8 @@ public final class ManifestFile {
         } catch (FileNotFoundException e) {
             throw new UncheckedIOException("Manifest file " + path + " is missing", e);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read manifest file " + path + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "Cannot read manifest file " + path + ": " + e.getMessage(), e);
         }
     }
 

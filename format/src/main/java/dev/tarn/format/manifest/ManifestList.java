@@ -1,9 +1,6 @@
 package dev.tarn.format.manifest;
 
 import dev.tarn.format.io.FileIO;
-
-import org.apache.flink.core.fs.Path;
-
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -14,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.core.fs.Path;
 
 /**
  * Manifest lists, {@code <table>/manifest/manifest-list-<uuid>}: the manifests that make up one

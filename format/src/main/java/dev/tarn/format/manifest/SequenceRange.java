@@ -7,7 +7,8 @@ public record SequenceRange(long min, long max) implements Serializable {
 
     public SequenceRange {
         if (min > max) {
-            throw new IllegalArgumentException("Sequence range [" + min + ", " + max + "] is empty");
+            throw new IllegalArgumentException(
+                    "Sequence range [" + min + ", " + max + "] is empty");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import java.util.function.Consumer;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -8,8 +9,6 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
-
-import java.util.function.Consumer;
 
 /**
  * Parquet converters that turn values of atomic columns into Flink internal data, the inverse of
@@ -66,7 +65,8 @@ final class AtomicConverters {
                 TimestampEncoding encoding =
                         TimestampEncoding.of(LogicalTypeChecks.getPrecision(type));
                 if (encoding == TimestampEncoding.INT96) {
-                    return binaries(v -> sink.accept(TimestampEncoding.fromInt96(v.toByteBuffer())));
+                    return binaries(
+                            v -> sink.accept(TimestampEncoding.fromInt96(v.toByteBuffer())));
                 }
                 return longs(v -> sink.accept(encoding.toFlinkTimestamp(v)));
             default:
@@ -83,7 +83,8 @@ final class AtomicConverters {
         return switch (DecimalEncoding.of(p)) {
             case INT32 -> ints(v -> sink.accept(DecimalData.fromUnscaledLong(v, p, s)));
             case INT64 -> longs(v -> sink.accept(DecimalData.fromUnscaledLong(v, p, s)));
-            case FIXED -> binaries(v -> sink.accept(DecimalData.fromUnscaledBytes(v.getBytes(), p, s)));
+            case FIXED ->
+                    binaries(v -> sink.accept(DecimalData.fromUnscaledBytes(v.getBytes(), p, s)));
         };
     }
 
@@ -142,7 +143,8 @@ final class AtomicConverters {
         public void setDictionary(Dictionary dictionary) {
             this.dictionary = new StringData[dictionary.getMaxId() + 1];
             for (int id = 0; id < this.dictionary.length; id++) {
-                this.dictionary[id] = StringData.fromBytes(dictionary.decodeToBinary(id).getBytes());
+                this.dictionary[id] =
+                        StringData.fromBytes(dictionary.decodeToBinary(id).getBytes());
             }
         }
 

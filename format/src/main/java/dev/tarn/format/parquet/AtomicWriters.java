@@ -14,8 +14,8 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 
 /**
- * {@link FieldWriter}s of atomic types, encoded as {@link ParquetSchemas} declares. Byte values
- * are handed to Parquet as "reused" binaries, so Parquet copies what it keeps (dictionary entries,
+ * {@link FieldWriter}s of atomic types, encoded as {@link ParquetSchemas} declares. Byte values are
+ * handed to Parquet as "reused" binaries, so Parquet copies what it keeps (dictionary entries,
  * statistics) and the caller may reuse its row after {@code write} returns.
  */
 final class AtomicWriters {
@@ -182,8 +182,9 @@ final class AtomicWriters {
                 switch (encoding) {
                     case INT32 -> c.addInteger((int) d.toUnscaledLong());
                     case INT64 -> c.addLong(d.toUnscaledLong());
-                    case FIXED -> c.addBinary(
-                            Binary.fromReusedByteArray(DecimalEncoding.toFixed(d, length)));
+                    case FIXED ->
+                            c.addBinary(
+                                    Binary.fromReusedByteArray(DecimalEncoding.toFixed(d, length)));
                 }
             }
         };

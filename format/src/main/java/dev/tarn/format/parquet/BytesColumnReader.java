@@ -1,54 +1,61 @@
 package dev.tarn.format.parquet;
 
+import java.nio.ByteBuffer;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.columnar.vector.Dictionary;
 import org.apache.flink.table.data.columnar.vector.heap.HeapBytesVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapIntVector;
-import org.apache.parquet.io.api.Binary;
-
-import java.nio.ByteBuffer;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
 
 /**
  * Reads a string, binary or fixed-length decimal column into a {@link HeapBytesVector}. While a
- * batch holds only dictionary-encoded values the vector stores dictionary ids and returns the
- * row group's decoded entries without copying them; when a plain value arrives (Parquet falls back
- * from a dictionary that grew too large) the batch's earlier ids are written out as bytes first.
+ * batch holds only dictionary-encoded values, the vector stores dictionary ids and {@link
+ * #stringAt} returns the row group's decoded strings themselves, neither copied nor re-created per
+ * access. When a plain page follows (Parquet abandons a dictionary that grew too large), the
+ * batch's earlier ids are written out as bytes and the batch continues with bytes. A batch that
+ * wrote bytes gets a fresh buffer for the next one, so values read from earlier rows stay valid.
  */
-final class BytesColumnReader extends VectorColumnReader {
+final class BytesColumnReader extends FlatColumnReader {
 
     private final HeapBytesVector vector;
     private byte[][] entries;
+    private StringData[] strings;
     private Entries dictionary;
     private HeapIntVector ids;
     private boolean idMode;
+    private boolean bufferUsed;
 
-    BytesColumnReader(HeapBytesVector vector) {
-        super(vector);
+    BytesColumnReader(ColumnDescriptor column, HeapBytesVector vector) {
+        super(column, vector);
         this.vector = vector;
     }
 
     @Override
-    public boolean hasDictionarySupport() {
-        return true;
-    }
-
-    @Override
-    void onRowGroup() {
-        entries = null;
-        dictionary = null;
-    }
-
-    @Override
-    public void setDictionary(org.apache.parquet.column.Dictionary dictionary) {
-        entries = new byte[dictionary.getMaxId() + 1][];
-        for (int id = 0; id < entries.length; id++) {
-            entries[id] = dictionary.decodeToBinary(id).getBytes();
+    void onDictionary(@Nullable Dictionary parquetDictionary) {
+        if (parquetDictionary == null) {
+            entries = null;
+            strings = null;
+            dictionary = null;
+            return;
         }
-        this.dictionary = new Entries(entries);
+        entries = new byte[parquetDictionary.getMaxId() + 1][];
+        strings = new StringData[entries.length];
+        for (int id = 0; id < entries.length; id++) {
+            entries[id] = parquetDictionary.decodeToBinary(id).getBytes();
+            strings[id] = StringData.fromBytes(entries[id]);
+        }
+        dictionary = new Entries(entries);
     }
 
     @Override
     void onBatch(int rows) {
+        if (bufferUsed) {
+            // Rows of the last batch may still point into the buffer: never overwrite it.
+            vector.buffer = new byte[vector.buffer.length];
+            bufferUsed = false;
+        }
         idMode = entries != null;
         if (idMode) {
             ids = vector.reserveDictionaryIds(rows);
@@ -58,32 +65,64 @@ final class BytesColumnReader extends VectorColumnReader {
         }
     }
 
-    @Override
-    public void addValueFromDictionary(int dictionaryId) {
+    /** The string at {@code row} of the current batch. */
+    StringData stringAt(int row) {
         if (idMode) {
-            ids.vector[row] = dictionaryId;
-        } else {
-            byte[] bytes = entries[dictionaryId];
-            vector.appendBytes(row, bytes, 0, bytes.length);
+            return strings[ids.vector[row]];
         }
+        return StringData.fromBytes(vector.buffer, vector.start[row], vector.length[row]);
     }
 
     @Override
-    public void addBinary(Binary value) {
-        if (idMode) {
-            writeOutIds();
+    void read(int offset, int count) {
+        if (idMode && !dictionaryEncoded) {
+            writeOutIds(offset);
         }
-        ByteBuffer bytes = value.toByteBuffer();
-        if (bytes.hasArray()) {
-            vector.appendBytes(
-                    row, bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+        int end = offset + count;
+        bufferUsed |= !(dictionaryEncoded && idMode);
+        if (dictionaryEncoded && idMode) {
+            int[] out = ids.vector;
+            for (int i = offset; i < end; i++) {
+                if (levels.readInteger() == maxDefinitionLevel) {
+                    out[i] = values.readValueDictionaryId();
+                } else {
+                    vector.setNullAt(i);
+                }
+            }
+        } else if (dictionaryEncoded) {
+            for (int i = offset; i < end; i++) {
+                if (levels.readInteger() == maxDefinitionLevel) {
+                    byte[] bytes = entries[values.readValueDictionaryId()];
+                    vector.appendBytes(i, bytes, 0, bytes.length);
+                } else {
+                    vector.setNullAt(i);
+                }
+            }
         } else {
-            byte[] copy = value.getBytes();
-            vector.appendBytes(row, copy, 0, copy.length);
+            readPlain(offset, end);
         }
     }
 
-    private void writeOutIds() {
+    private void readPlain(int offset, int end) {
+        PlainValues plain = values instanceof PlainValues p && p.buffer().hasArray() ? p : null;
+        for (int i = offset; i < end; i++) {
+            if (levels.readInteger() != maxDefinitionLevel) {
+                vector.setNullAt(i);
+            } else if (plain != null) {
+                ByteBuffer buffer = plain.buffer();
+                int length = plain.nextLength();
+                int position = buffer.position();
+                vector.appendBytes(i, buffer.array(), buffer.arrayOffset() + position, length);
+                buffer.position(position + length);
+            } else {
+                byte[] bytes = values.readBytes().getBytes();
+                vector.appendBytes(i, bytes, 0, bytes.length);
+            }
+        }
+    }
+
+    /** Turns the ids of rows before {@code row} into bytes; the batch continues as bytes. */
+    private void writeOutIds(int row) {
         for (int i = 0; i < row; i++) {
             if (!vector.isNullAt(i)) {
                 byte[] bytes = entries[ids.vector[i]];
@@ -95,7 +134,8 @@ final class BytesColumnReader extends VectorColumnReader {
     }
 
     /** A row group's decoded dictionary, as Flink's vectors look values up. */
-    private record Entries(byte[][] values) implements Dictionary {
+    private record Entries(byte[][] values)
+            implements org.apache.flink.table.data.columnar.vector.Dictionary {
         @Override
         public byte[] decodeToBinary(int id) {
             return values[id];

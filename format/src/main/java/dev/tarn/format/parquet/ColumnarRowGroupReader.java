@@ -1,74 +1,59 @@
 package dev.tarn.format.parquet;
 
+import java.io.IOException;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
 import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.schema.MessageType;
-
-import javax.annotation.Nullable;
 
 /**
  * Reads rows of flat schemas column by column: each batch of up to {@link #BATCH_ROWS} rows is
- * decoded into one vector per column, then served as a reused {@link ColumnarRowData} that points
- * into the vectors. This skips Parquet's record assembly, which dominates the cost of flat reads.
+ * decoded into one vector per column by {@link FlatColumnReader}s, then served as a reused {@link
+ * BatchRow} that points into the vectors. This skips Parquet's record assembly and per-value
+ * column-reader bookkeeping, which dominate the cost of flat scans.
  */
 final class ColumnarRowGroupReader implements RowGroupReader {
 
     /** Rows per batch: large enough to amortize the per-column loop, small enough for L2. */
     static final int BATCH_ROWS = 2048;
 
-    private final MessageType requested;
-    private final String createdBy;
-    private final VectorColumnReader[] columns;
+    private final FlatColumnReader[] columns;
     private final ColumnDescriptor[] descriptors;
-    private final GroupConverter root;
     private final VectorizedColumnBatch batch;
-    private final ColumnarRowData row;
+    private final BatchRow row;
     private long rowsLeftInGroup;
     private int rowsInBatch;
     private int nextRow;
 
-    ColumnarRowGroupReader(MessageType requested, String createdBy, RowType readType) {
-        this.requested = requested;
-        this.createdBy = createdBy;
+    ColumnarRowGroupReader(MessageType requested, RowType readType) {
         int arity = readType.getFieldCount();
-        this.columns = new VectorColumnReader[arity];
+        this.columns = new FlatColumnReader[arity];
         this.descriptors = new ColumnDescriptor[arity];
         ColumnVector[] vectors = new ColumnVector[arity];
+        BytesColumnReader[] strings = new BytesColumnReader[arity];
         for (int i = 0; i < arity; i++) {
-            columns[i] = VectorColumnReaders.of(readType.getTypeAt(i), BATCH_ROWS);
-            descriptors[i] = requested.getColumnDescription(new String[] {requested.getFieldName(i)});
+            descriptors[i] =
+                    requested.getColumnDescription(new String[] {requested.getFieldName(i)});
+            columns[i] = FlatColumnReaders.of(readType.getTypeAt(i), descriptors[i], BATCH_ROWS);
             vectors[i] = columns[i].vector();
+            LogicalTypeRoot root = readType.getTypeAt(i).getTypeRoot();
+            if (root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR) {
+                strings[i] = (BytesColumnReader) columns[i];
+            }
         }
-        this.root =
-                new GroupConverter() {
-                    @Override
-                    public Converter getConverter(int fieldIndex) {
-                        return columns[fieldIndex];
-                    }
-
-                    @Override
-                    public void start() {}
-
-                    @Override
-                    public void end() {}
-                };
         this.batch = new VectorizedColumnBatch(vectors);
-        this.row = new ColumnarRowData(batch);
+        this.row = new BatchRow(batch, strings);
     }
 
     @Override
-    public void startRowGroup(PageReadStore pages) {
-        ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, root, requested, createdBy);
+    public void startRowGroup(PageReadStore pages) throws IOException {
         for (int i = 0; i < columns.length; i++) {
-            columns[i].startRowGroup(store, descriptors[i]);
+            columns[i].startRowGroup(pages.getPageReader(descriptors[i]));
         }
         rowsLeftInGroup = pages.getRowCount();
         rowsInBatch = 0;
@@ -77,13 +62,13 @@ final class ColumnarRowGroupReader implements RowGroupReader {
 
     @Override
     @Nullable
-    public RowData next() {
+    public RowData next() throws IOException {
         if (nextRow == rowsInBatch) {
             if (rowsLeftInGroup == 0) {
                 return null;
             }
             int rows = (int) Math.min(BATCH_ROWS, rowsLeftInGroup);
-            for (VectorColumnReader column : columns) {
+            for (FlatColumnReader column : columns) {
                 column.readBatch(rows);
             }
             batch.setNumRows(rows);
@@ -91,7 +76,7 @@ final class ColumnarRowGroupReader implements RowGroupReader {
             rowsInBatch = rows;
             nextRow = 0;
         }
-        row.setRowId(nextRow++);
+        row.setRow(nextRow++);
         return row;
     }
 }

@@ -1,8 +1,7 @@
 package dev.tarn.format.parquet;
 
-import org.apache.flink.table.data.DecimalData;
-
 import java.util.Arrays;
+import org.apache.flink.table.data.DecimalData;
 
 /**
  * How a DECIMAL(p, s) is stored: its unscaled value as INT32 for p <= 9, INT64 for p <= 18, and
@@ -44,7 +43,12 @@ enum DecimalEncoding {
         }
         if (minimal.length > length) {
             throw new IllegalArgumentException(
-                    "Decimal " + value + " needs " + minimal.length + " bytes, more than " + length);
+                    "Decimal "
+                            + value
+                            + " needs "
+                            + minimal.length
+                            + " bytes, more than "
+                            + length);
         }
         byte[] fixed = new byte[length];
         byte sign = minimal[0] < 0 ? (byte) -1 : 0;

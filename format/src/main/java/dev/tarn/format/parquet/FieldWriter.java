@@ -7,8 +7,8 @@ import org.apache.parquet.io.api.RecordConsumer;
 
 /**
  * Writes one non-null value of a column to Parquet, read in place from a row or an array with the
- * typed accessor of its type. One writer per column (and per nested element type) is built when
- * the file opens, so writing a row neither switches on types nor allocates per value.
+ * typed accessor of its type. One writer per column (and per nested element type) is built when the
+ * file opens, so writing a row neither switches on types nor allocates per value.
  *
  * <p>REQUIRES: the caller has checked the value is not null and has opened the field.
  */

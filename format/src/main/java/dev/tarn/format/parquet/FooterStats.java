@@ -1,6 +1,9 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.manifest.ColumnStats;
+import java.util.HashMap;
+import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -13,11 +16,6 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.api.Binary;
-
-import javax.annotation.Nullable;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Column statistics of a data file, merged over the row groups of its Parquet footer. Bounds are

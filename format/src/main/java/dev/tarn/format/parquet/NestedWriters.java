@@ -21,20 +21,25 @@ final class NestedWriters {
 
     static FieldWriter of(String name, LogicalType type, RecordConsumer c) {
         return switch (type.getTypeRoot()) {
-            case ARRAY -> new ArrayWriter(
-                    FieldWriter.of(
-                            ParquetSchemas.LIST_ELEMENT, ((ArrayType) type).getElementType(), c),
-                    c);
+            case ARRAY ->
+                    new ArrayWriter(
+                            FieldWriter.of(
+                                    ParquetSchemas.LIST_ELEMENT,
+                                    ((ArrayType) type).getElementType(),
+                                    c),
+                            c);
             case MAP -> new MapWriter(name, (MapType) type, c);
-            case MULTISET -> new MapWriter(
-                    name,
-                    new MapType(
-                            ((MultisetType) type).getElementType(),
-                            ParquetSchemas.multisetCount()),
-                    c);
+            case MULTISET ->
+                    new MapWriter(
+                            name,
+                            new MapType(
+                                    ((MultisetType) type).getElementType(),
+                                    ParquetSchemas.multisetCount()),
+                            c);
             case ROW -> new RowWriter(new RowFieldsWriter((RowType) type, c));
-            default -> throw new IllegalArgumentException(
-                    "Column " + name + " of type " + type + " is not nested");
+            default ->
+                    throw new IllegalArgumentException(
+                            "Column " + name + " of type " + type + " is not nested");
         };
     }
 

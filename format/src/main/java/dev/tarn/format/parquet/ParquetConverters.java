@@ -1,5 +1,11 @@
 package dev.tarn.format.parquet;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericMapData;
 import org.apache.flink.table.types.logical.ArrayType;
@@ -10,18 +16,11 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.IntFunction;
-
 /**
- * Parquet converters building Flink values of any type, mirroring the groups {@link
- * ParquetSchemas} writes. Nested values are fresh objects ({@link GenericArrayData} over a boxed
- * array of the element's class, {@link GenericMapData}, {@link
- * org.apache.flink.table.data.GenericRowData}); only the top-level row is reused.
+ * Parquet converters building Flink values of any type, mirroring the groups {@link ParquetSchemas}
+ * writes. Nested values are fresh objects ({@link GenericArrayData} over a boxed array of the
+ * element's class, {@link GenericMapData}, {@link org.apache.flink.table.data.GenericRowData});
+ * only the top-level row is reused.
  */
 final class ParquetConverters {
 
@@ -30,10 +29,14 @@ final class ParquetConverters {
     static Converter of(LogicalType type, Consumer<Object> sink) {
         return switch (type.getTypeRoot()) {
             case ARRAY -> new ListConverter(((ArrayType) type).getElementType(), sink);
-            case MAP -> new MapConverter(
-                    ((MapType) type).getKeyType(), ((MapType) type).getValueType(), sink);
-            case MULTISET -> new MapConverter(
-                    ((MultisetType) type).getElementType(), ParquetSchemas.multisetCount(), sink);
+            case MAP ->
+                    new MapConverter(
+                            ((MapType) type).getKeyType(), ((MapType) type).getValueType(), sink);
+            case MULTISET ->
+                    new MapConverter(
+                            ((MultisetType) type).getElementType(),
+                            ParquetSchemas.multisetCount(),
+                            sink);
             case ROW -> new RowConverter((RowType) type, sink);
             default -> AtomicConverters.of(type, sink);
         };

@@ -2,6 +2,12 @@ package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Predicate;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -13,22 +19,15 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.schema.MessageType;
 
-import javax.annotation.Nullable;
-
-import java.io.Closeable;
-import java.io.FileNotFoundException;
-import java.io.IOException;
-import java.util.List;
-
 /**
  * Reads the rows of one Parquet data file, projected to a read type and skipping row groups whose
  * statistics prove that no row can match a filter. Rows of the row groups it reads are returned
- * unfiltered, so the caller still applies the filter. Flat projections are decoded column by
- * column ({@link ColumnarRowGroupReader}), nested ones record by record ({@link
- * RecordRowGroupReader}).
+ * unfiltered, so the caller still applies the filter. Flat projections are decoded column by column
+ * ({@link ColumnarRowGroupReader}), nested ones record by record ({@link RecordRowGroupReader}).
  *
- * <p>Not thread-safe. The row {@link #next()} returns, and every string, binary, array, map or row
- * read from it, is only valid until the next call: copy what must outlive it.
+ * <p>Not thread-safe. The row object {@link #next()} returns is reused by the next call, but the
+ * values read from it (strings, binaries, decimals, timestamps, arrays, maps, rows) are not: they
+ * stay valid and unchanged.
  */
 public final class ParquetDataReader implements Closeable {
 
@@ -99,18 +98,14 @@ public final class ParquetDataReader implements Closeable {
         }
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            MessageType requested =
-                    RequestedSchema.of(path, fileSchema, fileType, readType);
+            MessageType requested = RequestedSchema.of(path, fileSchema, fileType, readType);
             reader.setRequestedSchema(requested);
             FilterPredicate converted =
                     filter == null ? null : ParquetFilters.convert(filter, fileSchema);
-            boolean flat = readType.getChildren().stream().allMatch(VectorColumnReaders::supports);
+            boolean flat = readType.getChildren().stream().allMatch(FlatColumnReaders::supports);
             RowGroupReader rows =
                     vectorized && flat
-                            ? new ColumnarRowGroupReader(
-                                    requested,
-                                    reader.getFooter().getFileMetaData().getCreatedBy(),
-                                    readType)
+                            ? new ColumnarRowGroupReader(requested, readType)
                             : new RecordRowGroupReader(requested, fileSchema, readType);
             return new ParquetDataReader(path, file, reader, converted, rows);
         } catch (IOException | RuntimeException e) {
@@ -119,7 +114,7 @@ public final class ParquetDataReader implements Closeable {
         }
     }
 
-    /** The next row, or null at the end of the file; valid until the next call. */
+    /** The next row, or null at the end of the file; the row object is reused by the next call. */
     @Nullable
     public RowData next() throws IOException {
         while (true) {
@@ -127,7 +122,7 @@ public final class ParquetDataReader implements Closeable {
                 RowData row;
                 try {
                     row = rows.next();
-                } catch (RuntimeException e) {
+                } catch (IOException | RuntimeException e) {
                     throw notParquet(path, "row group " + (nextRowGroup - 1), e);
                 }
                 if (row != null) {
@@ -150,14 +145,21 @@ public final class ParquetDataReader implements Closeable {
                 skipped++;
                 continue;
             }
+            String where = "row group " + (nextRowGroup - 1);
             try {
                 pages = reader.readNextRowGroup();
+            } catch (RuntimeException e) {
+                throw notParquet(path, where, e);
+            } catch (IOException e) {
+                throw corrupt(e) ? notParquet(path, where, e) : e;
+            }
+            try {
                 if (pages == null) {
                     throw new IllegalStateException("the footer lists more row groups than exist");
                 }
                 rows.startRowGroup(pages);
-            } catch (RuntimeException e) {
-                throw notParquet(path, "row group " + (nextRowGroup - 1), e);
+            } catch (IOException | RuntimeException e) {
+                throw notParquet(path, where, e);
             }
             return true;
         }
@@ -203,6 +205,19 @@ public final class ParquetDataReader implements Closeable {
             pages.close();
             pages = null;
         }
+    }
+
+    /** Whether Parquet failed to decode (rather than to read) the file. */
+    private static boolean corrupt(IOException e) {
+        if (e instanceof EOFException) {
+            return true;
+        }
+        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+            if (t.getClass().getName().contains(".thrift.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static IOException notParquet(Path path, String where, Exception cause) {

@@ -1,18 +1,18 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
+import java.io.Closeable;
+import java.io.IOException;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
-
-import java.io.Closeable;
-import java.io.IOException;
 
 /**
  * Writes one Parquet data file of {@link RowData} rows. The file is created when the writer opens
@@ -49,7 +49,20 @@ public final class ParquetDataWriter implements Closeable {
 
     /** Creates {@code path} and a writer for it; fails if the file exists. */
     public static ParquetDataWriter create(
-            FileIO io, Path path, RowType rowType, ParquetWriteOptions options)
+            FileIO io, Path path, RowType rowType, ParquetWriteOptions options) throws IOException {
+        return create(io, path, rowType, options, WriterVersion.PARQUET_1_0);
+    }
+
+    /**
+     * As the public {@code create}, with a choice of page format: Tarn writes v1 pages (read by
+     * every engine); tests write v2 pages to prove the reader handles them.
+     */
+    static ParquetDataWriter create(
+            FileIO io,
+            Path path,
+            RowType rowType,
+            ParquetWriteOptions options,
+            WriterVersion version)
             throws IOException {
         ParquetOutputFile file = new ParquetOutputFile(io, path);
         try {
@@ -64,6 +77,8 @@ public final class ParquetDataWriter implements Closeable {
                             .withDictionaryPageSize(options.pageSize())
                             .withDictionaryEncoding(options.dictionary())
                             .withValidation(false)
+                            .withSizeStatisticsEnabled(false)
+                            .withWriterVersion(version)
                             .build();
             return new ParquetDataWriter(io, path, rowType, file, writer);
         } catch (IOException | RuntimeException e) {

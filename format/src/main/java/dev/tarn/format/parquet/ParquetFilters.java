@@ -1,6 +1,10 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.read.Predicate;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Function;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
@@ -13,12 +17,6 @@ import org.apache.parquet.filter2.predicate.Operators;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
-
-import javax.annotation.Nullable;
-
-import java.util.HashSet;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Converts a {@link Predicate} to a Parquet {@link FilterPredicate} for skipping row groups by
@@ -93,9 +91,9 @@ final class ParquetFilters {
             case INTEGER:
             case DATE:
             case TIME_WITHOUT_TIME_ZONE:
-                return ordered(leaf, FilterApi.intColumn(name), v -> ((Number) v).intValue());
+                return ordered(leaf, FilterApi.intColumn(name), v -> Math.toIntExact(integral(v)));
             case BIGINT:
-                return ordered(leaf, FilterApi.longColumn(name), v -> ((Number) v).longValue());
+                return ordered(leaf, FilterApi.longColumn(name), ParquetFilters::integral);
             case FLOAT:
                 return ordered(leaf, FilterApi.floatColumn(name), v -> notNaN((Float) v));
             case DOUBLE:
@@ -115,10 +113,7 @@ final class ParquetFilters {
                 if (encoding == TimestampEncoding.INT96) {
                     return null;
                 }
-                return ordered(
-                        leaf,
-                        FilterApi.longColumn(name),
-                        v -> encoding.toLong((TimestampData) v));
+                return ordered(leaf, FilterApi.longColumn(name), v -> exactTimestamp(encoding, v));
             default:
                 return null;
         }
@@ -132,16 +127,39 @@ final class ParquetFilters {
                     return d.scale() == type.getScale() ? d.toUnscaledLong() : null;
                 };
         return switch (DecimalEncoding.of(type.getPrecision())) {
-            case INT32 -> ordered(
-                    leaf,
-                    FilterApi.intColumn(name),
-                    v -> {
-                        Long l = unscaled.apply(v);
-                        return l == null ? null : l.intValue();
-                    });
+            case INT32 ->
+                    ordered(
+                            leaf,
+                            FilterApi.intColumn(name),
+                            v -> {
+                                Long l = unscaled.apply(v);
+                                return l == null ? null : l.intValue();
+                            });
             case INT64 -> ordered(leaf, FilterApi.longColumn(name), unscaled);
             case FIXED -> null;
         };
+    }
+
+    /** An integral literal of any width; others are not comparable to an integer column. */
+    private static long integral(Object literal) {
+        if (literal instanceof Byte
+                || literal instanceof Short
+                || literal instanceof Integer
+                || literal instanceof Long) {
+            return ((Number) literal).longValue();
+        }
+        throw new ClassCastException("Not an integral literal: " + literal);
+    }
+
+    /** The stored value of a timestamp literal, or null if the column's unit cannot hold it. */
+    @Nullable
+    private static Long exactTimestamp(TimestampEncoding encoding, Object literal) {
+        TimestampData ts = (TimestampData) literal;
+        int unitNanos = encoding == TimestampEncoding.MILLIS ? 1_000_000 : 1000;
+        if (ts.getNanoOfMillisecond() % unitNanos != 0) {
+            return null; // truncating would make LT and NOT_EQ skip row groups that match
+        }
+        return encoding.toLong(ts);
     }
 
     @Nullable
@@ -177,7 +195,9 @@ final class ParquetFilters {
 
     /** A filter with equality operators only; order operators give up. */
     @Nullable
-    private static <T extends Comparable<T>, C extends Operators.Column<T> & Operators.SupportsEqNotEq>
+    private static <
+                    T extends Comparable<T>,
+                    C extends Operators.Column<T> & Operators.SupportsEqNotEq>
             FilterPredicate eqOnly(Predicate.Leaf leaf, C column, Function<Object, T> literal) {
         switch (leaf.op()) {
             case IS_NULL:

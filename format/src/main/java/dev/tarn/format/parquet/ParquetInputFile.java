@@ -1,15 +1,14 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
+import java.io.FileNotFoundException;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.Path;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
-
-import java.io.FileNotFoundException;
-import java.io.FilterInputStream;
-import java.io.IOException;
 
 /**
  * A Parquet {@link InputFile} over {@link FileIO} whose length is known from the manifest (no
@@ -79,13 +78,6 @@ final class ParquetInputFile implements InputFile {
                 bytesRead += n;
             }
             return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long skipped = in.skip(n);
-            bytesRead += skipped;
-            return skipped;
         }
     }
 

@@ -1,14 +1,13 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.Path;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
-
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 
 /**
  * A Parquet {@link OutputFile} over {@link FileIO}. It only creates new files: Tarn never

@@ -1,5 +1,7 @@
 package dev.tarn.format.parquet;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.IntType;
@@ -16,9 +18,6 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
 import org.apache.parquet.schema.Type.Repetition;
 import org.apache.parquet.schema.Types;
-
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The Parquet schema of a Flink row type; the one place that decides physical types. Every field,
@@ -75,8 +74,8 @@ final class ParquetSchemas {
                 return mapType(
                         name, repetition, ((MultisetType) type).getElementType(), multisetCount());
             case ROW:
-                return Types.buildGroup(repetition).addFields(
-                                fields((RowType) type).toArray(new Type[0]))
+                return Types.buildGroup(repetition)
+                        .addFields(fields((RowType) type).toArray(new Type[0]))
                         .named(name);
             default:
                 return primitive(name, type, repetition);
@@ -155,28 +154,29 @@ final class ParquetSchemas {
         LogicalTypeAnnotation annotation =
                 LogicalTypeAnnotation.decimalType(type.getScale(), type.getPrecision());
         return switch (DecimalEncoding.of(type.getPrecision())) {
-            case INT32 -> Types.primitive(PrimitiveTypeName.INT32, repetition)
-                    .as(annotation)
-                    .named(name);
-            case INT64 -> Types.primitive(PrimitiveTypeName.INT64, repetition)
-                    .as(annotation)
-                    .named(name);
-            case FIXED -> Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
-                    .length(DecimalEncoding.fixedLength(type.getPrecision()))
-                    .as(annotation)
-                    .named(name);
+            case INT32 ->
+                    Types.primitive(PrimitiveTypeName.INT32, repetition).as(annotation).named(name);
+            case INT64 ->
+                    Types.primitive(PrimitiveTypeName.INT64, repetition).as(annotation).named(name);
+            case FIXED ->
+                    Types.primitive(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, repetition)
+                            .length(DecimalEncoding.fixedLength(type.getPrecision()))
+                            .as(annotation)
+                            .named(name);
         };
     }
 
     private static Type timestamp(
             String name, int precision, boolean utcAdjusted, Repetition repetition) {
         return switch (TimestampEncoding.of(precision)) {
-            case MILLIS -> Types.primitive(PrimitiveTypeName.INT64, repetition)
-                    .as(LogicalTypeAnnotation.timestampType(utcAdjusted, TimeUnit.MILLIS))
-                    .named(name);
-            case MICROS -> Types.primitive(PrimitiveTypeName.INT64, repetition)
-                    .as(LogicalTypeAnnotation.timestampType(utcAdjusted, TimeUnit.MICROS))
-                    .named(name);
+            case MILLIS ->
+                    Types.primitive(PrimitiveTypeName.INT64, repetition)
+                            .as(LogicalTypeAnnotation.timestampType(utcAdjusted, TimeUnit.MILLIS))
+                            .named(name);
+            case MICROS ->
+                    Types.primitive(PrimitiveTypeName.INT64, repetition)
+                            .as(LogicalTypeAnnotation.timestampType(utcAdjusted, TimeUnit.MICROS))
+                            .named(name);
             case INT96 -> Types.primitive(PrimitiveTypeName.INT96, repetition).named(name);
         };
     }

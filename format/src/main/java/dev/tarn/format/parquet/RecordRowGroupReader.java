@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.column.page.PageReadStore;
@@ -10,11 +11,9 @@ import org.apache.parquet.io.api.GroupConverter;
 import org.apache.parquet.io.api.RecordMaterializer;
 import org.apache.parquet.schema.MessageType;
 
-import javax.annotation.Nullable;
-
 /**
- * Reads rows of any schema, nested or not, record by record through Parquet's record assembly
- * into one reused {@link org.apache.flink.table.data.GenericRowData}.
+ * Reads rows of any schema, nested or not, record by record through Parquet's record assembly into
+ * one reused {@link org.apache.flink.table.data.GenericRowData}.
  */
 final class RecordRowGroupReader implements RowGroupReader {
 

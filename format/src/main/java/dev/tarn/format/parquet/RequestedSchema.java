@@ -1,18 +1,17 @@
 package dev.tarn.format.parquet;
 
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-
 /**
- * The projection of a file's Parquet schema that a reader asks for: the file's own field types,
- * in read-type order, after checking that each read column exists in the file's row type with the
- * same Parquet type and that the file really stores it so.
+ * The projection of a file's Parquet schema that a reader asks for: the file's own field types, in
+ * read-type order, after checking that each read column exists in the file's row type with the same
+ * Parquet type and that the file really stores it so.
  */
 final class RequestedSchema {
 
@@ -35,8 +34,7 @@ final class RequestedSchema {
                                 + " has no such column");
             }
             Type expected =
-                    ParquetSchemas.toParquetType(
-                            name, field.getType(), Type.Repetition.OPTIONAL);
+                    ParquetSchemas.toParquetType(name, field.getType(), Type.Repetition.OPTIONAL);
             Type declared =
                     ParquetSchemas.toParquetType(
                             name, fileType.getTypeAt(fileIndex), Type.Repetition.OPTIONAL);

@@ -1,18 +1,16 @@
 package dev.tarn.format.parquet;
 
+import java.util.function.Consumer;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
 
-import javax.annotation.Nullable;
-
-import java.util.function.Consumer;
-
 /**
  * Converts a Parquet group into a {@link GenericRowData}, one child converter per field in the
- * order of the requested schema. The root converter (no sink) reuses one row and clears it at
- * each record, since Parquet does not visit null fields; nested rows are fresh objects.
+ * order of the requested schema. The root converter (no sink) reuses one row and clears it at each
+ * record, since Parquet does not visit null fields; nested rows are fresh objects.
  */
 final class RowConverter extends GroupConverter {
 

@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import java.util.Map;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.hadoop.conf.Configuration;
@@ -7,8 +8,6 @@ import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
-
-import java.util.Map;
 
 /**
  * Parquet's {@link WriteSupport} for Flink {@link RowData} of one {@link RowType}. The file's

@@ -1,20 +1,20 @@
 package dev.tarn.format.parquet;
 
+import java.io.IOException;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.parquet.column.page.PageReadStore;
-
-import javax.annotation.Nullable;
 
 /** Turns the pages of one row group at a time into rows, in file order. Not thread-safe. */
 interface RowGroupReader {
 
     /** Starts reading {@code pages}, abandoning the rest of the previous row group. */
-    void startRowGroup(PageReadStore pages);
+    void startRowGroup(PageReadStore pages) throws IOException;
 
     /**
-     * The next row of the current row group, or null when it is exhausted. The row, and values
-     * read from it, may be overwritten by the next call.
+     * The next row of the current row group, or null when it is exhausted. The row object may be
+     * reused by the next call; values read from it must stay valid.
      */
     @Nullable
-    RowData next();
+    RowData next() throws IOException;
 }

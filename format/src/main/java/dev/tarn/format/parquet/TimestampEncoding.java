@@ -1,17 +1,16 @@
 package dev.tarn.format.parquet;
 
-import org.apache.flink.table.data.TimestampData;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.apache.flink.table.data.TimestampData;
 
 /**
  * How a TIMESTAMP or TIMESTAMP_LTZ of a given precision is stored. Precision 0-3 is INT64
- * TIMESTAMP(MILLIS) and 4-6 is INT64 TIMESTAMP(MICROS), both exact. Precision 7-9 is INT96 (8
- * bytes little-endian nanoseconds of the day, then 4 bytes little-endian Julian day number): INT64
+ * TIMESTAMP(MILLIS) and 4-6 is INT64 TIMESTAMP(MICROS), both exact. Precision 7-9 is INT96 (8 bytes
+ * little-endian nanoseconds of the day, then 4 bytes little-endian Julian day number): INT64
  * nanoseconds would only reach the years 1677-2262, while INT96 covers 0001-9999 exactly and is
- * what Spark, Hive, Impala and Flink's own Parquet format read and write for nanosecond values.
- * All three use the proleptic Gregorian calendar, as Flink's {@link TimestampData} does.
+ * what Spark, Hive, Impala and Flink's own Parquet format read and write for nanosecond values. All
+ * three use the proleptic Gregorian calendar, as Flink's {@link TimestampData} does.
  */
 enum TimestampEncoding {
     MILLIS,

@@ -1,14 +1,13 @@
 package dev.tarn.format.read;
 
-import org.apache.flink.table.types.logical.LogicalType;
-
 import java.io.Serializable;
 import java.util.List;
+import org.apache.flink.table.types.logical.LogicalType;
 
 /**
- * A filter over a table's rows, used to skip partitions, files and Parquet row groups. Readers
- * only use it to prune: rows that pass pruning are not re-checked here, so the engine must still
- * apply the filter itself. Literals are Flink internal data of the field's type.
+ * A filter over a table's rows, used to skip partitions, files and Parquet row groups. Readers only
+ * use it to prune: rows that pass pruning are not re-checked here, so the engine must still apply
+ * the filter itself. Literals are Flink internal data of the field's type.
  */
 public sealed interface Predicate extends Serializable {
 
@@ -37,8 +36,14 @@ public sealed interface Predicate extends Serializable {
                     };
             if (expected >= 0 && literals.size() != expected) {
                 throw new IllegalArgumentException(
-                        "Predicate " + op + " on " + fieldName + " takes " + expected
-                                + " literals, got " + literals.size());
+                        "Predicate "
+                                + op
+                                + " on "
+                                + fieldName
+                                + " takes "
+                                + expected
+                                + " literals, got "
+                                + literals.size());
             }
             for (Object literal : literals) {
                 if (literal == null) {

@@ -4,7 +4,6 @@ import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.write.PartitionValues;
-
 import java.util.List;
 
 /**
@@ -15,7 +14,9 @@ final class PredicateEvaluator {
 
     private final int[] partitionFieldIndexes;
 
-    /** @param partitionFieldIndexes the table field index of each partition key, in key order */
+    /**
+     * @param partitionFieldIndexes the table field index of each partition key, in key order
+     */
     PredicateEvaluator(int[] partitionFieldIndexes) {
         this.partitionFieldIndexes = partitionFieldIndexes;
     }

@@ -1,11 +1,10 @@
 package dev.tarn.format.read;
 
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.types.logical.LogicalType;
-
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.LogicalType;
 
 /**
  * The Java-serialized form of a {@link Predicate.Leaf}: its string literals as {@code String}s
@@ -38,7 +37,9 @@ final class SerializedLeaf implements Serializable {
         List<Object> restored = new ArrayList<>();
         for (int i = 0; i < literals.size(); i++) {
             restored.add(
-                    isString.get(i) ? StringData.fromString((String) literals.get(i)) : literals.get(i));
+                    isString.get(i)
+                            ? StringData.fromString((String) literals.get(i))
+                            : literals.get(i));
         }
         return new Predicate.Leaf(op, field, fieldName, type, restored);
     }

@@ -2,13 +2,12 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
-
 import java.io.Serializable;
 import java.util.List;
 
 /**
- * A unit of reading: some files of one bucket of one partition, as of one snapshot. All files of
- * a split are read by one reader, in list order.
+ * A unit of reading: some files of one bucket of one partition, as of one snapshot. All files of a
+ * split are read by one reader, in list order.
  */
 public record Split(
         long snapshotId, Partition partition, int bucket, int totalBuckets, List<DataFile> files)

@@ -3,16 +3,13 @@ package dev.tarn.format.read;
 import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
-
-import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
-
-import javax.annotation.Nullable;
-
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The read seam's reader: turns a {@link Split} into rows of the projected type. The filter only

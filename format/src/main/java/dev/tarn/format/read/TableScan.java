@@ -8,14 +8,12 @@ import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
-
-import javax.annotation.Nullable;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import javax.annotation.Nullable;
 
 /**
  * The read seam's planner: fixes one snapshot (the latest, or the one {@code scan.snapshot-id} or
@@ -41,8 +39,8 @@ public final class TableScan {
     }
 
     /**
-     * @throws IllegalArgumentException naming the table and the value if the requested snapshot
-     *     or time is outside the table's history
+     * @throws IllegalArgumentException naming the table and the value if the requested snapshot or
+     *     time is outside the table's history
      */
     public Plan plan() {
         Snapshot snapshot = resolveSnapshot();
@@ -55,8 +53,8 @@ public final class TableScan {
     /**
      * The snapshot this scan reads, or null for a table without snapshots.
      *
-     * @throws IllegalArgumentException naming the table and the value if the requested snapshot
-     *     or time is outside the table's history
+     * @throws IllegalArgumentException naming the table and the value if the requested snapshot or
+     *     time is outside the table's history
      */
     @Nullable
     public Snapshot resolveSnapshot() {
@@ -78,7 +76,9 @@ public final class TableScan {
                                 id,
                                 earliest.isEmpty()
                                         ? "no snapshot yet"
-                                        : "snapshots " + earliest.getAsLong() + " to "
+                                        : "snapshots "
+                                                + earliest.getAsLong()
+                                                + " to "
                                                 + latest.getAsLong()));
             }
             return snapshots.snapshot(id);

@@ -1,10 +1,8 @@
 package dev.tarn.format.schema;
 
-import org.apache.flink.table.types.logical.LogicalType;
-
-import javax.annotation.Nullable;
-
 import java.io.Serializable;
+import javax.annotation.Nullable;
+import org.apache.flink.table.types.logical.LogicalType;
 
 /** One top-level column: a stable id that survives renames, its name, type and comment. */
 public record DataField(int id, String name, LogicalType type, @Nullable String description)

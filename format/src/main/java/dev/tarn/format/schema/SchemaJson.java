@@ -7,16 +7,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.UnresolvedUserDefinedType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Reads and writes schema files (SPEC.md, "Schema files"). Types are stored as Flink SQL type
@@ -104,7 +103,9 @@ public final class SchemaJson {
                                 description == null ? null : description.asText()));
             }
             Map<String, String> options = new LinkedHashMap<>();
-            required(root, "options").fields().forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
+            required(root, "options")
+                    .fields()
+                    .forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
             JsonNode comment = root.get("comment");
             return new TableSchema(
                     required(root, "id").asLong(),

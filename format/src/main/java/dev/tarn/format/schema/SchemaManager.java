@@ -1,18 +1,15 @@
 package dev.tarn.format.schema;
 
 import dev.tarn.format.io.FileIO;
-
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.Path;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.OptionalLong;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 
 /**
- * The schema files of one table, {@code <table>/schema/schema-<id>}. Schema files are never
- * changed once written; a new version is created exclusively, so two concurrent changes cannot
- * both win.
+ * The schema files of one table, {@code <table>/schema/schema-<id>}. Schema files are never changed
+ * once written; a new version is created exclusively, so two concurrent changes cannot both win.
  */
 public final class SchemaManager {
 
@@ -51,7 +48,8 @@ public final class SchemaManager {
             }
             return latest;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list schemas of table " + table + " in " + dir, e);
+            throw new UncheckedIOException(
+                    "Cannot list schemas of table " + table + " in " + dir, e);
         }
     }
 

@@ -1,17 +1,14 @@
 package dev.tarn.format.schema;
 
 import dev.tarn.format.parquet.ParquetCompression;
-
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.Configuration;
-
-import javax.annotation.Nullable;
-
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 
 /**
  * A table's options, validated and typed. Built once per table load; every option's value is
@@ -29,8 +26,13 @@ public record TableConfig(
     /** Byte sizes that shape files and splits. */
     public record Sizes(long targetFileSize, long rowGroupSize, long splitTargetSize) {}
 
-    /** How commits retry and overwrite. */
-    public record Commit(int maxRetries, Duration retryWait, boolean dynamicPartitionOverwrite) {}
+    /** How commits retry, overwrite and keep their metadata small. */
+    public record Commit(
+            int maxRetries,
+            Duration retryWait,
+            boolean dynamicPartitionOverwrite,
+            int manifestMergeMinCount,
+            long manifestTargetSize) {}
 
     /** Keys a connector or catalog may also pass through a table's options. */
     private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");
@@ -71,7 +73,9 @@ public record TableConfig(
                 new Commit(
                         get(table, conf, TableOptions.COMMIT_MAX_RETRIES),
                         get(table, conf, TableOptions.COMMIT_RETRY_WAIT),
-                        get(table, conf, TableOptions.DYNAMIC_PARTITION_OVERWRITE));
+                        get(table, conf, TableOptions.DYNAMIC_PARTITION_OVERWRITE),
+                        Math.max(2, get(table, conf, TableOptions.MANIFEST_MERGE_MIN_COUNT)),
+                        positive(table, conf, TableOptions.MANIFEST_TARGET_FILE_SIZE));
         return new TableConfig(
                 bucket,
                 compression,

@@ -1,11 +1,10 @@
 package dev.tarn.format.schema;
 
+import java.time.Duration;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
-
-import java.time.Duration;
-import java.util.List;
 
 /**
  * The options a table stores in its schema or takes as a per-query hint. Keys match Apache Paimon
@@ -71,7 +70,8 @@ public final class TableOptions {
             ConfigOptions.key("source.split.target-size")
                     .memoryType()
                     .defaultValue(MemorySize.parse("128mb"))
-                    .withDescription("Files of one bucket are packed into splits of about this size.");
+                    .withDescription(
+                            "Files of one bucket are packed into splits of about this size.");
 
     public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
             ConfigOptions.key("commit.max-retries")
@@ -95,6 +95,20 @@ public final class TableOptions {
                             "INSERT OVERWRITE without a static partition replaces only the"
                                     + " partitions the query writes (true) or the whole table.");
 
+    public static final ConfigOption<Integer> MANIFEST_MERGE_MIN_COUNT =
+            ConfigOptions.key("manifest.merge-min-count")
+                    .intType()
+                    .defaultValue(30)
+                    .withDescription(
+                            "Once a snapshot has this many manifests smaller than"
+                                    + " 'manifest.target-file-size', a commit merges them.");
+
+    public static final ConfigOption<MemorySize> MANIFEST_TARGET_FILE_SIZE =
+            ConfigOptions.key("manifest.target-file-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("8mb"))
+                    .withDescription("Target size of a merged manifest file.");
+
     /** Every option a table accepts, for validation and the README's options table. */
     public static List<ConfigOption<?>> all() {
         return List.of(
@@ -109,7 +123,9 @@ public final class TableOptions {
                 SOURCE_SPLIT_TARGET_SIZE,
                 COMMIT_MAX_RETRIES,
                 COMMIT_RETRY_WAIT,
-                DYNAMIC_PARTITION_OVERWRITE);
+                DYNAMIC_PARTITION_OVERWRITE,
+                MANIFEST_MERGE_MIN_COUNT,
+                MANIFEST_TARGET_FILE_SIZE);
     }
 
     /** Options that describe one query, not the table: never stored in a schema. */

@@ -1,17 +1,15 @@
 package dev.tarn.format.snapshot;
 
-import dev.tarn.format.io.FileIO;
-
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import org.apache.flink.core.fs.FileStatus;
-import org.apache.flink.core.fs.Path;
-
+import dev.tarn.format.io.FileIO;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
 
 /**
  * The snapshot files of one table, {@code <table>/snapshot/snapshot-<id>}, and the LATEST and

@@ -1,17 +1,16 @@
 package dev.tarn.format.write;
 
+import java.nio.charset.StandardCharsets;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
-import java.nio.charset.StandardCharsets;
-
 /**
  * Hashes a row's bucket-key columns to a bucket. The hash is part of the format (SPEC.md,
- * "Bucketing"): it must never change, or rows of one key would land in two buckets. It depends
- * only on the SQL values, never on Java's or Flink's {@code hashCode}.
+ * "Bucketing"): it must never change, or rows of one key would land in two buckets. It depends only
+ * on the SQL values, never on Java's or Flink's {@code hashCode}.
  */
 public final class BucketHasher {
 
@@ -50,7 +49,8 @@ public final class BucketHasher {
             case BOOLEAN -> row.getBoolean(pos) ? 1231 : 1237;
             case TINYINT -> fmix32(row.getByte(pos));
             case SMALLINT -> fmix32(row.getShort(pos));
-            case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE, INTERVAL_YEAR_MONTH -> fmix32(row.getInt(pos));
+            case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE, INTERVAL_YEAR_MONTH ->
+                    fmix32(row.getInt(pos));
             case BIGINT, INTERVAL_DAY_TIME -> fmix64(row.getLong(pos));
             case FLOAT -> fmix32(Float.floatToIntBits(row.getFloat(pos)));
             case DOUBLE -> fmix64(Double.doubleToLongBits(row.getDouble(pos)));

@@ -2,7 +2,6 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
-
 import java.io.Serializable;
 import java.util.List;
 

@@ -3,7 +3,6 @@ package dev.tarn.format.write;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFileCodec;
 import dev.tarn.format.manifest.Partition;
-
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

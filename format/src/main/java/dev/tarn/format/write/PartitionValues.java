@@ -1,17 +1,16 @@
 package dev.tarn.format.write;
 
+import java.math.BigDecimal;
+import java.time.LocalDate;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 
-import java.math.BigDecimal;
-import java.time.LocalDate;
-
 /**
  * Converts partition values between Flink internal data and the strings a {@link
- * dev.tarn.format.manifest.Partition} holds. The mapping is one-to-one for every partition type
- * a table accepts (see {@code Tables}).
+ * dev.tarn.format.manifest.Partition} holds. The mapping is one-to-one for every partition type a
+ * table accepts (see {@code Tables}).
  */
 public final class PartitionValues {
 

@@ -6,19 +6,17 @@ import dev.tarn.format.manifest.SequenceRange;
 import dev.tarn.format.parquet.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.parquet.ParquetWriteOptions;
-
-import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Writes rows of one bucket into data files, starting a new file once the current one reaches
- * the target size. Always: every file in {@code finished} is complete and closed.
+ * Writes rows of one bucket into data files, starting a new file once the current one reaches the
+ * target size. Always: every file in {@code finished} is complete and closed.
  */
 final class RollingFileWriter {
 

@@ -2,18 +2,16 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.TableSchema;
-
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.LogicalType;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
 
 /**
  * Finds the partition and bucket of a row. Consecutive rows of one partition (the common case)
- * reuse the last {@link Partition} after a field-by-field comparison, so routing allocates
- * nothing per row for strings already held by the row.
+ * reuse the last {@link Partition} after a field-by-field comparison, so routing allocates nothing
+ * per row for strings already held by the row.
  */
 public final class RowRouter {
 
@@ -32,13 +30,13 @@ public final class RowRouter {
         this.partitionGetters = new RowData.FieldGetter[partitionIndexes.length];
         for (int i = 0; i < partitionIndexes.length; i++) {
             partitionTypes[i] = schema.fields().get(partitionIndexes[i]).type();
-            partitionGetters[i] =
-                    RowData.createFieldGetter(partitionTypes[i], partitionIndexes[i]);
+            partitionGetters[i] = RowData.createFieldGetter(partitionTypes[i], partitionIndexes[i]);
         }
         this.totalBuckets = totalBuckets;
         this.hasher =
                 totalBuckets > 0
-                        ? new BucketHasher(schema.rowType(), schema.fieldIndexes(schema.bucketKeys()))
+                        ? new BucketHasher(
+                                schema.rowType(), schema.fieldIndexes(schema.bucketKeys()))
                         : null;
     }
 
@@ -55,7 +53,10 @@ public final class RowRouter {
             Object value = partitionGetters[i].getFieldOrNull(row);
             texts.add(PartitionValues.toText(value, partitionTypes[i]));
             // Keep an owned copy: the row (and its strings) may be reused by the caller.
-            values[i] = value == null ? null : PartitionValues.fromText(texts.get(i), partitionTypes[i]);
+            values[i] =
+                    value == null
+                            ? null
+                            : PartitionValues.fromText(texts.get(i), partitionTypes[i]);
         }
         lastValues = values;
         lastPartition = new Partition(texts);

@@ -11,11 +11,6 @@ import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
-
-import org.apache.flink.core.fs.Path;
-
-import javax.annotation.Nullable;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -24,12 +19,14 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
 
 /**
- * The commit seam: publishes {@link CommitMessage}s as one snapshot. The protocol (SPEC.md,
- * "Commit protocol"): write the delta manifest, then for each attempt read the latest snapshot,
- * check for conflicts, write the manifest lists and create {@code snapshot-<n+1>} exclusively. A
- * committer that loses the race re-reads and retries, up to {@code commit.max-retries} times.
+ * The commit seam: publishes {@link CommitMessage}s as one snapshot. The protocol (SPEC.md, "Commit
+ * protocol"): write the delta manifest, then for each attempt read the latest snapshot, check for
+ * conflicts, write the manifest lists and create {@code snapshot-<n+1>} exclusively. A committer
+ * that loses the race re-reads and retries, up to {@code commit.max-retries} times.
  *
  * <p>Failure: an exception before the snapshot file is created leaves the table unchanged (stray
  * manifests are unreferenced). If creating the snapshot file fails with an unknown outcome, {@link
@@ -79,8 +76,8 @@ public final class TableCommit {
 
     /**
      * Whether a snapshot of this commit user already holds {@code identifier} (or a later one:
-     * identifiers grow). Looks back from the latest snapshot only as far as snapshots committed
-     * at or after {@code sinceMillis}, when this user began, so the cost does not grow with the
+     * identifiers grow). Looks back from the latest snapshot only as far as snapshots committed at
+     * or after {@code sinceMillis}, when this user began, so the cost does not grow with the
      * table's history.
      */
     public boolean isCommitted(long identifier, long sinceMillis) {
@@ -151,7 +148,8 @@ public final class TableCommit {
         try {
             for (int attempt = 0; ; attempt++) {
                 OptionalLong latestId = snapshots.latestId();
-                Snapshot latest = latestId.isPresent() ? snapshots.snapshot(latestId.getAsLong()) : null;
+                Snapshot latest =
+                        latestId.isPresent() ? snapshots.snapshot(latestId.getAsLong()) : null;
                 List<ManifestEntry> delta = new ArrayList<>();
                 if (overwriteScope != null || hasDeletes(changes)) {
                     Map<ManifestEntry.FileId, ManifestEntry> live =
@@ -168,7 +166,7 @@ public final class TableCommit {
                     }
                 }
                 delta.addAll(changes);
-                String[] written = new String[3];
+                CommitAttempt written = new CommitAttempt(table);
                 try {
                     ManifestFileMeta manifest;
                     if (overwriteScope == null && !hasDeletes(changes)) {
@@ -178,20 +176,21 @@ public final class TableCommit {
                         }
                         manifest = appendManifest;
                     } else {
-                        manifest = table.manifestFile().write(delta, table.schema().id());
-                        written[2] = manifest.fileName();
+                        manifest = written.writeManifest(delta);
                     }
                     List<ManifestFileMeta> base =
-                            latest == null ? List.of() : LiveFiles.manifestsOf(lists, latest);
-                    written[0] = lists.write(base);
-                    written[1] = lists.write(List.of(manifest));
+                            latest == null
+                                    ? List.of()
+                                    : written.mergeBase(LiveFiles.manifestsOf(lists, latest));
+                    String baseList = written.writeList(base);
+                    String deltaList = written.writeList(List.of(manifest));
                     long id = latest == null ? 1 : latest.id() + 1;
                     Snapshot snapshot =
                             new Snapshot(
                                     id,
                                     table.schema().id(),
-                                    written[0],
-                                    written[1],
+                                    baseList,
+                                    deltaList,
                                     new Snapshot.Commit(
                                             commitUser,
                                             identifier,
@@ -213,12 +212,17 @@ public final class TableCommit {
                     if (created) {
                         return id;
                     }
+                } catch (CommitStateUnknownException e) {
+                    throw e; // The snapshot may reference what this attempt wrote.
                 } catch (IOException e) {
-                    cleanUp(written);
+                    written.cleanUp();
                     throw new UncheckedIOException(
                             "Cannot commit to table " + table.name() + ": " + e.getMessage(), e);
+                } catch (RuntimeException e) {
+                    written.cleanUp();
+                    throw e;
                 }
-                cleanUp(written);
+                written.cleanUp();
                 if (attempt >= maxRetries) {
                     throw new CommitConflictException(
                             String.format(
@@ -283,18 +287,6 @@ public final class TableCommit {
         }
         long total = (latest == null ? 0 : latest.records().total()) + change;
         return new Snapshot.RecordCounts(total, change);
-    }
-
-    private void cleanUp(String[] written) {
-        if (written[0] != null) {
-            lists.delete(written[0]);
-        }
-        if (written[1] != null) {
-            lists.delete(written[1]);
-        }
-        if (written[2] != null) {
-            table.manifestFile().delete(written[2]);
-        }
     }
 
     private static void sleep(long millis) {

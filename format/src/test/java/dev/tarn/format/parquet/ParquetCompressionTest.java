@@ -1,0 +1,119 @@
+package dev.tarn.format.parquet;
+
+import static dev.tarn.format.parquet.ParquetTestFiles.canonical;
+import static dev.tarn.format.parquet.ParquetTestFiles.path;
+import static dev.tarn.format.parquet.ParquetTestFiles.read;
+import static dev.tarn.format.parquet.ParquetTestFiles.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.parquet.TarnParquetReadOptions;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Every codec writes what its name says and reads back; option values parse strictly. */
+class ParquetCompressionTest {
+
+    @TempDir java.nio.file.Path dir;
+
+    private static final RowType TYPE =
+            RowType.of(new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH));
+
+    /** Compressible rows: a counter and a repetitive sentence, without dictionary encoding. */
+    private static List<RowData> rows() {
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            rows.add(
+                    GenericRowData.of(
+                            (long) i,
+                            i % 13 == 0
+                                    ? null
+                                    : StringData.fromString("the same words again " + i)));
+        }
+        return rows;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParquetCompression.class)
+    void eachCodecRoundTripsAndIsRecordedInTheFile(ParquetCompression compression)
+            throws Exception {
+        Path file = path(dir, compression + ".parquet");
+        List<RowData> rows = rows();
+        DataFileStats stats =
+                write(
+                        file,
+                        TYPE,
+                        new ParquetWriteOptions(compression, 3, 1 << 20, 64 * 1024, false),
+                        rows);
+
+        assertThat(read(file, TYPE, TYPE, null, true))
+                .containsExactlyElementsOf(canonical(rows, TYPE));
+        assertThat(read(file, TYPE, TYPE, null, false))
+                .containsExactlyElementsOf(canonical(rows, TYPE));
+        assertThat(codecsOf(file)).containsOnly(compression.codecName());
+        if (compression != ParquetCompression.NONE) {
+            Path plain = path(dir, "plain-" + compression + ".parquet");
+            DataFileStats uncompressed =
+                    write(
+                            plain,
+                            TYPE,
+                            new ParquetWriteOptions(
+                                    ParquetCompression.NONE, 3, 1 << 20, 64 * 1024, false),
+                            rows);
+            assertThat(stats.fileSize()).isLessThan(uncompressed.fileSize() / 2);
+        }
+    }
+
+    private static List<CompressionCodecName> codecsOf(Path file) throws Exception {
+        ParquetInputFile input =
+                new ParquetInputFile(ParquetTestFiles.IO, file, ParquetTestFiles.length(file));
+        List<CompressionCodecName> codecs = new ArrayList<>();
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(
+                        input, TarnParquetReadOptions.create(new PureJavaCodecFactory()))) {
+            for (BlockMetaData block : reader.getFooter().getBlocks()) {
+                for (ColumnChunkMetaData column : block.getColumns()) {
+                    codecs.add(column.getCodec());
+                }
+            }
+        }
+        assertThat(codecs).isNotEmpty();
+        return codecs;
+    }
+
+    @Test
+    void optionValuesParseIgnoringCase() {
+        assertThat(ParquetCompression.fromOption("ZSTD")).isEqualTo(ParquetCompression.ZSTD);
+        assertThat(ParquetCompression.fromOption("gzip")).isEqualTo(ParquetCompression.GZIP);
+        assertThat(ParquetCompression.fromOption("None")).isEqualTo(ParquetCompression.NONE);
+        assertThat(ParquetCompression.fromOption("uncompressed"))
+                .isEqualTo(ParquetCompression.NONE);
+        assertThatThrownBy(() -> ParquetCompression.fromOption("snappy"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Unknown Parquet compression 'snappy': expected one of zstd, gzip, none, uncompressed");
+    }
+
+    @Test
+    void writeOptionsRejectNonsense() {
+        assertThatThrownBy(() -> new ParquetWriteOptions(ParquetCompression.ZSTD, 3, 0, 1024, true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Parquet row group size must be positive, got 0");
+        assertThat(ParquetWriteOptions.defaults().compression()).isEqualTo(ParquetCompression.ZSTD);
+    }
+}
