@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,20 +26,33 @@ class ShadedJarTest {
         return new JarFile(System.getProperty("tarn.jar"));
     }
 
+    /**
+     * The one library bundled without relocation: zstd-jni, whose JNI symbols name its package,
+     * with its native libraries in per-platform folders at the jar root.
+     */
+    private static final Pattern ZSTD_JNI =
+            Pattern.compile(
+                    "com/(github/(luben/(zstd/.*)?)?)?"
+                            + "|(aix|darwin|freebsd|linux|win)/([^/]+/(libzstd-jni-[0-9.-]+\\.(so|dylib|dll))?)?");
+
     @Test
-    void holdsOnlyTarnClassesAndMetadata() throws IOException {
+    void holdsOnlyTarnClassesMetadataAndZstdJni() throws IOException {
         List<String> foreign = new ArrayList<>();
+        boolean hasZstdJni = false;
         try (JarFile jar = jar()) {
             for (JarEntry e : java.util.Collections.list(jar.entries())) {
                 String name = e.getName();
+                hasZstdJni |= name.equals("com/github/luben/zstd/Zstd.class");
                 if (!name.startsWith("dev/tarn/")
                         && !name.startsWith("META-INF/")
-                        && !name.equals("dev/")) {
+                        && !name.equals("dev/")
+                        && !ZSTD_JNI.matcher(name).matches()) {
                     foreign.add(name);
                 }
             }
         }
-        assertThat(foreign).as("entries outside dev/tarn/** and META-INF/**").isEmpty();
+        assertThat(foreign).as("entries outside dev/tarn/**, META-INF/** and zstd-jni").isEmpty();
+        assertThat(hasZstdJni).as("zstd-jni is bundled").isTrue();
     }
 
     @Test

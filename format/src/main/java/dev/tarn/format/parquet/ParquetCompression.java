@@ -6,8 +6,8 @@ import java.util.stream.Collectors;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The page compression codecs Tarn writes. All of them are pure Java ({@link
- * PureJavaCodecFactory}), so the shaded jar needs no native library and no Hadoop.
+ * The page compression codecs Tarn writes. All of them are pure Java ({@link TarnCodecFactory}), so
+ * the shaded jar needs no native library and no Hadoop.
  */
 public enum ParquetCompression {
     ZSTD(CompressionCodecName.ZSTD),

@@ -90,7 +90,7 @@ public final class ParquetDataReader implements Closeable {
         try {
             reader =
                     ParquetFileReader.open(
-                            file, TarnParquetReadOptions.create(new PureJavaCodecFactory()));
+                            file, TarnParquetReadOptions.create(new TarnCodecFactory()));
         } catch (FileNotFoundException e) {
             throw e;
         } catch (IOException | RuntimeException e) {

@@ -69,7 +69,7 @@ public final class ParquetDataWriter implements Closeable {
             ParquetWriter<RowData> writer =
                     new Builder(file, new RowDataWriteSupport(rowType))
                             .withConf(new PlainParquetConfiguration())
-                            .withCodecFactory(new PureJavaCodecFactory())
+                            .withCodecFactory(new TarnCodecFactory())
                             .withCompressionCodec(options.compression().codecName())
                             .withWriteMode(ParquetFileWriter.Mode.CREATE)
                             .withRowGroupSize(options.rowGroupSize())

@@ -85,7 +85,7 @@ class ParquetCompressionTest {
         List<CompressionCodecName> codecs = new ArrayList<>();
         try (ParquetFileReader reader =
                 ParquetFileReader.open(
-                        input, TarnParquetReadOptions.create(new PureJavaCodecFactory()))) {
+                        input, TarnParquetReadOptions.create(new TarnCodecFactory()))) {
             for (BlockMetaData block : reader.getFooter().getBlocks()) {
                 for (ColumnChunkMetaData column : block.getColumns()) {
                     codecs.add(column.getCodec());

@@ -1,7 +1,5 @@
 package dev.tarn.format.parquet;
 
-import io.airlift.compress.zstd.ZstdCompressor;
-import io.airlift.compress.zstd.ZstdDecompressor;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,15 +11,15 @@ import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * Parquet page codecs without Hadoop or native code: zstd from aircompressor, gzip from {@code
- * java.util.zip}, and uncompressed. Parquet's own {@code CodecFactory} loads Hadoop codecs, and
- * zstd-jni cannot be relocated into the shaded jar.
+ * Parquet page codecs without Hadoop: zstd ({@link ZstdCodec#best()}: native where it loads, pure
+ * Java elsewhere), gzip from {@code java.util.zip}, and uncompressed. Parquet's own {@code
+ * CodecFactory} loads Hadoop codecs.
  *
  * <p>Not thread-safe: each writer and each reader owns one instance, because compressors reuse an
  * output buffer (Parquet copies compressed bytes out before the next call, as its own codecs
  * assume).
  */
-final class PureJavaCodecFactory implements CompressionCodecFactory {
+final class TarnCodecFactory implements CompressionCodecFactory {
 
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codec) {
@@ -52,7 +50,7 @@ final class PureJavaCodecFactory implements CompressionCodecFactory {
     /** Compresses pages into one reused buffer. */
     private static final class Compressor implements BytesInputCompressor {
         private final CompressionCodecName codec;
-        private final ZstdCompressor zstd = new ZstdCompressor();
+        private final ZstdCodec zstd = ZstdCodec.best();
         private byte[] out = new byte[0];
 
         Compressor(CompressionCodecName codec) {
@@ -92,7 +90,7 @@ final class PureJavaCodecFactory implements CompressionCodecFactory {
     /** Decompresses pages into fresh arrays: decoded pages outlive the call. */
     private static final class Decompressor implements BytesInputDecompressor {
         private final CompressionCodecName codec;
-        private final ZstdDecompressor zstd = new ZstdDecompressor();
+        private final ZstdCodec zstd = ZstdCodec.best();
 
         Decompressor(CompressionCodecName codec) {
             this.codec = codec;

@@ -1,0 +1,112 @@
+package dev.tarn.format.parquet;
+
+import java.io.IOException;
+
+/**
+ * Zstandard block compression for Parquet pages. {@link #best()} is native zstd (zstd-jni, level 1,
+ * as fast as zstd gets) where its library loads, else aircompressor's pure-Java zstd, which runs
+ * everywhere; both read each other's output, since both write standard zstd frames.
+ */
+interface ZstdCodec {
+
+    /** The compression level of the native codec: zstd's fastest regular level. */
+    int NATIVE_LEVEL = 1;
+
+    int maxCompressedLength(int length);
+
+    int compress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
+            throws IOException;
+
+    /** Returns the number of bytes written to {@code out}. */
+    int decompress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
+            throws IOException;
+
+    static ZstdCodec best() {
+        return NativeZstd.AVAILABLE ? new NativeZstd() : new JavaZstd();
+    }
+
+    /** Native zstd through zstd-jni. */
+    final class NativeZstd implements ZstdCodec {
+
+        /** Whether zstd-jni's native library loaded on this platform. */
+        static final boolean AVAILABLE = load();
+
+        private static boolean load() {
+            try {
+                com.github.luben.zstd.util.Native.load();
+                return com.github.luben.zstd.util.Native.isLoaded();
+            } catch (Throwable e) {
+                // No native library for this platform (or a sandbox forbids loading it).
+                return false;
+            }
+        }
+
+        @Override
+        public int maxCompressedLength(int length) {
+            return (int) com.github.luben.zstd.Zstd.compressBound(length);
+        }
+
+        @Override
+        public int compress(
+                byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
+                throws IOException {
+            return (int)
+                    check(
+                            com.github.luben.zstd.Zstd.compressByteArray(
+                                    out,
+                                    outOffset,
+                                    outLength,
+                                    in,
+                                    inOffset,
+                                    inLength,
+                                    NATIVE_LEVEL));
+        }
+
+        @Override
+        public int decompress(
+                byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
+                throws IOException {
+            try {
+                return (int)
+                        check(
+                                com.github.luben.zstd.Zstd.decompressByteArray(
+                                        out, outOffset, outLength, in, inOffset, inLength));
+            } catch (RuntimeException e) {
+                // zstd-jni reports corrupt input as an unchecked ZstdException.
+                throw new IOException("zstd: " + e.getMessage(), e);
+            }
+        }
+
+        private static long check(long result) throws IOException {
+            if (com.github.luben.zstd.Zstd.isError(result)) {
+                throw new IOException("zstd: " + com.github.luben.zstd.Zstd.getErrorName(result));
+            }
+            return result;
+        }
+    }
+
+    /** aircompressor's pure-Java zstd. */
+    final class JavaZstd implements ZstdCodec {
+        private final io.airlift.compress.zstd.ZstdCompressor compressor =
+                new io.airlift.compress.zstd.ZstdCompressor();
+        private final io.airlift.compress.zstd.ZstdDecompressor decompressor =
+                new io.airlift.compress.zstd.ZstdDecompressor();
+
+        @Override
+        public int maxCompressedLength(int length) {
+            return compressor.maxCompressedLength(length);
+        }
+
+        @Override
+        public int compress(
+                byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength) {
+            return compressor.compress(in, inOffset, inLength, out, outOffset, outLength);
+        }
+
+        @Override
+        public int decompress(
+                byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength) {
+            return decompressor.decompress(in, inOffset, inLength, out, outOffset, outLength);
+        }
+    }
+}
