@@ -12,8 +12,9 @@ import org.apache.parquet.format.converter.ParquetMetadataConverter;
  * Configuration}, so Tarn calls the package-private constructor from here; the shaded jar relocates
  * this class together with Parquet, so the package stays shared.
  *
- * <p>All of Parquet's own filtering is off: Tarn skips row groups itself (to count them) and
- * returns every row of a row group it reads.
+ * <p>Parquet's row-group filtering is off: Tarn skips row groups itself (to count them). With a
+ * filter, Parquet's column-index filtering is on, so that a filtered read of a row group fetches
+ * only the pages whose rows may match; rows of those pages are returned unfiltered.
  */
 public final class TarnParquetReadOptions {
 
@@ -23,17 +24,24 @@ public final class TarnParquetReadOptions {
     private TarnParquetReadOptions() {}
 
     public static ParquetReadOptions create(CompressionCodecFactory codecs) {
+        return create(codecs, null);
+    }
+
+    /** Options whose column-index filtering skips pages {@code filter} cannot match. */
+    public static ParquetReadOptions create(
+            CompressionCodecFactory codecs,
+            org.apache.parquet.filter2.predicate.FilterPredicate filter) {
         return new ParquetReadOptions(
                 false, // useSignedStringMinMax
                 false, // useStatsFilter
                 false, // useDictionaryFilter
                 false, // useRecordFilter
-                false, // useColumnIndexFilter
+                filter != null, // useColumnIndexFilter
                 false, // usePageChecksumVerification
                 false, // useBloomFilter
                 false, // useOffHeapDecryptBuffer
                 false, // useHadoopVectoredIo
-                FilterCompat.NOOP,
+                filter == null ? FilterCompat.NOOP : FilterCompat.get(filter),
                 ParquetMetadataConverter.NO_FILTER,
                 codecs,
                 new HeapByteBufferAllocator(),

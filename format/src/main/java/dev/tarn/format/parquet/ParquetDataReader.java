@@ -37,7 +37,9 @@ public final class ParquetDataReader implements Closeable {
     private final List<BlockMetaData> rowGroups;
     @Nullable private final FilterPredicate filter;
     private final RowGroupReader rows;
+    private final RowGroupReader partialRows;
     @Nullable private PageReadStore pages;
+    private RowGroupReader current;
     private int nextRowGroup;
     private long skipped;
 
@@ -46,13 +48,15 @@ public final class ParquetDataReader implements Closeable {
             ParquetInputFile file,
             ParquetFileReader reader,
             @Nullable FilterPredicate filter,
-            RowGroupReader rows) {
+            RowGroupReader rows,
+            RowGroupReader partialRows) {
         this.path = path;
         this.file = file;
         this.reader = reader;
         this.rowGroups = reader.getRowGroups();
         this.filter = filter;
         this.rows = rows;
+        this.partialRows = partialRows;
     }
 
     /**
@@ -86,11 +90,24 @@ public final class ParquetDataReader implements Closeable {
             boolean vectorized)
             throws IOException {
         ParquetInputFile file = new ParquetInputFile(io, path, fileLength);
+        // Tarn wrote the file, so its Parquet schema follows from its row type: the filter can be
+        // converted before the footer is read. Row groups are skipped by statistics of any
+        // column; pages only by columns that are read (Parquet takes a column missing from the
+        // projection for all nulls).
+        FilterPredicate converted =
+                filter == null
+                        ? null
+                        : ParquetFilters.convert(filter, ParquetSchemas.toMessageType(fileType));
+        FilterPredicate pageFilter =
+                filter == null
+                        ? null
+                        : ParquetFilters.convert(filter, ParquetSchemas.toMessageType(readType));
         ParquetFileReader reader;
         try {
             reader =
                     ParquetFileReader.open(
-                            file, TarnParquetReadOptions.create(new TarnCodecFactory()));
+                            file,
+                            TarnParquetReadOptions.create(new TarnCodecFactory(), pageFilter));
         } catch (FileNotFoundException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -100,14 +117,11 @@ public final class ParquetDataReader implements Closeable {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
             MessageType requested = RequestedSchema.of(path, fileSchema, fileType, readType);
             reader.setRequestedSchema(requested);
-            FilterPredicate converted =
-                    filter == null ? null : ParquetFilters.convert(filter, fileSchema);
             boolean flat = readType.getChildren().stream().allMatch(FlatColumnReaders::supports);
+            RowGroupReader records = new RecordRowGroupReader(requested, fileSchema, readType);
             RowGroupReader rows =
-                    vectorized && flat
-                            ? new ColumnarRowGroupReader(requested, readType)
-                            : new RecordRowGroupReader(requested, fileSchema, readType);
-            return new ParquetDataReader(path, file, reader, converted, rows);
+                    vectorized && flat ? new ColumnarRowGroupReader(requested, readType) : records;
+            return new ParquetDataReader(path, file, reader, converted, rows, records);
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e;
@@ -121,7 +135,7 @@ public final class ParquetDataReader implements Closeable {
             if (pages != null) {
                 RowData row;
                 try {
-                    row = rows.next();
+                    row = current.next();
                 } catch (IOException | RuntimeException e) {
                     throw notParquet(path, "row group " + (nextRowGroup - 1), e);
                 }
@@ -135,29 +149,39 @@ public final class ParquetDataReader implements Closeable {
         }
     }
 
-    /** Moves to the next row group that may match the filter; false at the end of the file. */
+    /**
+     * Moves to the next row group that may match the filter; false at the end of the file. With a
+     * filter, only the pages whose rows may match are read (Parquet's column indexes); such a
+     * partial row group is decoded record by record, since its columns' pages no longer line up.
+     */
     private boolean advance() throws IOException {
         closePages();
         while (nextRowGroup < rowGroups.size()) {
-            BlockMetaData rowGroup = rowGroups.get(nextRowGroup++);
+            int index = nextRowGroup++;
+            BlockMetaData rowGroup = rowGroups.get(index);
             if (canSkip(rowGroup)) {
-                reader.skipNextRowGroup();
                 skipped++;
                 continue;
             }
-            String where = "row group " + (nextRowGroup - 1);
+            String where = "row group " + index;
             try {
-                pages = reader.readNextRowGroup();
+                // Without a page filter this reads the whole row group.
+                pages = reader.readFilteredRowGroup(index);
             } catch (RuntimeException e) {
                 throw notParquet(path, where, e);
             } catch (IOException e) {
                 throw corrupt(e) ? notParquet(path, where, e) : e;
             }
+            if (pages == null || pages.getRowCount() == 0) {
+                // No page of this row group can match.
+                closePages();
+                skipped++;
+                continue;
+            }
             try {
-                if (pages == null) {
-                    throw new IllegalStateException("the footer lists more row groups than exist");
-                }
-                rows.startRowGroup(pages);
+                boolean partial = pages.getRowCount() < rowGroup.getRowCount();
+                current = partial ? partialRows : rows;
+                current.startRowGroup(pages);
             } catch (IOException | RuntimeException e) {
                 throw notParquet(path, where, e);
             }
