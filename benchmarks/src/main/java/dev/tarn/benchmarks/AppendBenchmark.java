@@ -38,9 +38,12 @@ final class AppendBenchmark {
                         + COLUMNS
                         + ") WITH ('connector' = 'datagen', 'number-of-rows' = '"
                         + rows
-                        + "', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
-                        + " 'fields.id.end' = '"
-                        + rows
+                        + "', 'rows-per-second' = '1000000000',"
+                        + (Boolean.getBoolean("bench.randomId")
+                                ? " 'fields.id.min' = '1', 'fields.id.max' = '" + rows
+                                : " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                                        + " 'fields.id.end' = '"
+                                        + rows)
                         + "', 'fields.k.min' = '0', 'fields.k.max' = '1000',"
                         + " 'fields.s1.length' = '16', 'fields.s2.length' = '16')");
         env.executeSql(
@@ -77,6 +80,13 @@ final class AppendBenchmark {
 
     void scanTarn() throws Exception {
         env().executeSql("INSERT INTO bh SELECT * FROM lake.bench.events").await();
+    }
+
+    /** A scan of an empty table: the fixed cost of planning, deploying and finishing a job. */
+    void scanEmptyTarn() throws Exception {
+        TableEnvironment env = env();
+        env.executeSql("CREATE TABLE IF NOT EXISTS lake.bench.empty (" + COLUMNS + ")");
+        env.executeSql("INSERT INTO bh SELECT * FROM lake.bench.empty").await();
     }
 
     void filterTarn() throws Exception {

@@ -28,11 +28,23 @@ public final class Benchmarks {
                 rows, runs);
         System.out.println("Warehouse: " + warehouse.toUri());
 
+        // Warm up the JIT and load the planner's classes, so the first measured run is not the
+        // only one that pays for them.
+        AppendBenchmark warmup =
+                new AppendBenchmark(Math.min(rows, 500_000), warehouse.resolve("warmup"));
+        warmup.blackhole();
+        warmup.writeTarn();
+        warmup.scanTarn();
+        if (paimon) {
+            warmup.writePaimon();
+            warmup.scanPaimon();
+        }
         AppendBenchmark append = new AppendBenchmark(rows, warehouse);
         Report report = new Report(rows);
         report.add("datagen -> blackhole (ceiling)", repeat(runs, append::blackhole));
         report.add("datagen -> tarn append table", repeat(runs, append::writeTarn));
         report.add("tarn full scan -> blackhole", repeat(runs, append::scanTarn));
+        report.add("job overhead (scan of an empty table)", repeat(runs, append::scanEmptyTarn));
         report.add("tarn filter id BETWEEN 1000 AND 1999", repeat(runs, append::filterTarn));
         if (paimon) {
             report.add("datagen -> paimon append table", repeat(runs, append::writePaimon));
@@ -41,6 +53,7 @@ public final class Benchmarks {
                     "paimon filter id BETWEEN 1000 AND 1999", repeat(runs, append::filterPaimon));
         }
         report.print(System.out);
+        report.printNetOfOverhead(System.out, "job overhead (scan of an empty table)");
         System.out.printf(
                 "Selective filter reads %.2f%% of the table's data bytes (%,d of %,d).%n",
                 100.0 * append.filterBytesRead() / append.tableBytes(),

@@ -28,6 +28,27 @@ final class Report {
                         .reduce("", String::concat));
     }
 
+    /**
+     * Scan rates with the fixed cost of running a job (the median of {@code overheadLine})
+     * subtracted: the steady-state reading speed.
+     */
+    void printNetOfOverhead(PrintStream out, String overheadLine) {
+        double overhead =
+                lines.stream()
+                        .filter(l -> l.name.equals(overheadLine))
+                        .findFirst()
+                        .orElseThrow()
+                        .median
+                        .seconds();
+        out.printf("%nNet of the fixed job overhead (%.2f s):%n", overhead);
+        for (Line line : lines) {
+            if (line.name.contains("scan ->") || line.name.contains("filter")) {
+                double net = Math.max(1e-3, line.median.seconds() - overhead);
+                out.printf("%-42s %,14.0f rows/s%n", line.name, rows / net);
+            }
+        }
+    }
+
     void print(PrintStream out) {
         double ceiling = lines.get(0).median.cpuSecondsPerMillionRows(rows);
         out.println();

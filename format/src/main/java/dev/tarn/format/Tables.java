@@ -1,5 +1,6 @@
 package dev.tarn.format;
 
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema;
 import java.util.Set;
@@ -24,6 +25,12 @@ final class Tables {
                     LogicalTypeRoot.DATE);
 
     static void validateForCreate(String table, TableSchema schema, TableConfig config) {
+        try {
+            ParquetDataWriter.checkSupported(schema.rowType());
+        } catch (UnsupportedOperationException e) {
+            throw new UnsupportedOperationException(
+                    "Cannot create table " + table + ": " + e.getMessage(), e);
+        }
         for (String key : schema.partitionKeys()) {
             LogicalType type = schema.fieldType(key);
             if (!PARTITION_TYPES.contains(type.getTypeRoot())) {

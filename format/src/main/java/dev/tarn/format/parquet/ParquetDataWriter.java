@@ -47,6 +47,25 @@ public final class ParquetDataWriter implements Closeable {
         this.writer = writer;
     }
 
+    /**
+     * Checks that every column of {@code rowType} can be stored in a Parquet data file.
+     *
+     * @throws UnsupportedOperationException naming the column and its type if one cannot
+     */
+    public static void checkSupported(RowType rowType) {
+        for (RowType.RowField field : rowType.getFields()) {
+            try {
+                ParquetSchemas.toParquetType(
+                        field.getName(),
+                        field.getType(),
+                        org.apache.parquet.schema.Type.Repetition.OPTIONAL);
+            } catch (RuntimeException e) {
+                // The message names the column and its type.
+                throw new UnsupportedOperationException(e.getMessage(), e);
+            }
+        }
+    }
+
     /** Creates {@code path} and a writer for it; fails if the file exists. */
     public static ParquetDataWriter create(
             FileIO io, Path path, RowType rowType, ParquetWriteOptions options) throws IOException {

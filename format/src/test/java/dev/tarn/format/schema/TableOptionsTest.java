@@ -174,6 +174,29 @@ class TableOptionsTest {
     }
 
     @Test
+    void columnTypeParquetCannotStoreIsRejectedAtCreate() {
+        RowType rowType =
+                RowType.of(
+                        new LogicalType[] {
+                            new BigIntType(),
+                            new org.apache.flink.table.types.logical.YearMonthIntervalType(
+                                    org.apache.flink.table.types.logical.YearMonthIntervalType
+                                            .YearMonthResolution.YEAR)
+                        },
+                        new String[] {"id", "span"});
+        assertThatThrownBy(
+                        () ->
+                                TestTables.create(
+                                        new FlinkFileIO(), location, rowType, List.of(), Map.of()))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage(
+                        "Cannot create table db.t: Parquet data files cannot hold column span of"
+                                + " type INTERVAL YEAR(2): the type is not supported");
+        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), location, "db.t"))
+                .isInstanceOf(TableNotFoundException.class);
+    }
+
+    @Test
     void primaryKeyIsNotSupportedYet() {
         assertRejected(
                 () ->
