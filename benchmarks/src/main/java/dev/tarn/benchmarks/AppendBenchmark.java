@@ -31,21 +31,32 @@ final class AppendBenchmark {
         this.warehouse = warehouse;
     }
 
+    /**
+     * The source: the FLIP-27 generator ({@link BenchGenFactory}) by default; Flink's legacy {@code
+     * datagen} connector with {@code -Dbench.legacyDatagen=true}.
+     */
+    private String genDdl() {
+        if (!Boolean.getBoolean("bench.legacyDatagen")) {
+            return "CREATE TEMPORARY TABLE gen ("
+                    + COLUMNS
+                    + ") WITH ('connector' = 'bench-datagen', 'rows' = '"
+                    + rows
+                    + "')";
+        }
+        return "CREATE TEMPORARY TABLE gen ("
+                + COLUMNS
+                + ") WITH ('connector' = 'datagen', 'number-of-rows' = '"
+                + rows
+                + "', 'rows-per-second' = '1000000000', 'fields.id.kind' = 'sequence',"
+                + " 'fields.id.start' = '1', 'fields.id.end' = '"
+                + rows
+                + "', 'fields.k.min' = '0', 'fields.k.max' = '1000',"
+                + " 'fields.s1.length' = '16', 'fields.s2.length' = '16')";
+    }
+
     private TableEnvironment env() {
         TableEnvironment env = Benchmarks.batchEnv();
-        env.executeSql(
-                "CREATE TEMPORARY TABLE gen ("
-                        + COLUMNS
-                        + ") WITH ('connector' = 'datagen', 'number-of-rows' = '"
-                        + rows
-                        + "', 'rows-per-second' = '1000000000',"
-                        + (Boolean.getBoolean("bench.randomId")
-                                ? " 'fields.id.min' = '1', 'fields.id.max' = '" + rows
-                                : " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
-                                        + " 'fields.id.end' = '"
-                                        + rows)
-                        + "', 'fields.k.min' = '0', 'fields.k.max' = '1000',"
-                        + " 'fields.s1.length' = '16', 'fields.s2.length' = '16')");
+        env.executeSql(genDdl());
         env.executeSql(
                 "CREATE TEMPORARY TABLE bh (" + COLUMNS + ") WITH ('connector' = 'blackhole')");
         env.executeSql(
@@ -85,8 +96,8 @@ final class AppendBenchmark {
     /** A scan of an empty table: the fixed cost of planning, deploying and finishing a job. */
     void scanEmptyTarn() throws Exception {
         TableEnvironment env = env();
-        env.executeSql("CREATE TABLE IF NOT EXISTS lake.bench.empty (" + COLUMNS + ")");
-        env.executeSql("INSERT INTO bh SELECT * FROM lake.bench.empty").await();
+        env.executeSql("CREATE TABLE IF NOT EXISTS lake.bench.no_rows (" + COLUMNS + ")");
+        env.executeSql("INSERT INTO bh SELECT * FROM lake.bench.no_rows").await();
     }
 
     void filterTarn() throws Exception {

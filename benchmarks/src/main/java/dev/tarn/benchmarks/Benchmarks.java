@@ -40,20 +40,35 @@ public final class Benchmarks {
             warmup.scanPaimon();
         }
         AppendBenchmark append = new AppendBenchmark(rows, warehouse);
-        Report report = new Report(rows);
-        report.add("datagen -> blackhole (ceiling)", repeat(runs, append::blackhole));
-        report.add("datagen -> tarn append table", repeat(runs, append::writeTarn));
-        report.add("tarn full scan -> blackhole", repeat(runs, append::scanTarn));
-        report.add("job overhead (scan of an empty table)", repeat(runs, append::scanEmptyTarn));
-        report.add("tarn filter id BETWEEN 1000 AND 1999", repeat(runs, append::filterTarn));
+        Map<String, Measurement.ThrowingRunnable> pipelines = new LinkedHashMap<>();
+        pipelines.put(CEILING, append::blackhole);
+        pipelines.put("datagen -> tarn append table", append::writeTarn);
         if (paimon) {
-            report.add("datagen -> paimon append table", repeat(runs, append::writePaimon));
-            report.add("paimon full scan -> blackhole", repeat(runs, append::scanPaimon));
-            report.add(
-                    "paimon filter id BETWEEN 1000 AND 1999", repeat(runs, append::filterPaimon));
+            pipelines.put("datagen -> paimon append table", append::writePaimon);
         }
+        pipelines.put("tarn full scan -> blackhole", append::scanTarn);
+        if (paimon) {
+            pipelines.put("paimon full scan -> blackhole", append::scanPaimon);
+        }
+        pipelines.put(OVERHEAD, append::scanEmptyTarn);
+        pipelines.put("tarn filter id BETWEEN 1000 AND 1999", append::filterTarn);
+        if (paimon) {
+            pipelines.put("paimon filter id BETWEEN 1000 AND 1999", append::filterPaimon);
+        }
+        // Rounds, not one pipeline after another: drift of the machine (JIT, caches, other load)
+        // then spreads over every pipeline instead of favouring the ones measured last.
+        Map<String, List<Measurement>> results = new LinkedHashMap<>();
+        for (int round = 1; round <= runs; round++) {
+            System.out.println("Round " + round + " of " + runs);
+            for (Map.Entry<String, Measurement.ThrowingRunnable> p : pipelines.entrySet()) {
+                results.computeIfAbsent(p.getKey(), k -> new ArrayList<>())
+                        .add(Measurement.of(p.getValue()));
+            }
+        }
+        Report report = new Report(rows);
+        results.forEach(report::add);
         report.print(System.out);
-        report.printNetOfOverhead(System.out, "job overhead (scan of an empty table)");
+        report.printNetOfOverhead(System.out, OVERHEAD);
         System.out.printf(
                 "Selective filter reads %.2f%% of the table's data bytes (%,d of %,d).%n",
                 100.0 * append.filterBytesRead() / append.tableBytes(),
@@ -62,14 +77,8 @@ public final class Benchmarks {
         System.exit(0);
     }
 
-    private static List<Measurement> repeat(int runs, Measurement.ThrowingRunnable run)
-            throws Exception {
-        List<Measurement> results = new ArrayList<>();
-        for (int i = 0; i < runs; i++) {
-            results.add(Measurement.of(run));
-        }
-        return results;
-    }
+    private static final String CEILING = "datagen -> blackhole (ceiling)";
+    private static final String OVERHEAD = "job overhead (scan of an empty table)";
 
     static TableEnvironment batchEnv() {
         TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
