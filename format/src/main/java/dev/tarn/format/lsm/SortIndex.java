@@ -1,0 +1,177 @@
+package dev.tarn.format.lsm;
+
+import java.util.Arrays;
+
+/**
+ * The sort index of a {@link SortBuffer}: per record its normalized key prefix, address and
+ * sequence as three consecutive longs of one array, sorted in place by (key, sequence, insertion
+ * order). The sort is an introsort on primitives: quicksort with a median-of-three pivot, heapsort
+ * below a depth limit (so adversarial input stays O(n log n)), insertion sort for short ranges.
+ * Full keys are compared only when prefixes tie and the prefix does not decide alone.
+ */
+final class SortIndex {
+
+    /** Compares the full keys of the records at two addresses. */
+    @FunctionalInterface
+    interface KeyTieBreaker {
+        int compare(long addressA, long addressB);
+    }
+
+    /** Memory one entry takes: three longs. */
+    static final int ENTRY_BYTES = 24;
+
+    /** Ranges this short are insertion sorted: fewer comparisons than partitioning them. */
+    private static final int INSERTION_SORT_THRESHOLD = 16;
+
+    private static final int INITIAL_ENTRIES = 1024;
+
+    private final boolean prefixDecides;
+    private final KeyTieBreaker tieBreaker;
+    private long[] entries = new long[3 * INITIAL_ENTRIES];
+    private int count;
+
+    SortIndex(boolean prefixDecides, KeyTieBreaker tieBreaker) {
+        this.prefixDecides = prefixDecides;
+        this.tieBreaker = tieBreaker;
+    }
+
+    void add(long prefix, long address, long sequence) {
+        int at = 3 * count;
+        if (at == entries.length) {
+            entries = Arrays.copyOf(entries, entries.length * 2);
+        }
+        entries[at] = prefix;
+        entries[at + 1] = address;
+        entries[at + 2] = sequence;
+        count++;
+    }
+
+    int size() {
+        return count;
+    }
+
+    long address(int i) {
+        return entries[3 * i + 1];
+    }
+
+    long sequence(int i) {
+        return entries[3 * i + 2];
+    }
+
+    void clear() {
+        count = 0;
+    }
+
+    void release() {
+        count = 0;
+        entries = new long[3 * INITIAL_ENTRIES];
+    }
+
+    void sort() {
+        if (count > 1) {
+            int depthLimit = 2 * (32 - Integer.numberOfLeadingZeros(count));
+            quickSort(0, count - 1, depthLimit);
+        }
+    }
+
+    private void quickSort(int lo, int hi, int depthLimit) {
+        while (hi - lo > INSERTION_SORT_THRESHOLD) {
+            if (depthLimit-- == 0) {
+                heapSort(lo, hi);
+                return;
+            }
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, lo) < 0) {
+                swap(mid, lo);
+            }
+            if (compare(hi, lo) < 0) {
+                swap(hi, lo);
+            }
+            if (compare(hi, mid) < 0) {
+                swap(hi, mid);
+            }
+            swap(mid, hi); // the median is the pivot, at hi
+            int p = lo;
+            for (int j = lo; j < hi; j++) {
+                if (compare(j, hi) < 0) {
+                    swap(p++, j);
+                }
+            }
+            swap(p, hi);
+            if (p - lo < hi - p) {
+                quickSort(lo, p - 1, depthLimit);
+                lo = p + 1;
+            } else {
+                quickSort(p + 1, hi, depthLimit);
+                hi = p - 1;
+            }
+        }
+        for (int i = lo + 1; i <= hi; i++) {
+            for (int j = i; j > lo && compare(j - 1, j) > 0; j--) {
+                swap(j - 1, j);
+            }
+        }
+    }
+
+    private void heapSort(int lo, int hi) {
+        int n = hi - lo + 1;
+        for (int i = n / 2 - 1; i >= 0; i--) {
+            siftDown(lo, i, n);
+        }
+        for (int end = n - 1; end > 0; end--) {
+            swap(lo, lo + end);
+            siftDown(lo, 0, end);
+        }
+    }
+
+    private void siftDown(int lo, int i, int n) {
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= n) {
+                return;
+            }
+            if (child + 1 < n && compare(lo + child + 1, lo + child) > 0) {
+                child++;
+            }
+            if (compare(lo + i, lo + child) >= 0) {
+                return;
+            }
+            swap(lo + i, lo + child);
+            i = child;
+        }
+    }
+
+    private int compare(int i, int j) {
+        long[] e = entries;
+        int a = 3 * i;
+        int b = 3 * j;
+        int c = Long.compare(e[a], e[b]);
+        if (c != 0) {
+            return c;
+        }
+        if (!prefixDecides) {
+            c = tieBreaker.compare(e[a + 1], e[b + 1]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        c = Long.compare(e[a + 2], e[b + 2]);
+        // Equal key and sequence: the earlier insert first; addresses grow with inserts.
+        return c != 0 ? c : Long.compare(e[a + 1], e[b + 1]);
+    }
+
+    private void swap(int i, int j) {
+        long[] e = entries;
+        int a = 3 * i;
+        int b = 3 * j;
+        long t0 = e[a];
+        long t1 = e[a + 1];
+        long t2 = e[a + 2];
+        e[a] = e[b];
+        e[a + 1] = e[b + 1];
+        e[a + 2] = e[b + 2];
+        e[b] = t0;
+        e[b + 1] = t1;
+        e[b + 2] = t2;
+    }
+}
