@@ -10,6 +10,7 @@ CREATE TEMPORARY TABLE gen (
 ) WITH (
   'connector' = 'datagen',
   'number-of-rows' = '100000',
+  'rows-per-second' = '100000000',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100000',
   'fields.k.min' = '0', 'fields.k.max' = '9',
   'fields.name.length' = '8',
