@@ -1,0 +1,115 @@
+package dev.tarn.connector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FlinkFileIO;
+import java.io.File;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A streaming job that fails after writing files but before its checkpoint, restarts from the last
+ * completed checkpoint and finishes: every input row is in the table exactly once.
+ */
+class TarnExactlyOnceITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    private static final long ROWS = 30_000;
+
+    /** Fails the job once, when the input passes {@link #FAIL_AT}. Static: survives restarts. */
+    private static final AtomicBoolean FAILED = new AtomicBoolean();
+
+    private static final long FAIL_AT = 17_000;
+
+    @TempDir File dir;
+
+    @Test
+    void failureBeforeACheckpointLosesAndDuplicatesNothing() throws Exception {
+        FAILED.set(false);
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        env.enableCheckpointing(100);
+        DataStream<Row> rows =
+                env.fromSource(
+                                new DataGeneratorSource<>(
+                                        i -> i,
+                                        ROWS,
+                                        org.apache.flink.api.connector.source.util.ratelimit
+                                                .RateLimiterStrategy.perSecond(20_000),
+                                        Types.LONG),
+                                WatermarkStrategy.noWatermarks(),
+                                "ids")
+                        .map(new FailOnce())
+                        .returns(
+                                Types.ROW_NAMED(
+                                        new String[] {"id", "v"}, Types.LONG, Types.STRING));
+        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        String path = new Path(dir.toURI()) + "/t";
+        tables.executeSql(
+                "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
+                        + path
+                        + "')");
+        tables.fromDataStream(rows).executeInsert("t").await();
+
+        assertThat(FAILED).as("the job failed once").isTrue();
+        TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        batch.executeSql(
+                "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
+                        + path
+                        + "')");
+        assertThat(
+                        batch.executeSql(
+                                        "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM t")
+                                .collect()
+                                .next()
+                                .toString())
+                .isEqualTo("+I[" + ROWS + ", " + ROWS + ", 0, " + (ROWS - 1) + "]");
+        assertThat(
+                        Table.load(new FlinkFileIO(), new Path(path), "t")
+                                .snapshotManager()
+                                .latest()
+                                .records()
+                                .total())
+                .isEqualTo(ROWS);
+    }
+
+    private static final class FailOnce implements MapFunction<Long, Row> {
+        @Override
+        public Row map(Long id) {
+            if (id == FAIL_AT && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("Injected failure at id " + id);
+            }
+            return Row.of(id, "v" + id);
+        }
+    }
+}
