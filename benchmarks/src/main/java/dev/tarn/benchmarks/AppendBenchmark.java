@@ -85,7 +85,11 @@ final class AppendBenchmark {
     void writeTarn() throws Exception {
         TableEnvironment env = env();
         env.executeSql("DROP TABLE IF EXISTS lake.bench.events");
-        env.executeSql("CREATE TABLE lake.bench.events (" + COLUMNS + ")");
+        env.executeSql(
+                "CREATE TABLE lake.bench.events ("
+                        + COLUMNS
+                        + ")"
+                        + System.getProperty("bench.tarnTableOptions", ""));
         env.executeSql("INSERT INTO lake.bench.events SELECT * FROM gen").await();
     }
 

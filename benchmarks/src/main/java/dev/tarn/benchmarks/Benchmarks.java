@@ -23,6 +23,10 @@ public final class Benchmarks {
         int runs = Integer.parseInt(flags.getOrDefault("runs", "3"));
         boolean paimon = flags.containsKey("paimon");
         Path warehouse = Files.createTempDirectory("tarn-bench");
+        if (flags.containsKey("commit-latency")) {
+            CommitLatencyBenchmark.run(warehouse, List.of(10, 5000));
+            System.exit(0);
+        }
         System.out.printf(
                 "Tarn benchmarks: %,d rows of 8 columns, parallelism 1, %d runs each%n",
                 rows, runs);

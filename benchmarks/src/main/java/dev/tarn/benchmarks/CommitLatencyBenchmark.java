@@ -1,0 +1,78 @@
+package dev.tarn.benchmarks;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableCommit;
+import dev.tarn.format.write.TableWrite;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+
+/**
+ * How long publishing one snapshot takes (what a streaming committer does once a checkpoint
+ * completes), with few and with many snapshots already in the table: manifest merging must keep it
+ * flat. Each commit adds one small file, as a checkpoint of a slow stream would.
+ */
+final class CommitLatencyBenchmark {
+
+    private static final int MEASURED = 200;
+
+    static void run(java.nio.file.Path warehouse, List<Integer> historySizes) throws Exception {
+        RowType type =
+                RowType.of(
+                        new org.apache.flink.table.types.logical.LogicalType[] {
+                            new BigIntType(), VarCharType.STRING_TYPE
+                        },
+                        new String[] {"id", "v"});
+        Table table =
+                Table.create(
+                        new FlinkFileIO(),
+                        new Path(warehouse.resolve("commit-latency").toUri()),
+                        "bench.commits",
+                        TableSchema.create(type, List.of(), List.of(), Map.of(), null));
+        TableCommit commit = table.newCommit("bench");
+        long identifier = 0;
+        System.out.println();
+        System.out.printf(
+                "%-28s %10s %10s %10s%n", "existing snapshots", "p50 ms", "p99 ms", "max ms");
+        for (int history : historySizes) {
+            while (identifier < history) {
+                commit.commit(identifier++, oneFile(table, identifier));
+            }
+            List<Double> millis = new ArrayList<>();
+            for (int i = 0; i < MEASURED; i++) {
+                List<CommitMessage> messages = oneFile(table, identifier);
+                long t0 = System.nanoTime();
+                commit.commit(identifier++, messages);
+                millis.add((System.nanoTime() - t0) / 1e6);
+            }
+            // Bring the history back to the next size's start without counting these.
+            identifier = Math.max(identifier, history);
+            Collections.sort(millis);
+            System.out.printf(
+                    "%-28s %10.2f %10.2f %10.2f%n",
+                    history,
+                    millis.get(millis.size() / 2),
+                    millis.get((int) Math.ceil(millis.size() * 0.99) - 1),
+                    millis.get(millis.size() - 1));
+        }
+    }
+
+    private static List<CommitMessage> oneFile(Table table, long id) throws Exception {
+        try (TableWrite write = table.newWrite()) {
+            write.write(GenericRowData.of(id, StringData.fromString("v" + id)));
+            return write.prepareCommit();
+        }
+    }
+
+    private CommitLatencyBenchmark() {}
+}
