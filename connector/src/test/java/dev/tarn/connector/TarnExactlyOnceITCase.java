@@ -52,6 +52,28 @@ class TarnExactlyOnceITCase {
     @Test
     void failureBeforeACheckpointLosesAndDuplicatesNothing() throws Exception {
         FAILED.set(false);
+        String path = runJob(new Path(dir.toURI()) + "/t", true);
+        assertThat(FAILED).as("the job failed once").isTrue();
+        assertExactlyOnce(path);
+    }
+
+    @Test
+    void failureBeforeTheSnapshotIsPublishedIsRetriedFromState() throws Exception {
+        FaultyFileSystem.arm(FaultyFileSystem.Mode.BEFORE_PUBLISH, 2);
+        String path = runJob("faulty://" + dir.getAbsolutePath() + "/t", false);
+        assertThat(FaultyFileSystem.failures()).isEqualTo(1);
+        assertExactlyOnce(path);
+    }
+
+    @Test
+    void failureAfterTheSnapshotIsPublishedIsNotCommittedTwice() throws Exception {
+        FaultyFileSystem.arm(FaultyFileSystem.Mode.AFTER_PUBLISH, 2);
+        String path = runJob("faulty://" + dir.getAbsolutePath() + "/t", false);
+        assertThat(FaultyFileSystem.failures()).isEqualTo(1);
+        assertExactlyOnce(path);
+    }
+
+    private static String runJob(String path, boolean failInTheMiddle) throws Exception {
         Configuration conf = new Configuration();
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
@@ -69,19 +91,20 @@ class TarnExactlyOnceITCase {
                                         Types.LONG),
                                 WatermarkStrategy.noWatermarks(),
                                 "ids")
-                        .map(new FailOnce())
+                        .map(failInTheMiddle ? new FailOnce() : id -> Row.of(id, "v" + id))
                         .returns(
                                 Types.ROW_NAMED(
                                         new String[] {"id", "v"}, Types.LONG, Types.STRING));
         StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-        String path = new Path(dir.toURI()) + "/t";
         tables.executeSql(
                 "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
                         + path
                         + "')");
         tables.fromDataStream(rows).executeInsert("t").await();
+        return path;
+    }
 
-        assertThat(FAILED).as("the job failed once").isTrue();
+    private static void assertExactlyOnce(String path) throws Exception {
         TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         batch.executeSql(
                 "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
