@@ -16,7 +16,8 @@ final class CheckpointIdTagger
     @Override
     public CommittableMessage<TarnCommittable> map(CommittableMessage<TarnCommittable> message) {
         if (message instanceof CommittableWithLineage<TarnCommittable> lineage) {
-            return lineage.map(c -> new TarnCommittable(lineage.getCheckpointId(), c.messages()));
+            return lineage.map(
+                    c -> new TarnCommittable(c.user(), lineage.getCheckpointId(), c.messages()));
         }
         return message;
     }

@@ -25,6 +25,8 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
     public byte[] serialize(TarnCommittable committable) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
+        out.writeUTF(committable.user().name());
+        out.writeLong(committable.user().createdMillis());
         out.writeLong(committable.checkpointId());
         out.writeInt(committable.messages().size());
         for (CommitMessage m : committable.messages()) {
@@ -44,12 +46,13 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
                             + SUPPORTED);
         }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+        CommitUser user = new CommitUser(in.readUTF(), in.readLong());
         long checkpointId = in.readLong();
         int count = in.readInt();
         List<CommitMessage> messages = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             messages.add(CommitMessageCodec.read(in));
         }
-        return new TarnCommittable(checkpointId, messages);
+        return new TarnCommittable(user, checkpointId, messages);
     }
 }

@@ -6,9 +6,13 @@ import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableCommit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Committer;
 
 /**
@@ -22,29 +26,35 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
 
     private final Table table;
-    private final TableCommit commit;
-    private final OverwriteSpec overwrite;
-    private final long userSinceMillis;
+    @Nullable private final OverwriteSpec overwrite;
+    private final Map<String, TableCommit> commits = new HashMap<>();
 
-    TarnCommitter(Table table, TarnSink.CommitUser user, OverwriteSpec overwrite) {
+    TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
         this.table = table;
-        this.commit = table.newCommit(user.name());
         this.overwrite = overwrite;
-        this.userSinceMillis = user.createdMillis() - CLOCK_SKEW_MILLIS;
     }
 
     @Override
     public void commit(Collection<CommitRequest<TarnCommittable>> requests) {
-        if (requests.isEmpty()) {
-            return;
+        // One checkpoint's committables normally share one user; restored ones of an earlier job
+        // keep theirs, so that each is checked against its own job's commits.
+        Map<CommitUser, List<CommitRequest<TarnCommittable>>> byUser = new LinkedHashMap<>();
+        for (CommitRequest<TarnCommittable> request : requests) {
+            byUser.computeIfAbsent(request.getCommittable().user(), u -> new ArrayList<>())
+                    .add(request);
         }
+        byUser.forEach(this::commit);
+    }
+
+    private void commit(CommitUser user, List<CommitRequest<TarnCommittable>> requests) {
+        TableCommit commit = commits.computeIfAbsent(user.name(), table::newCommit);
         List<CommitMessage> messages = new ArrayList<>();
         long identifier = Long.MIN_VALUE;
         for (CommitRequest<TarnCommittable> request : requests) {
             messages.addAll(request.getCommittable().messages());
             identifier = Math.max(identifier, request.getCommittable().checkpointId());
         }
-        if (commit.isCommitted(identifier, userSinceMillis)) {
+        if (commit.isCommitted(identifier, user.createdMillis() - CLOCK_SKEW_MILLIS)) {
             // A retry after a failure that struck after the snapshot was published.
             requests.forEach(CommitRequest::signalAlreadyCommitted);
             return;

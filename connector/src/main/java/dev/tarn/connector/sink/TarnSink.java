@@ -34,12 +34,6 @@ public final class TarnSink
 
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Who commits: a name unique to this job, fixed when the job is planned, and when that was.
-     * Snapshots record the name, so a restarted job finds what it already committed.
-     */
-    record CommitUser(String name, long createdMillis) implements java.io.Serializable {}
-
     private final Table table;
     private final CommitUser commitUser;
     @Nullable private final OverwriteSpec overwrite;
@@ -52,12 +46,12 @@ public final class TarnSink
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
-        return new TarnSinkWriter(table);
+        return new TarnSinkWriter(table, commitUser);
     }
 
     @Override
     public Committer<TarnCommittable> createCommitter(CommitterInitContext context) {
-        return new TarnCommitter(table, commitUser, overwrite);
+        return new TarnCommitter(table, overwrite);
     }
 
     @Override

@@ -20,10 +20,12 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
     static final long UNTAGGED = -1;
 
     private final Table table;
+    private final CommitUser user;
     private final TableWrite write;
 
-    TarnSinkWriter(Table table) {
+    TarnSinkWriter(Table table, CommitUser user) {
         this.table = table;
+        this.user = user;
         this.write = table.newWrite();
     }
 
@@ -47,7 +49,7 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
 
     @Override
     public Collection<TarnCommittable> prepareCommit() throws IOException {
-        return List.of(new TarnCommittable(UNTAGGED, write.prepareCommit()));
+        return List.of(new TarnCommittable(user, UNTAGGED, write.prepareCommit()));
     }
 
     @Override

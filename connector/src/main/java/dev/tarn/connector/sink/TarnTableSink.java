@@ -46,8 +46,7 @@ public final class TarnTableSink
         TarnSink sink =
                 new TarnSink(
                         table,
-                        new TarnSink.CommitUser(
-                                UUID.randomUUID().toString(), System.currentTimeMillis()),
+                        new CommitUser(UUID.randomUUID().toString(), System.currentTimeMillis()),
                         spec);
         boolean bounded = context.isBounded();
         return (DataStreamSinkProvider)

@@ -1,0 +1,136 @@
+package dev.tarn.connector.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableWrite;
+import java.io.File;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The committer publishes a checkpoint's committables as one snapshot, and a committable restored
+ * into another job (another committer, even of another commit user) is never published twice.
+ */
+class TarnCommitterTest {
+
+    @TempDir File dir;
+    private Table table;
+
+    @BeforeEach
+    void setUp() {
+        RowType type = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
+        table =
+                Table.create(
+                        new FlinkFileIO(),
+                        new Path(dir.toURI()),
+                        "db.t",
+                        TableSchema.create(type, List.of(), List.of(), Map.of(), null));
+    }
+
+    private List<CommitMessage> rows(long... ids) throws Exception {
+        try (TableWrite write = table.newWrite()) {
+            for (long id : ids) {
+                write.write(GenericRowData.of(id));
+            }
+            return write.prepareCommit();
+        }
+    }
+
+    @Test
+    void aRestoredCommittableOfAnEarlierJobIsNotPublishedAgain() throws Exception {
+        CommitUser earlier = new CommitUser("job-1", System.currentTimeMillis());
+        TarnCommittable checkpoint5 = new TarnCommittable(earlier, 5, rows(1, 2));
+        FakeRequest first = new FakeRequest(checkpoint5);
+        new TarnCommitter(table, null).commit(List.of(first));
+        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(first.alreadyCommitted).isFalse();
+
+        // A new job restored from a savepoint that still held checkpoint 5's committable.
+        byte[] saved = new TarnCommittableSerializer().serialize(checkpoint5);
+        TarnCommittable restored = new TarnCommittableSerializer().deserialize(1, saved);
+        assertThat(restored.user()).isEqualTo(earlier);
+        FakeRequest retry = new FakeRequest(restored);
+        new TarnCommitter(table, null).commit(List.of(retry));
+        assertThat(retry.alreadyCommitted).isTrue();
+        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(2);
+
+        CommitUser later = new CommitUser("job-2", System.currentTimeMillis());
+        new TarnCommitter(table, null)
+                .commit(List.of(new FakeRequest(new TarnCommittable(later, 1, rows(3)))));
+        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(3);
+        assertThat(table.snapshotManager().latest().commit().user()).isEqualTo("job-2");
+    }
+
+    @Test
+    void allCommittablesOfACheckpointBecomeOneSnapshot() throws Exception {
+        CommitUser user = new CommitUser("job", System.currentTimeMillis());
+        new TarnCommitter(table, null)
+                .commit(
+                        List.of(
+                                new FakeRequest(new TarnCommittable(user, 7, rows(1))),
+                                new FakeRequest(new TarnCommittable(user, 7, rows(2, 3))),
+                                new FakeRequest(new TarnCommittable(user, 7, List.of()))));
+        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(3);
+        assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(7);
+    }
+
+    /** A commit request that records what the committer signalled. */
+    private static final class FakeRequest implements Committer.CommitRequest<TarnCommittable> {
+        private final TarnCommittable committable;
+        boolean alreadyCommitted;
+
+        FakeRequest(TarnCommittable committable) {
+            this.committable = committable;
+        }
+
+        @Override
+        public TarnCommittable getCommittable() {
+            return committable;
+        }
+
+        @Override
+        public int getNumberOfRetries() {
+            return 0;
+        }
+
+        @Override
+        public void signalFailedWithKnownReason(Throwable t) {
+            throw new AssertionError("unexpected failure", t);
+        }
+
+        @Override
+        public void signalFailedWithUnknownReason(Throwable t) {
+            throw new AssertionError("unexpected failure", t);
+        }
+
+        @Override
+        public void retryLater() {
+            throw new AssertionError("unexpected retry");
+        }
+
+        @Override
+        public void updateAndRetryLater(TarnCommittable committable) {
+            throw new AssertionError("unexpected retry");
+        }
+
+        @Override
+        public void signalAlreadyCommitted() {
+            alreadyCommitted = true;
+        }
+    }
+}
