@@ -51,6 +51,7 @@ final class TarnCodecFactory implements CompressionCodecFactory {
     private static final class Compressor implements BytesInputCompressor {
         private final CompressionCodecName codec;
         private final ZstdCodec zstd = ZstdCodec.best();
+        private final PageBuffer in = new PageBuffer();
         private byte[] out = new byte[0];
 
         Compressor(CompressionCodecName codec) {
@@ -62,19 +63,23 @@ final class TarnCodecFactory implements CompressionCodecFactory {
             if (codec == CompressionCodecName.UNCOMPRESSED) {
                 return bytes;
             }
-            byte[] in = bytes.toByteArray();
             if (codec == CompressionCodecName.GZIP) {
-                ByteArrayOutputStream buffer = new ByteArrayOutputStream(in.length / 2 + 64);
+                ByteArrayOutputStream buffer =
+                        new ByteArrayOutputStream((int) bytes.size() / 2 + 64);
                 try (GZIPOutputStream gzip = new GZIPOutputStream(buffer)) {
-                    gzip.write(in);
+                    bytes.writeAllTo(gzip);
                 }
                 return BytesInput.from(buffer);
             }
-            int max = zstd.maxCompressedLength(in.length);
+            // Gather the page into a reused buffer: a page is often several slabs.
+            int size = Math.toIntExact(bytes.size());
+            in.reset(size);
+            bytes.writeAllTo(in);
+            int max = zstd.maxCompressedLength(size);
             if (out.length < max) {
                 out = new byte[max];
             }
-            int length = zstd.compress(in, 0, in.length, out, 0, out.length);
+            int length = zstd.compress(in.array(), 0, size, out, 0, out.length);
             return BytesInput.from(out, 0, length);
         }
 
@@ -90,6 +95,7 @@ final class TarnCodecFactory implements CompressionCodecFactory {
     /** Decompresses pages into fresh arrays: decoded pages outlive the call. */
     private static final class Decompressor implements BytesInputDecompressor {
         private final CompressionCodecName codec;
+        private final PageBuffer in = new PageBuffer();
         private final ZstdCodec zstd = ZstdCodec.best();
 
         Decompressor(CompressionCodecName codec) {
@@ -101,21 +107,36 @@ final class TarnCodecFactory implements CompressionCodecFactory {
             if (codec == CompressionCodecName.UNCOMPRESSED) {
                 return bytes;
             }
-            byte[] in = bytes.toByteArray();
-            return BytesInput.from(decompress(in, 0, in.length, uncompressedSize));
+            int size = Math.toIntExact(bytes.size());
+            in.reset(size);
+            bytes.writeAllTo(in);
+            return BytesInput.from(decompress(in.array(), 0, size, uncompressedSize));
         }
 
         @Override
         public void decompress(
                 ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
                 throws IOException {
-            byte[] in = new byte[compressedSize];
-            input.duplicate().get(in);
-            byte[] decoded =
-                    codec == CompressionCodecName.UNCOMPRESSED
-                            ? in
-                            : decompress(in, 0, compressedSize, uncompressedSize);
-            output.put(decoded, 0, uncompressedSize);
+            if (codec == CompressionCodecName.UNCOMPRESSED) {
+                output.put(input.duplicate().limit(input.position() + uncompressedSize));
+                return;
+            }
+            byte[] source;
+            int offset;
+            if (input.hasArray()) {
+                source = input.array();
+                offset = input.arrayOffset() + input.position();
+            } else {
+                in.reset(compressedSize);
+                byte[] copy = in.array();
+                input.duplicate().get(copy, 0, compressedSize);
+                source = copy;
+                offset = 0;
+            }
+            output.put(
+                    decompress(source, offset, compressedSize, uncompressedSize),
+                    0,
+                    uncompressedSize);
         }
 
         private byte[] decompress(byte[] in, int offset, int length, int uncompressedSize)
@@ -148,5 +169,41 @@ final class TarnCodecFactory implements CompressionCodecFactory {
 
         @Override
         public void release() {}
+    }
+
+    /** A growable byte buffer, reused for every page a compressor sees. */
+    private static final class PageBuffer extends java.io.OutputStream {
+        private byte[] bytes = new byte[0];
+        private int length;
+
+        void reset(int capacity) {
+            if (bytes.length < capacity) {
+                bytes = new byte[capacity];
+            }
+            length = 0;
+        }
+
+        byte[] array() {
+            return bytes;
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            bytes[length++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, bytes, length, len);
+            length += len;
+        }
+
+        private void ensure(int more) {
+            if (length + more > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
+        }
     }
 }
