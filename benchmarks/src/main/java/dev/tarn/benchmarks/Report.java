@@ -43,8 +43,12 @@ final class Report {
         out.printf("%nNet of the fixed job overhead (%.2f s):%n", overhead);
         for (Line line : lines) {
             if (line.name.contains("scan ->") || line.name.contains("filter")) {
-                double net = Math.max(1e-3, line.median.seconds() - overhead);
-                out.printf("%-42s %,14.0f rows/s%n", line.name, rows / net);
+                double net = line.median.seconds() - overhead;
+                if (net <= 0.05) {
+                    out.printf("%-42s %14s%n", line.name, "within the job overhead");
+                } else {
+                    out.printf("%-42s %,14.0f rows/s%n", line.name, rows / net);
+                }
             }
         }
     }
