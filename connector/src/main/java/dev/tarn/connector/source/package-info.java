@@ -1,0 +1,17 @@
+/**
+ * The Tarn FLIP-27 source: a bounded read of one snapshot.
+ *
+ * <pre>
+ *   planner: TarnTableSource (projection, filter, limit pushdown; resolves the snapshot)
+ *      |
+ *   [TarnSplitEnumerator] -- one split per request --> [TarnSourceReader 0..n-1] --> rows
+ *      plans the pinned snapshot into splits              reads splits through TableRead
+ * </pre>
+ *
+ * <p>The snapshot is fixed when the statement is planned, so every reader sees the same table
+ * version and later commits are not seen. Splits are files of one bucket of one partition; the
+ * enumerator's pending splits and each reader's position within its split are checkpointed, so a
+ * restore neither repeats nor skips a row. Filters only prune (partitions, files, row groups,
+ * pages); Flink applies every filter to the rows returned.
+ */
+package dev.tarn.connector.source;
