@@ -11,8 +11,8 @@
  *   snapshot --> manifest list --> manifest --> ADD f1, ADD f2, DELETE f0 ...
  * </pre>
  *
- * <p>Data file names are unique and a deleted file is never added again, so a snapshot's live
- * files are the files with an ADD and no DELETE entry, in any order ({@link
+ * <p>Data file names are unique and a deleted file is never added again, so a snapshot's live files
+ * are the files with an ADD and no DELETE entry, in any order ({@link
  * dev.tarn.format.manifest.LiveFiles}). That lets {@link dev.tarn.format.manifest.ManifestMerger}
  * merge any set of small manifests, which keeps commit and planning cost flat as snapshots
  * accumulate. Manifests are immutable, so parsed ones are cached by path.

@@ -5,8 +5,8 @@
  * modified once it exists. It names the schema it was written with, two manifest lists (base: the
  * files up to the previous snapshot; delta: what this commit changed), who committed it (a commit
  * user, stable for one job, and an identifier, the checkpoint id) and record counts. A snapshot
- * becomes visible by being created atomically and exclusively: two committers can never both
- * create the same id, and a reader sees a snapshot whole or not at all.
+ * becomes visible by being created atomically and exclusively: two committers can never both create
+ * the same id, and a reader sees a snapshot whole or not at all.
  *
  * <pre>
  *   snapshot/LATEST  (hint) --> snapshot-7 --> base list: manifests of 1..6
