@@ -8,6 +8,7 @@ import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -24,6 +25,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Two streaming jobs write different partitions of one table at the same time: their commits race
  * for snapshot ids, the losers re-read and retry, and both jobs' rows all arrive once.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnConcurrentWritersITCase {
 
     @RegisterExtension

@@ -6,6 +6,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import java.io.File;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -23,6 +24,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A streaming job that fails after writing files but before its checkpoint, restarts from the last
  * completed checkpoint and finishes: every input row is in the table exactly once.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnExactlyOnceITCase {
 
     @RegisterExtension

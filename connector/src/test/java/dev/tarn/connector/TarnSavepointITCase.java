@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import java.io.File;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -24,6 +25,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Stop a streaming insert with a savepoint halfway, then restore it into a newly planned job with
  * another parallelism: the table ends up with every row exactly once.
  */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnSavepointITCase {
 
     @RegisterExtension

@@ -10,16 +10,19 @@ import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Streaming INSERT: snapshots are published at completed checkpoints, one per checkpoint. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnStreamingSinkITCase {
 
     @RegisterExtension
