@@ -113,11 +113,6 @@ public final class Table implements Serializable {
         return new Table(io, location, name, schema, merged);
     }
 
-    /** Reloads the latest schema, keeping per-query options. */
-    public Table refresh() {
-        return new Table(io, location, name, schemaManager().latest(), dynamicOptions);
-    }
-
     public Map<String, String> options() {
         Map<String, String> all = new HashMap<>(schema.options());
         all.putAll(dynamicOptions);

@@ -215,7 +215,7 @@ public final class SnapshotManager {
     }
 
     /** Best effort: a failed hint write only costs a later reader some probes. */
-    public void writeHint(String name, long id) {
+    private void writeHint(String name, long id) {
         try {
             io.overwrite(new Path(dir, name), String.valueOf(id).getBytes(StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException ignored) {
