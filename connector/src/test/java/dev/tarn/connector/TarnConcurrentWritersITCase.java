@@ -64,7 +64,7 @@ class TarnConcurrentWritersITCase {
                                 new DataGeneratorSource<>(
                                         i -> i,
                                         ROWS,
-                                        RateLimiterStrategy.perSecond(10_000),
+                                        RateLimiterStrategy.perSecond(5_000),
                                         Types.LONG),
                                 WatermarkStrategy.noWatermarks(),
                                 "ids-" + partition)

@@ -61,7 +61,7 @@ class TarnSavepointITCase {
                                 new DataGeneratorSource<>(
                                         i -> i,
                                         ROWS,
-                                        RateLimiterStrategy.perSecond(8_000),
+                                        RateLimiterStrategy.perSecond(4_000),
                                         Types.LONG),
                                 WatermarkStrategy.noWatermarks(),
                                 "ids")
