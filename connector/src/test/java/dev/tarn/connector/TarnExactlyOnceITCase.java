@@ -8,14 +8,10 @@ import java.io.File;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -35,13 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnExactlyOnceITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = TestJobs.miniCluster(2);
 
     private static final long ROWS = 30_000;
 
@@ -85,19 +75,12 @@ class TarnExactlyOnceITCase {
         env.setParallelism(2);
         env.enableCheckpointing(100);
         DataStream<Row> rows =
-                env.fromSource(
-                                new DataGeneratorSource<>(
-                                        i -> i,
-                                        ROWS,
-                                        org.apache.flink.api.connector.source.util.ratelimit
-                                                .RateLimiterStrategy.perSecond(20_000),
-                                        Types.LONG),
-                                WatermarkStrategy.noWatermarks(),
-                                "ids")
-                        .map(failInTheMiddle ? new FailOnce() : id -> Row.of(id, "v" + id))
-                        .returns(
-                                Types.ROW_NAMED(
-                                        new String[] {"id", "v"}, Types.LONG, Types.STRING));
+                TestJobs.idRows(
+                        env,
+                        ROWS,
+                        20_000,
+                        "ids",
+                        failInTheMiddle ? new FailOnce() : id -> Row.of(id, "v" + id));
         StreamTableEnvironment tables = StreamTableEnvironment.create(env);
         tables.executeSql(
                 "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
@@ -114,11 +97,9 @@ class TarnExactlyOnceITCase {
                         + path
                         + "')");
         assertThat(
-                        batch.executeSql(
-                                        "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM t")
-                                .collect()
-                                .next()
-                                .toString())
+                        TestJobs.single(
+                                batch,
+                                "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM t"))
                 .isEqualTo("+I[" + ROWS + ", " + ROWS + ", 0, " + (ROWS - 1) + "]");
         assertThat(
                         Table.load(new FlinkFileIO(), new Path(path), "t")

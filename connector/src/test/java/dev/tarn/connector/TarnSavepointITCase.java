@@ -6,16 +6,11 @@ import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import java.io.File;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -36,13 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnSavepointITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(4)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = TestJobs.miniCluster(4);
 
     private static final long ROWS = 40_000;
 
@@ -56,21 +45,7 @@ class TarnSavepointITCase {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
         env.enableCheckpointing(100);
-        DataStream<Row> rows =
-                env.fromSource(
-                                new DataGeneratorSource<>(
-                                        i -> i,
-                                        ROWS,
-                                        RateLimiterStrategy.perSecond(4_000),
-                                        Types.LONG),
-                                WatermarkStrategy.noWatermarks(),
-                                "ids")
-                        .uid("ids")
-                        .map(id -> Row.of(id, "v" + id))
-                        .uid("rows")
-                        .returns(
-                                Types.ROW_NAMED(
-                                        new String[] {"id", "v"}, Types.LONG, Types.STRING));
+        DataStream<Row> rows = TestJobs.idRows(env, ROWS, 4_000, "ids", id -> Row.of(id, "v" + id));
         StreamTableEnvironment tables = StreamTableEnvironment.create(env);
         tables.executeSql(ddl());
         return tables.fromDataStream(rows).executeInsert("t");
@@ -109,11 +84,7 @@ class TarnSavepointITCase {
 
         TableEnvironment batch = TableEnvironment.create(EnvironmentSettings.inBatchMode());
         batch.executeSql(ddl());
-        assertThat(
-                        batch.executeSql("SELECT COUNT(*), COUNT(DISTINCT id) FROM t")
-                                .collect()
-                                .next()
-                                .toString())
+        assertThat(TestJobs.single(batch, "SELECT COUNT(*), COUNT(DISTINCT id) FROM t"))
                 .isEqualTo("+I[" + ROWS + ", " + ROWS + "]");
     }
 }

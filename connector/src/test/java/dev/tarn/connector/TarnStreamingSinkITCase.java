@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -25,13 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnStreamingSinkITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = TestJobs.miniCluster(2);
 
     @TempDir File dir;
 
@@ -77,11 +70,7 @@ class TarnStreamingSinkITCase {
                 "CREATE TABLE t (id BIGINT, v STRING) WITH ('connector' = 'tarn', 'path' = '"
                         + new Path(dir.toURI())
                         + "/t')");
-        assertThat(
-                        batch.executeSql("SELECT COUNT(*), COUNT(DISTINCT id) FROM t")
-                                .collect()
-                                .next()
-                                .toString())
+        assertThat(TestJobs.single(batch, "SELECT COUNT(*), COUNT(DISTINCT id) FROM t"))
                 .isEqualTo("+I[40000, 40000]");
     }
 
