@@ -3,6 +3,7 @@ package dev.tarn.format;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -58,9 +59,10 @@ final class Tables {
                             + " declares a primary key; primary-key tables are not"
                             + " supported yet (remove PRIMARY KEY to create an append table)");
         }
-        schema.bucketKeys();
+        // Resolving the bucket keys also checks that a 'bucket-key' option names columns.
+        List<String> bucketKeys = schema.bucketKeys();
         if (config.bucket() > 0) {
-            for (String key : schema.bucketKeys()) {
+            for (String key : bucketKeys) {
                 if (schema.partitionKeys().contains(key)) {
                     throw new IllegalArgumentException(
                             "Bucket key "

@@ -50,6 +50,10 @@ public interface FileIO extends Serializable {
 
     void mkdirs(Path dir) throws IOException;
 
-    /** Renames without overwriting; returns false if the target exists or the source is missing. */
+    /**
+     * Renames unless the target exists; returns false if it does or the source is missing. The
+     * check precedes the rename, so two concurrent renames onto one name are not excluded: use
+     * {@link #tryCreateExclusive} where exclusivity matters.
+     */
     boolean rename(Path from, Path to) throws IOException;
 }

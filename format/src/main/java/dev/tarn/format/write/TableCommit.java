@@ -82,11 +82,12 @@ public final class TableCommit {
      */
     public boolean isCommitted(long identifier, long sinceMillis) {
         OptionalLong latest = snapshots.latestId();
-        OptionalLong earliest = snapshots.earliestId();
         if (latest.isEmpty()) {
             return false;
         }
-        for (long id = latest.getAsLong(); id >= earliest.getAsLong(); id--) {
+        // Expiration may remove every older snapshot between the two look-ups.
+        long earliest = snapshots.earliestId().orElse(latest.getAsLong());
+        for (long id = latest.getAsLong(); id >= earliest; id--) {
             Snapshot s;
             try {
                 s = snapshots.snapshot(id);
