@@ -85,6 +85,7 @@ public final class Table implements Serializable {
                                 + " as a hint, not in CREATE TABLE");
             }
         }
+        schema = Tables.withDefaults(schema);
         TableConfig config = TableConfig.of(name, schema.options());
         Tables.validateForCreate(name, schema, config);
         SchemaManager schemas = new SchemaManager(io, location, name);
@@ -175,6 +176,11 @@ public final class Table implements Serializable {
 
     public TableWrite newWrite() {
         return new TableWrite(this);
+    }
+
+    /** A write whose files replace what they overwrite ({@link TableCommit#overwrite}). */
+    public TableWrite newWrite(boolean overwrite) {
+        return new TableWrite(this, overwrite);
     }
 
     public TableCommit newCommit(String commitUser) {

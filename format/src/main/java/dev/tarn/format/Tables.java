@@ -1,9 +1,16 @@
 package dev.tarn.format;
 
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.LsmOptions;
+import dev.tarn.format.lsm.MergeFunctions;
+import dev.tarn.format.lsm.UniversalCompaction;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -24,6 +31,28 @@ final class Tables {
                     LogicalTypeRoot.BIGINT,
                     LogicalTypeRoot.DECIMAL,
                     LogicalTypeRoot.DATE);
+
+    /**
+     * The schema as it is stored: a primary-key table without 'bucket' gets {@link
+     * TableOptions#PRIMARY_KEY_DEFAULT_BUCKETS}, written down so a later default never changes it.
+     */
+    static TableSchema withDefaults(TableSchema schema) {
+        if (schema.primaryKeys().isEmpty()
+                || schema.options().containsKey(TableOptions.BUCKET.key())) {
+            return schema;
+        }
+        Map<String, String> options = new HashMap<>(schema.options());
+        options.put(
+                TableOptions.BUCKET.key(),
+                String.valueOf(TableOptions.PRIMARY_KEY_DEFAULT_BUCKETS));
+        return new TableSchema(
+                schema.id(),
+                schema.fields(),
+                schema.partitionKeys(),
+                schema.primaryKeys(),
+                options,
+                schema.comment());
+    }
 
     static void validateForCreate(String table, TableSchema schema, TableConfig config) {
         try {
@@ -52,12 +81,19 @@ final class Tables {
                             + table
                             + " must have at least one column that is not a partition key");
         }
-        if (!schema.primaryKeys().isEmpty()) {
-            throw new UnsupportedOperationException(
-                    "Table "
-                            + table
-                            + " declares a primary key; primary-key tables are not"
-                            + " supported yet (remove PRIMARY KEY to create an append table)");
+        if (schema.primaryKeys().isEmpty()) {
+            for (String key : schema.options().keySet()) {
+                if (LsmOptions.all().stream().anyMatch(o -> o.key().equals(key))
+                        || key.startsWith(LsmOptions.FIELDS_PREFIX)) {
+                    throw new IllegalArgumentException(
+                            String.format(
+                                    "Option '%s' of table %s applies to primary-key tables only;"
+                                            + " declare a PRIMARY KEY or remove the option",
+                                    key, table));
+                }
+            }
+        } else {
+            validatePrimaryKey(table, schema, config);
         }
         // Resolving the bucket keys also checks that a 'bucket-key' option names columns.
         List<String> bucketKeys = schema.bucketKeys();
@@ -73,6 +109,55 @@ final class Tables {
                                     + " hashing by it would put each partition in one bucket");
                 }
             }
+        }
+    }
+
+    private static void validatePrimaryKey(String table, TableSchema schema, TableConfig config) {
+        List<String> primaryKeys = schema.primaryKeys();
+        for (String key : schema.partitionKeys()) {
+            if (!primaryKeys.contains(key)) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Partition column %s of table %s must be part of the primary key"
+                                        + " %s: a key's versions must all be in one partition",
+                                key, table, primaryKeys));
+            }
+        }
+        for (String key : primaryKeys) {
+            if (schema.fieldType(key).isNullable()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Primary-key column %s of table %s must be NOT NULL", key, table));
+            }
+        }
+        if (config.bucket() < 1) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Primary-key table %s needs a fixed number of buckets, got 'bucket' ="
+                                    + " %d; dynamic bucketing is not supported yet. Set 'bucket'"
+                                    + " to a positive number, or leave it out for %d.",
+                            table, config.bucket(), TableOptions.PRIMARY_KEY_DEFAULT_BUCKETS));
+        }
+        for (String key : schema.bucketKeys()) {
+            if (!primaryKeys.contains(key)) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Bucket key %s of table %s is not a primary-key column %s: all"
+                                        + " versions of a key must hash to one bucket",
+                                key, table, primaryKeys));
+            }
+        }
+        try {
+            KeyValueSchema kv = KeyValueSchema.of(schema);
+            MergeFunctions.create(
+                    schema.options().get(LsmOptions.MERGE_ENGINE.key()),
+                    kv.tableType(),
+                    kv.keyIndexes(),
+                    schema.options());
+            UniversalCompaction.fromOptions(schema.options());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Cannot create table " + table + ": " + e.getMessage(), e);
         }
     }
 

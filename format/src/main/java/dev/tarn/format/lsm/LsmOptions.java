@@ -1,7 +1,9 @@
 package dev.tarn.format.lsm;
 
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 /**
  * The table options that shape a primary-key table's LSM trees: how versions merge and when runs
@@ -85,6 +87,57 @@ public final class LsmOptions {
                     .withDescription(
                             "Levels of a bucket's LSM tree, level 0 included; the last level,"
                                     + " num-levels - 1, holds no tombstones.");
+
+    public static final ConfigOption<Integer> NUM_SORTED_RUN_STOP_TRIGGER =
+            ConfigOptions.key("num-sorted-run.stop-trigger")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Writing a bucket waits for its running compaction once the bucket"
+                                    + " has this many sorted runs; default"
+                                    + " num-sorted-run.compaction-trigger + 3.");
+
+    public static final ConfigOption<MemorySize> WRITE_BUFFER_SIZE =
+            ConfigOptions.key("write-buffer-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("256mb"))
+                    .withDescription(
+                            "Memory of one writer task for sorting the changes of all its buckets"
+                                    + " of a primary-key table before they are written.");
+
+    public static final ConfigOption<Boolean> WRITE_BUFFER_SPILLABLE =
+            ConfigOptions.key("write-buffer-spillable")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "When the write buffer is full, spill sorted changes to local disk"
+                                    + " and write fewer, larger level-0 files at the next"
+                                    + " checkpoint (false: write a level-0 file right away).");
+
+    public static final ConfigOption<Integer> FULL_COMPACTION_DELTA_COMMITS =
+            ConfigOptions.key("full-compaction.delta-commits")
+                    .intType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Compact every bucket a writer holds fully, to the last level, every"
+                                    + " this many commits of that writer.");
+
+    /** Every option of a primary-key table, for validation and the README's options table. */
+    public static List<ConfigOption<?>> all() {
+        return List.of(
+                MERGE_ENGINE,
+                SEQUENCE_FIELD,
+                IGNORE_DELETE,
+                DEFAULT_AGGREGATE_FUNCTION,
+                WRITE_BUFFER_SIZE,
+                WRITE_BUFFER_SPILLABLE,
+                NUM_SORTED_RUN_COMPACTION_TRIGGER,
+                NUM_SORTED_RUN_STOP_TRIGGER,
+                COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,
+                COMPACTION_SIZE_RATIO,
+                NUM_LEVELS,
+                FULL_COMPACTION_DELTA_COMMITS);
+    }
 
     private LsmOptions() {}
 }

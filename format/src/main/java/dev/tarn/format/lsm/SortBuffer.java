@@ -159,6 +159,36 @@ public final class SortBuffer implements Closeable {
         return spills.size();
     }
 
+    /**
+     * Moves the in-memory records to a new spill file and frees their memory, so another buffer can
+     * use it. Returns false, changing nothing, if the buffer is not spillable, holds no records in
+     * memory, or has used up its spill files.
+     *
+     * @throws UncheckedIOException if spilling fails
+     */
+    public boolean spillAndRelease() {
+        if (spillDirectory == null || index.size() == 0 || spills.size() >= maxSpillFiles) {
+            return false;
+        }
+        closeReaders();
+        spill();
+        pages.release();
+        index.release();
+        return true;
+    }
+
+    /** Frees the memory pages of a buffer holding no records in memory (after clear). */
+    public void releaseMemory() {
+        if (index.size() != 0) {
+            throw new IllegalStateException(
+                    "Cannot release the memory of a sort buffer holding "
+                            + index.size()
+                            + " records; clear or spill it first");
+        }
+        pages.release();
+        index.release();
+    }
+
     /** Forgets all records and deletes spill files; keeps memory pages for reuse. */
     public void clear() {
         closeReaders();

@@ -1,6 +1,7 @@
 package dev.tarn.format.manifest;
 
 import java.io.Serializable;
+import javax.annotation.Nullable;
 
 /**
  * A data file of a table, as a manifest records it. The file lives in its partition's bucket
@@ -9,6 +10,7 @@ import java.io.Serializable;
  * @param level 0 for files written by a writer; higher levels hold compacted, sorted runs
  * @param schemaId the schema the file was written with
  * @param valueStats statistics of every column of that schema, in column order
+ * @param keyRange the file's smallest and largest primary key; null in append tables
  */
 public record DataFile(
         String fileName,
@@ -17,7 +19,8 @@ public record DataFile(
         int level,
         long schemaId,
         SequenceRange sequence,
-        ColumnStats valueStats)
+        ColumnStats valueStats,
+        @Nullable KeyRange keyRange)
         implements Serializable {
 
     public DataFile {

@@ -13,6 +13,9 @@ import java.util.List;
  */
 public final class DataFileCodec {
 
+    /** Bound on a stored key's size: larger means a corrupt entry, not a real key. */
+    private static final int MAX_KEY_BYTES = 16 * 1024 * 1024;
+
     public static void writeEntry(DataOutput out, ManifestEntry entry) throws IOException {
         out.writeByte(entry.kind().code());
         writePartition(out, entry.partition());
@@ -63,6 +66,27 @@ public final class DataFileCodec {
             StatsValues.write(out, stats.max(i));
             out.writeLong(stats.nullCount(i));
         }
+        KeyRange keys = file.keyRange();
+        out.writeBoolean(keys != null);
+        if (keys != null) {
+            writeBytes(out, keys.min());
+            writeBytes(out, keys.max());
+        }
+    }
+
+    private static void writeBytes(DataOutput out, byte[] bytes) throws IOException {
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static byte[] readBytes(DataInput in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > MAX_KEY_BYTES) {
+            throw new IOException("Invalid key length " + length + " in a data file entry");
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        return bytes;
     }
 
     public static DataFile readFile(DataInput in) throws IOException {
@@ -81,8 +105,16 @@ public final class DataFileCodec {
             maxs[i] = StatsValues.read(in);
             nulls[i] = in.readLong();
         }
+        KeyRange keys = in.readBoolean() ? new KeyRange(readBytes(in), readBytes(in)) : null;
         return new DataFile(
-                name, size, rows, level, schemaId, sequence, new ColumnStats(mins, maxs, nulls));
+                name,
+                size,
+                rows,
+                level,
+                schemaId,
+                sequence,
+                new ColumnStats(mins, maxs, nulls),
+                keys);
     }
 
     private DataFileCodec() {}

@@ -1,19 +1,18 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
 import java.io.Closeable;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import javax.annotation.Nullable;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The read seam's reader: turns a {@link Split} into rows of the projected type. The filter only
  * skips Parquet row groups; rows that survive are returned unfiltered and the engine filters them.
+ * A split of a primary-key table is merged on read ({@link MergeTreeSplitReader}), pruned by the
+ * filter's key columns only.
  */
 public final class TableRead {
 
@@ -42,26 +41,49 @@ public final class TableRead {
     }
 
     public SplitReader open(Split split) {
-        return new SplitReader(split);
+        if (!table.schema().primaryKeys().isEmpty()) {
+            return new MergeTreeSplitReader(
+                    table, split, readType, Predicates.onlyKeys(filter, table.schema()));
+        }
+        return new FileSplitReader(split);
     }
 
     /**
-     * Rows of one split, file after file. {@link #next} may return the same object again with new
-     * values: copy a row before keeping it past the next call.
+     * Rows of one split. {@link #next} may return the same object again with new values: copy a row
+     * before keeping it past the next call.
      */
-    public final class SplitReader implements Closeable {
+    public interface SplitReader extends Closeable {
+
+        /** The next row, or null after the last. */
+        @Nullable
+        RowData next() throws IOException;
+
+        /** Bytes read from data files so far. */
+        long bytesRead();
+    }
+
+    /** The rows of an append table's split, file after file. */
+    private final class FileSplitReader implements SplitReader {
 
         private final Split split;
-        private final Path dir;
         private int fileIndex;
         private ParquetDataReader current;
         private long bytesRead;
 
-        SplitReader(Split split) {
+        private final DataFileOpener opener;
+
+        FileSplitReader(Split split) {
             this.split = split;
-            this.dir = table.bucketPath(split.partition(), split.bucket());
+            this.opener =
+                    new DataFileOpener(
+                            table,
+                            table.bucketPath(split.partition(), split.bucket()),
+                            table.schema().rowType(),
+                            filter,
+                            "snapshot " + split.snapshotId());
         }
 
+        @Override
         @Nullable
         public RowData next() throws IOException {
             while (true) {
@@ -69,7 +91,7 @@ public final class TableRead {
                     if (fileIndex >= split.files().size()) {
                         return null;
                     }
-                    current = openFile(split.files().get(fileIndex++));
+                    current = opener.open(split.files().get(fileIndex++), readType);
                 }
                 RowData row = current.next();
                 if (row != null) {
@@ -81,29 +103,7 @@ public final class TableRead {
             }
         }
 
-        private ParquetDataReader openFile(DataFile file) throws IOException {
-            Path path = new Path(dir, file.fileName());
-            try {
-                return ParquetDataReader.open(
-                        table.io(),
-                        path,
-                        file.fileSize(),
-                        table.schema().rowType(),
-                        readType,
-                        filter);
-            } catch (IOException e) {
-                if (table.io().exists(path)) {
-                    throw e;
-                }
-                throw new FileNotFoundException(
-                        String.format(
-                                "Data file %s of table %s (snapshot %d) is missing. Restore the"
-                                        + " file, or roll back to a snapshot that does not use it.",
-                                path, table.name(), split.snapshotId()));
-            }
-        }
-
-        /** Bytes read from data files so far (closed files, plus the open one). */
+        @Override
         public long bytesRead() {
             return bytesRead + (current == null ? 0 : current.bytesRead());
         }

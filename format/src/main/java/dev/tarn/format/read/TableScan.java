@@ -18,8 +18,9 @@ import javax.annotation.Nullable;
 /**
  * The read seam's planner: fixes one snapshot (the latest, or the one {@code scan.snapshot-id} or
  * {@code scan.timestamp-millis} selects) and turns its live files into {@link Split}s, skipping
- * partitions and files the filter rules out. The snapshot is fixed when {@link #plan} runs, so
- * later commits never change what a plan reads.
+ * partitions and files the filter rules out (in a primary-key table, by its key columns only; each
+ * bucket is one split there, as its files are merged on read). The snapshot is fixed when {@link
+ * #plan} runs, so later commits never change what a plan reads.
  */
 public final class TableScan {
 
@@ -91,6 +92,10 @@ public final class TableScan {
     }
 
     private List<Split> splits(Snapshot snapshot) {
+        boolean primaryKey = !table.schema().primaryKeys().isEmpty();
+        // A primary-key file holds versions of keys: only key columns may rule a file out.
+        Predicate filter =
+                primaryKey ? Predicates.onlyKeys(this.filter, table.schema()) : this.filter;
         PredicateEvaluator evaluator =
                 new PredicateEvaluator(table.schema().fieldIndexes(table.schema().partitionKeys()));
         Map<ManifestEntry.FileId, ManifestEntry> live =
@@ -113,6 +118,12 @@ public final class TableScan {
         List<Split> splits = new ArrayList<>();
         for (List<ManifestEntry> entries : byBucket.values()) {
             ManifestEntry first = entries.get(0);
+            if (primaryKey) {
+                // A bucket's files are merged together: one split each.
+                splits.add(
+                        split(snapshot, first, entries.stream().map(ManifestEntry::file).toList()));
+                continue;
+            }
             List<DataFile> pack = new ArrayList<>();
             long packSize = 0;
             for (ManifestEntry e : entries) {

@@ -1,5 +1,6 @@
 package dev.tarn.format.schema;
 
+import dev.tarn.format.lsm.LsmOptions;
 import dev.tarn.format.parquet.ParquetCompression;
 import java.time.Duration;
 import java.util.HashSet;
@@ -21,7 +22,8 @@ public record TableConfig(
         Sizes sizes,
         @Nullable Long scanSnapshotId,
         @Nullable Long scanTimestampMillis,
-        Commit commit) {
+        Commit commit,
+        Lsm lsm) {
 
     /** Byte sizes that shape files and splits. */
     public record Sizes(long targetFileSize, long rowGroupSize, long splitTargetSize) {}
@@ -33,6 +35,19 @@ public record TableConfig(
             boolean dynamicPartitionOverwrite,
             int manifestMergeMinCount,
             long manifestTargetSize) {}
+
+    /**
+     * How a primary-key table buffers, flushes and compacts (merge options are validated by {@link
+     * dev.tarn.format.lsm.MergeFunctions} against the schema).
+     *
+     * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
+     * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
+     */
+    public record Lsm(
+            long writeBufferSize,
+            boolean spillable,
+            int sortedRunStopTrigger,
+            int fullCompactionDeltaCommits) {}
 
     /** Keys a connector or catalog may also pass through a table's options. */
     private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");
@@ -82,14 +97,44 @@ public record TableConfig(
                 sizes,
                 get(table, conf, TableOptions.SCAN_SNAPSHOT_ID),
                 get(table, conf, TableOptions.SCAN_TIMESTAMP_MILLIS),
-                commit);
+                commit,
+                lsm(table, conf));
+    }
+
+    private static Lsm lsm(String table, Configuration conf) {
+        int trigger = get(table, conf, LsmOptions.NUM_SORTED_RUN_COMPACTION_TRIGGER);
+        Integer stop = get(table, conf, LsmOptions.NUM_SORTED_RUN_STOP_TRIGGER);
+        if (stop != null && stop < trigger) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%d' for option '%s' of table %s: must be at least"
+                                    + " '%s' (%d)",
+                            stop,
+                            LsmOptions.NUM_SORTED_RUN_STOP_TRIGGER.key(),
+                            table,
+                            LsmOptions.NUM_SORTED_RUN_COMPACTION_TRIGGER.key(),
+                            trigger));
+        }
+        Integer fullEvery = get(table, conf, LsmOptions.FULL_COMPACTION_DELTA_COMMITS);
+        if (fullEvery != null && fullEvery < 1) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%d' for option '%s' of table %s: must be at least 1",
+                            fullEvery, LsmOptions.FULL_COMPACTION_DELTA_COMMITS.key(), table));
+        }
+        return new Lsm(
+                positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
+                get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
+                stop == null ? trigger + 3 : stop,
+                fullEvery == null ? 0 : fullEvery);
     }
 
     private static void validateKeys(String table, Map<String, String> options) {
         Set<String> known = new HashSet<>(FOREIGN_KEYS);
         TableOptions.all().forEach(o -> known.add(o.key()));
         for (String key : options.keySet()) {
-            if (!known.contains(key)) {
+            // Per-field merge options are checked against the columns by MergeFunctions.
+            if (!known.contains(key) && !key.startsWith(LsmOptions.FIELDS_PREFIX)) {
                 throw new IllegalArgumentException(
                         String.format(
                                 "Unknown option '%s' for table %s. Supported options: %s",

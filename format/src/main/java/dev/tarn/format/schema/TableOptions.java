@@ -1,6 +1,8 @@
 package dev.tarn.format.schema;
 
+import dev.tarn.format.lsm.LsmOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -13,13 +15,22 @@ import org.apache.flink.configuration.MemorySize;
  */
 public final class TableOptions {
 
+    /**
+     * Buckets of a primary-key table created without 'bucket': each bucket is written by one task,
+     * so a few let a job use a few writers without making small tables many small files.
+     */
+    public static final int PRIMARY_KEY_DEFAULT_BUCKETS = 4;
+
     public static final ConfigOption<Integer> BUCKET =
             ConfigOptions.key("bucket")
                     .intType()
                     .defaultValue(-1)
                     .withDescription(
                             "Number of buckets per partition; rows are hashed to a bucket by"
-                                    + " 'bucket-key'. -1 (append tables only): no bucketing.");
+                                    + " 'bucket-key'. -1 (append tables only): no bucketing."
+                                    + " A primary-key table created without it gets "
+                                    + PRIMARY_KEY_DEFAULT_BUCKETS
+                                    + ", stored in its schema.");
 
     public static final ConfigOption<String> BUCKET_KEY =
             ConfigOptions.key("bucket-key")
@@ -109,8 +120,17 @@ public final class TableOptions {
                     .defaultValue(MemorySize.parse("8mb"))
                     .withDescription("Target size of a merged manifest file.");
 
-    /** Every option a table accepts, for validation and the README's options table. */
+    /**
+     * Every option a table accepts, for validation and the README's options table: these, then
+     * those of primary-key tables ({@link LsmOptions}).
+     */
     public static List<ConfigOption<?>> all() {
+        List<ConfigOption<?>> all = new ArrayList<>(common());
+        all.addAll(LsmOptions.all());
+        return all;
+    }
+
+    private static List<ConfigOption<?>> common() {
         return List.of(
                 BUCKET,
                 BUCKET_KEY,

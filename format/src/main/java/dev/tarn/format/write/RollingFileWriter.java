@@ -77,7 +77,8 @@ final class RollingFileWriter {
                             0,
                             schemaId,
                             new SequenceRange(0, Math.max(0, stats.rowCount() - 1)),
-                            stats.stats()));
+                            stats.stats(),
+                            null));
         } catch (IOException | RuntimeException e) {
             writer.abort();
             throw e;

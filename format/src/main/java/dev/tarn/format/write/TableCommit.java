@@ -47,21 +47,26 @@ public final class TableCommit {
     }
 
     /**
-     * Publishes {@code messages} as one APPEND snapshot (COMPACT if they only rewrite files).
+     * Publishes {@code messages}: those that only add files as one APPEND snapshot, then those that
+     * replace files (compactions) as one COMPACT snapshot, both with {@code identifier}. The APPEND
+     * snapshot comes first, so a compaction may replace files added in the same commit, and every
+     * new row is in an APPEND snapshot.
      *
-     * @return the id of the new snapshot, or empty if the messages hold no change
+     * @return the id of the last new snapshot, or empty if the messages hold no change
      */
     public OptionalLong commit(long identifier, List<CommitMessage> messages) {
-        List<ManifestEntry> changes = entries(messages);
-        if (changes.isEmpty()) {
-            return OptionalLong.empty();
+        List<ManifestEntry> appends =
+                entries(messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
+        List<ManifestEntry> compactions =
+                entries(messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
+        OptionalLong last = OptionalLong.empty();
+        if (!appends.isEmpty()) {
+            last = OptionalLong.of(tryCommit(identifier, appends, CommitKind.APPEND, null));
         }
-        // Messages that all replace files are compactions: they change no row.
-        CommitKind kind =
-                messages.stream().allMatch(m -> !m.deletedFiles().isEmpty())
-                        ? CommitKind.COMPACT
-                        : CommitKind.APPEND;
-        return OptionalLong.of(tryCommit(identifier, changes, kind, null));
+        if (!compactions.isEmpty()) {
+            last = OptionalLong.of(tryCommit(identifier, compactions, CommitKind.COMPACT, null));
+        }
+        return last;
     }
 
     /**

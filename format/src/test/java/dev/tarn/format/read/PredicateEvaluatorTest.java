@@ -52,7 +52,8 @@ class PredicateEvaluatorTest {
                 new ColumnStats(
                         new Object[] {minId, StringData.fromString("b")},
                         new Object[] {maxId, StringData.fromString("d")},
-                        new long[] {idNulls, 0}));
+                        new long[] {idNulls, 0}),
+                null);
     }
 
     @ParameterizedTest(name = "id {0} {1} on ids 10..20: {2}")
@@ -131,7 +132,8 @@ class PredicateEvaluatorTest {
                         0,
                         0,
                         new SequenceRange(0, 0),
-                        ColumnStats.unknown(2));
+                        ColumnStats.unknown(2),
+                        null);
         DataFile onlyMin = file(10, 5L, null, 0);
         for (Predicate p :
                 List.of(

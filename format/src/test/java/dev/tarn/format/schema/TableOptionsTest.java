@@ -197,7 +197,7 @@ class TableOptionsTest {
     }
 
     @Test
-    void primaryKeyIsNotSupportedYet() {
+    void primaryKeyMustBeNotNull() {
         assertRejected(
                 () ->
                         Table.create(
@@ -206,9 +206,8 @@ class TableOptionsTest {
                                 "db.t",
                                 TableSchema.create(
                                         TestTables.ID_V, List.of(), List.of("id"), Map.of(), null)),
-                UnsupportedOperationException.class,
-                "Table db.t declares a primary key; primary-key tables are not supported yet"
-                        + " (remove PRIMARY KEY to create an append table)");
+                IllegalArgumentException.class,
+                "Primary-key column id of table db.t must be NOT NULL");
     }
 
     @Test

@@ -1,0 +1,119 @@
+package dev.tarn.format.lsm;
+
+import dev.tarn.format.manifest.KeyRange;
+import dev.tarn.format.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TinyIntType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * How a primary-key table's changes are laid out in its data files (SPEC.md, "Primary-key data
+ * files"): the table's columns, then {@value #SEQUENCE_COLUMN} and {@value #KIND_COLUMN}; each file
+ * sorted by key with one change per key. Also encodes and orders the key ranges files record.
+ * Thread-safe except {@link #encodeKey}, which reuses a buffer: use one instance per thread.
+ */
+public final class KeyValueSchema {
+
+    /** Column of a change's sequence number, BIGINT NOT NULL. */
+    public static final String SEQUENCE_COLUMN = "_SEQUENCE_NUMBER";
+
+    /** Column of a change's kind as {@link RowKind#toByteValue()}, TINYINT NOT NULL. */
+    public static final String KIND_COLUMN = "_ROW_KIND";
+
+    private final RowType tableType;
+    private final RowType fileType;
+    private final int[] keyIndexes;
+    private final KeyComparator keys;
+    private final KeyComparator keyRowOrder;
+    private final RowCopier keyCopier;
+    private final ProjectedRowData keyView;
+
+    public KeyValueSchema(RowType tableType, int[] keyIndexes) {
+        this.tableType = tableType;
+        this.keyIndexes = keyIndexes.clone();
+        this.keys = new KeyComparator(tableType, keyIndexes);
+        List<RowType.RowField> fields = new ArrayList<>(tableType.getFields());
+        for (RowType.RowField f : fields) {
+            if (f.getName().equals(SEQUENCE_COLUMN) || f.getName().equals(KIND_COLUMN)) {
+                throw new IllegalArgumentException(
+                        "Column name "
+                                + f.getName()
+                                + " is reserved in primary-key tables; rename the column");
+            }
+        }
+        fields.add(new RowType.RowField(SEQUENCE_COLUMN, new BigIntType(false)));
+        fields.add(new RowType.RowField(KIND_COLUMN, new TinyIntType(false)));
+        this.fileType = new RowType(false, fields);
+        List<RowType.RowField> keyFields = new ArrayList<>();
+        int[] keyPositions = new int[keyIndexes.length];
+        for (int i = 0; i < keyIndexes.length; i++) {
+            keyFields.add(tableType.getFields().get(keyIndexes[i]));
+            keyPositions[i] = i;
+        }
+        RowType keyType = new RowType(false, keyFields);
+        this.keyRowOrder = new KeyComparator(keyType, keyPositions);
+        this.keyCopier = new RowCopier(keyType);
+        this.keyView = ProjectedRowData.from(keyIndexes);
+    }
+
+    public static KeyValueSchema of(TableSchema schema) {
+        return new KeyValueSchema(schema.rowType(), schema.fieldIndexes(schema.primaryKeys()));
+    }
+
+    /** The table's columns: what changes hold and what readers return. */
+    public RowType tableType() {
+        return tableType;
+    }
+
+    /** The columns of a data file: the table's, then sequence and kind. */
+    public RowType fileType() {
+        return fileType;
+    }
+
+    public int[] keyIndexes() {
+        return keyIndexes.clone();
+    }
+
+    /** Orders table rows (and file rows, whose leading columns are the table's) by key. */
+    public KeyComparator keys() {
+        return keys;
+    }
+
+    /** The change a file row holds; the row is the file reader's, reused by its next row. */
+    public KeyValue fromFileRow(RowData fileRow) {
+        int n = tableType.getFieldCount();
+        return new KeyValue(
+                fileRow.getLong(n), RowKind.fromByteValue(fileRow.getByte(n + 1)), fileRow);
+    }
+
+    /** The key of a table row as the bytes of a binary row of the key columns. */
+    public byte[] encodeKey(RowData row) {
+        BinaryRowData key = keyCopier.copy(keyView.replaceRow(row));
+        return BinarySegmentUtils.copyToBytes(
+                key.getSegments(), key.getOffset(), key.getSizeInBytes());
+    }
+
+    /** Orders two keys of {@link #encodeKey}. */
+    public int compareKeys(byte[] a, byte[] b) {
+        return keyRowOrder.compare(keyRow(a), keyRow(b));
+    }
+
+    /** True if the two ranges share a key. */
+    public boolean overlap(KeyRange a, KeyRange b) {
+        return compareKeys(a.min(), b.max()) <= 0 && compareKeys(b.min(), a.max()) <= 0;
+    }
+
+    private BinaryRowData keyRow(byte[] bytes) {
+        BinaryRowData row = new BinaryRowData(keyIndexes.length);
+        row.pointTo(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
+        return row;
+    }
+}

@@ -1,0 +1,279 @@
+package dev.tarn.format.lsm;
+
+import dev.tarn.format.manifest.DataFile;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * The writer of one bucket of a primary-key table: gives every change the next sequence number,
+ * sorts changes in a {@link SortBuffer}, flushes them as level-0 files and keeps the bucket's
+ * {@link Levels} compacted by {@link UniversalCompaction}, one compaction at a time on a background
+ * executor while writing goes on. Writing waits for compaction only past {@code
+ * num-sorted-run.stop-trigger} runs, at a full compaction, or when asked to at a commit.
+ *
+ * <p>What changed since the last {@link #prepareCommit} is returned by it: new level-0 files, and
+ * the inputs and outputs of finished compactions. A compaction output compacted again before it was
+ * handed out is deleted at once; nothing else written is deleted here, unless the writer is closed
+ * before handing it out. Not thread-safe: one task thread calls it; only compaction tasks run
+ * elsewhere.
+ */
+public final class MergeTreeWriter implements AutoCloseable {
+
+    /** What a bucket's writer shares with the other buckets of its table write. */
+    public record Setup(
+            KeyValueSchema schema,
+            Supplier<MergeFunction> merges,
+            UniversalCompaction picker,
+            ExecutorService compactions,
+            int stopTrigger,
+            int fullCompactionEvery) {}
+
+    /** The changes of one commit: added level-0 files, and what compaction replaced with what. */
+    public record Changes(
+            List<DataFile> newFiles, List<DataFile> compactBefore, List<DataFile> compactAfter) {}
+
+    private final Setup setup;
+    private final KeyValueFileWriter.Target target;
+    private final SortedRunReader.FileOpener opener;
+    private final Levels levels;
+    private final SortBuffer buffer;
+    private final MergeFunction merge;
+    private long nextSequence;
+    private long commits;
+
+    private final List<DataFile> newFiles = new ArrayList<>();
+    private final List<DataFile> compactBefore = new ArrayList<>();
+    private final List<DataFile> compactAfter = new ArrayList<>();
+
+    @Nullable private CompactionTask runningTask;
+    @Nullable private Future<List<DataFile>> running;
+
+    /**
+     * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
+     */
+    public MergeTreeWriter(
+            Setup setup,
+            KeyValueFileWriter.Target target,
+            SortedRunReader.FileOpener opener,
+            Levels levels,
+            SortBuffer buffer,
+            long firstSequence) {
+        this.setup = setup;
+        this.target = target;
+        this.opener = opener;
+        this.levels = levels;
+        this.buffer = buffer;
+        this.merge = setup.merges().get();
+        this.nextSequence = firstSequence;
+    }
+
+    /** Adds one change; its kind is the row's. The row may be reused once this returns. */
+    public void write(RowData row) throws IOException {
+        long sequence = nextSequence++;
+        if (!buffer.put(sequence, row.getRowKind(), row)) {
+            flush();
+            if (!buffer.put(sequence, row.getRowKind(), row)) {
+                throw new IllegalStateException("An empty sort buffer refused a row");
+            }
+        }
+    }
+
+    /** Bytes of memory the bucket's buffer holds. */
+    public long memoryUsed() {
+        return buffer.memoryUsed();
+    }
+
+    /**
+     * Frees the buffer's memory for other buckets: spills it to local disk if it may, otherwise
+     * flushes it as a level-0 file.
+     */
+    public void releaseMemory() throws IOException {
+        if (!buffer.spillAndRelease()) {
+            flush();
+            buffer.releaseMemory();
+        }
+    }
+
+    /** Writes the buffered changes as level-0 files, then compacts if the levels call for it. */
+    public void flush() throws IOException {
+        collectCompaction(false);
+        if (buffer.size() == 0) {
+            return;
+        }
+        KeyValueFileWriter writer = new KeyValueFileWriter(target, 0);
+        List<DataFile> flushed;
+        try {
+            // Tombstones stay: older files (or files of a commit still pending) may hold the key.
+            MergeIterator changes =
+                    new MergeIterator(
+                            List.of(buffer.iterator()), setup.schema().keys(), merge, false);
+            while (changes.hasNext()) {
+                writer.write(changes.next());
+            }
+            flushed = writer.finish();
+        } catch (IOException | RuntimeException e) {
+            writer.abort();
+            throw e;
+        }
+        buffer.clear();
+        for (DataFile file : flushed) {
+            levels.addLevel0(file);
+            newFiles.add(file);
+        }
+        startCompaction(false);
+        while (levels.runCount() > setup.stopTrigger() && running != null) {
+            collectCompaction(true);
+            startCompaction(false);
+        }
+    }
+
+    /**
+     * Flushes and returns the changes since the last call. With {@code waitForCompaction} (at the
+     * end of a bounded input) a running compaction is awaited so its result is part of this commit;
+     * every {@code full-compaction.delta-commits} commits a full compaction is.
+     */
+    public Changes prepareCommit(boolean waitForCompaction) throws IOException {
+        flush();
+        commits++;
+        if (setup.fullCompactionEvery() > 0 && commits % setup.fullCompactionEvery() == 0) {
+            compactFully();
+        } else {
+            collectCompaction(waitForCompaction);
+        }
+        Changes changes =
+                new Changes(
+                        List.copyOf(newFiles),
+                        List.copyOf(compactBefore),
+                        List.copyOf(compactAfter));
+        newFiles.clear();
+        compactBefore.clear();
+        compactAfter.clear();
+        return changes;
+    }
+
+    /** Flushes, then merges every run of the bucket into one at the last level, and waits. */
+    public void compactFully() throws IOException {
+        flush();
+        collectCompaction(true);
+        if (startCompaction(true)) {
+            collectCompaction(true);
+        }
+    }
+
+    /** The bucket's sorted runs as this writer knows them, newest first. */
+    public List<SortedRun> runs() {
+        return levels.runs();
+    }
+
+    /**
+     * Stops a running compaction and deletes every file not yet returned by {@link #prepareCommit};
+     * published files are kept.
+     */
+    @Override
+    public void close() {
+        if (running != null) {
+            running.cancel(true);
+            try {
+                deleteUnpublished(running.get());
+            } catch (CancellationException | ExecutionException | InterruptedException ignored) {
+                // A cancelled or failed task deletes its own files.
+            }
+            running = null;
+            runningTask = null;
+        }
+        deleteUnpublished(newFiles);
+        deleteUnpublished(compactAfter);
+        newFiles.clear();
+        compactAfter.clear();
+        compactBefore.clear();
+        buffer.close();
+    }
+
+    /** Starts a compaction if none runs and the levels call for one; true if one started. */
+    private boolean startCompaction(boolean full) {
+        if (running != null) {
+            return false;
+        }
+        List<SortedRun> runs = levels.runs();
+        List<SortedRunInfo> infos = runs.stream().map(SortedRun::info).toList();
+        Optional<CompactionUnit> unit =
+                full ? setup.picker().pickFull(infos) : setup.picker().pick(infos);
+        if (unit.isEmpty()) {
+            return false;
+        }
+        runningTask =
+                new CompactionTask(
+                        runs.subList(0, unit.get().runCount()),
+                        unit.get(),
+                        target,
+                        setup.merges().get(),
+                        opener);
+        running = setup.compactions().submit(runningTask);
+        return true;
+    }
+
+    /** Applies a finished compaction; with {@code block}, waits for a running one first. */
+    private void collectCompaction(boolean block) throws IOException {
+        if (running == null || (!block && !running.isDone())) {
+            return;
+        }
+        List<DataFile> outputs;
+        try {
+            outputs = running.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("Interrupted while waiting for a compaction");
+        } catch (ExecutionException e) {
+            running = null;
+            runningTask = null;
+            Throwable cause = e.getCause();
+            throw new IOException(
+                    "Compaction of bucket " + target.dir() + " failed: " + cause.getMessage(),
+                    cause);
+        }
+        List<DataFile> inputs = runningTask.inputs();
+        running = null;
+        runningTask = null;
+        levels.replace(inputs, outputs);
+        // An output of an earlier compaction not yet handed out was never published: it goes
+        // away without a trace. Level-0 files are handed out as new data even when compacted
+        // away before the commit, so the commit's APPEND snapshot holds every new row and its
+        // COMPACT snapshot changes none.
+        Set<String> unpublished = new HashSet<>();
+        compactAfter.forEach(f -> unpublished.add(f.fileName()));
+        List<DataFile> neverPublished = new ArrayList<>();
+        for (DataFile input : inputs) {
+            if (unpublished.contains(input.fileName())) {
+                neverPublished.add(input);
+            } else {
+                compactBefore.add(input);
+            }
+        }
+        compactAfter.removeAll(neverPublished);
+        compactAfter.addAll(outputs);
+        deleteUnpublished(neverPublished);
+    }
+
+    private void deleteUnpublished(List<DataFile> files) {
+        for (DataFile file : files) {
+            try {
+                target.io().delete(new Path(target.dir(), file.fileName()), false);
+            } catch (IOException e) {
+                // Unreferenced; orphan cleanup removes it later.
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.LsmOptions;
+import dev.tarn.format.lsm.MergeFunction;
+import dev.tarn.format.lsm.MergeFunctions;
+import dev.tarn.format.lsm.MergeIterator;
+import dev.tarn.format.lsm.Sections;
+import dev.tarn.format.lsm.SortedRun;
+import dev.tarn.format.lsm.SortedRunReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * Reads one bucket of a primary-key table as of a snapshot: the current row of every key, merged on
+ * read. Section by section ({@link Sections}), a single file is streamed as it is and several runs
+ * go through a {@link MergeIterator} with the table's merge engine; tombstones and other
+ * retractions are dropped. Only a filter on key columns may prune row groups here (a filter on
+ * other columns could skip a key's newest version and let an older one through); all other
+ * filtering is the engine's, after the merge.
+ */
+final class MergeTreeSplitReader implements TableRead.SplitReader {
+
+    private final KeyValueSchema schema;
+    private final DataFileOpener opener;
+    private final MergeFunction merge;
+    private final Iterator<List<SortedRun>> sections;
+    private final ProjectedRowData projected;
+    private final List<SortedRunReader> openReaders = new ArrayList<>();
+    @Nullable private Iterator<KeyValue> current;
+    private long bytesRead;
+
+    MergeTreeSplitReader(
+            Table table, Split split, RowType readType, @Nullable Predicate keyFilter) {
+        this.schema = KeyValueSchema.of(table.schema());
+        this.opener =
+                new DataFileOpener(
+                        table,
+                        table.bucketPath(split.partition(), split.bucket()),
+                        schema.fileType(),
+                        keyFilter,
+                        "snapshot " + split.snapshotId());
+        Map<String, String> options = table.options();
+        this.merge =
+                MergeFunctions.create(
+                        options.get(LsmOptions.MERGE_ENGINE.key()),
+                        schema.tableType(),
+                        schema.keyIndexes(),
+                        options);
+        this.sections = Sections.of(schema, split.files()).iterator();
+        int[] projection =
+                readType.getFieldNames().stream()
+                        .mapToInt(name -> table.schema().fieldIndex(name))
+                        .toArray();
+        this.projected = ProjectedRowData.from(projection);
+    }
+
+    @Override
+    @Nullable
+    public RowData next() throws IOException {
+        try {
+            while (true) {
+                if (current == null) {
+                    if (!sections.hasNext()) {
+                        return null;
+                    }
+                    current = open(sections.next());
+                }
+                while (current.hasNext()) {
+                    KeyValue kv = current.next();
+                    if (!kv.isRetraction()) {
+                        RowData row = kv.row();
+                        row.setRowKind(RowKind.INSERT);
+                        return projected.replaceRow(row);
+                    }
+                }
+                closeReaders();
+                current = null;
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    private Iterator<KeyValue> open(List<SortedRun> runs) {
+        for (SortedRun run : runs) {
+            openReaders.add(new SortedRunReader(run.files(), opener::open, schema));
+        }
+        if (openReaders.size() == 1) {
+            return openReaders.get(0);
+        }
+        return new MergeIterator(openReaders, schema.keys(), merge, true);
+    }
+
+    @Override
+    public long bytesRead() {
+        return bytesRead + openReaders.stream().mapToLong(SortedRunReader::bytesRead).sum();
+    }
+
+    @Override
+    public void close() throws IOException {
+        closeReaders();
+    }
+
+    private void closeReaders() throws IOException {
+        for (SortedRunReader reader : openReaders) {
+            reader.close();
+            bytesRead += reader.bytesRead();
+        }
+        openReaders.clear();
+    }
+}

@@ -1,0 +1,250 @@
+package dev.tarn.format.write;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.lsm.KeyValueFileWriter;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.Levels;
+import dev.tarn.format.lsm.LsmOptions;
+import dev.tarn.format.lsm.MergeFunction;
+import dev.tarn.format.lsm.MergeFunctions;
+import dev.tarn.format.lsm.MergeTreeWriter;
+import dev.tarn.format.lsm.SortBuffer;
+import dev.tarn.format.lsm.UniversalCompaction;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.LiveFiles;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.read.DataFileOpener;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.snapshot.Snapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * The buckets of a primary-key table one {@link TableWrite} holds: a {@link MergeTreeWriter} per
+ * (partition, bucket), started from the bucket's files in the latest snapshot, all sharing one
+ * {@code write-buffer-size} of memory (past it, the fullest bucket spills or flushes) and one
+ * background compaction thread.
+ *
+ * <p>Sequence numbers: a bucket starts above the highest sequence of its files and above the wall
+ * clock in milliseconds times 2^20, so that a writer restarted before the commit of its previous
+ * run's files was retried still numbers its changes after them (SPEC.md, "Sequence numbers").
+ */
+final class MergeTreeWrites implements AutoCloseable {
+
+    /** Spill files per bucket before it must flush: bounds open files when reading them back. */
+    private static final int MAX_SPILL_FILES = 64;
+
+    /** Shift of the wall-clock floor of sequence numbers: room for 2^20 changes a millisecond. */
+    private static final int CLOCK_SHIFT = 20;
+
+    private record BucketKey(Partition partition, int bucket) {}
+
+    private final Table table;
+    private final boolean overwrite;
+    private final TableConfig.Lsm config;
+    private final KeyValueSchema schema;
+    private final ParquetWriteOptions parquetOptions;
+    private final UniversalCompaction picker;
+    private final Supplier<MergeFunction> merges;
+    private final Map<BucketKey, MergeTreeWriter> writers = new LinkedHashMap<>();
+    @Nullable private Map<BucketKey, List<DataFile>> restored;
+    @Nullable private ExecutorService compactions;
+    @Nullable private java.nio.file.Path spillDirectory;
+    private long memoryUsed;
+
+    /**
+     * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
+     *     final files of each bucket
+     */
+    MergeTreeWrites(Table table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+        this.table = table;
+        this.overwrite = overwrite;
+        this.config = table.config().lsm();
+        this.schema = KeyValueSchema.of(table.schema());
+        this.parquetOptions = parquetOptions;
+        Map<String, String> options = table.options();
+        this.picker = UniversalCompaction.fromOptions(options);
+        int[] keys = table.schema().fieldIndexes(table.schema().primaryKeys());
+        String engine = options.get(LsmOptions.MERGE_ENGINE.key());
+        // Built once here so a bad merge option fails before the first row.
+        MergeFunctions.create(engine, schema.tableType(), keys, options);
+        this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);
+    }
+
+    void write(Partition partition, int bucket, RowData row) throws IOException {
+        MergeTreeWriter writer = writer(partition, bucket);
+        long before = writer.memoryUsed();
+        writer.write(row);
+        memoryUsed += writer.memoryUsed() - before;
+        if (memoryUsed > config.writeBufferSize()) {
+            relieveMemory();
+        }
+    }
+
+    List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
+        int totalBuckets = table.config().bucket();
+        List<CommitMessage> messages = new ArrayList<>();
+        for (Map.Entry<BucketKey, MergeTreeWriter> e : writers.entrySet()) {
+            BucketKey key = e.getKey();
+            MergeTreeWriter.Changes changes = e.getValue().prepareCommit(endOfInput || overwrite);
+            if (overwrite) {
+                messages.add(
+                        CommitMessage.append(
+                                key.partition, key.bucket, totalBuckets, finalFiles(changes)));
+                continue;
+            }
+            messages.add(
+                    CommitMessage.append(
+                            key.partition, key.bucket, totalBuckets, changes.newFiles()));
+            messages.add(
+                    new CommitMessage(
+                            key.partition,
+                            key.bucket,
+                            totalBuckets,
+                            changes.compactAfter(),
+                            changes.compactBefore()));
+        }
+        memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
+        messages.removeIf(CommitMessage::isEmpty);
+        return messages;
+    }
+
+    /** Compacts one bucket fully now; its changes come with the next prepareCommit. */
+    void compactFully(Partition partition, int bucket) throws IOException {
+        writer(partition, bucket).compactFully();
+    }
+
+    @Override
+    public void close() {
+        writers.values().forEach(MergeTreeWriter::close);
+        writers.clear();
+        if (compactions != null) {
+            compactions.shutdownNow();
+            compactions = null;
+        }
+        if (spillDirectory != null) {
+            try (var files = Files.list(spillDirectory)) {
+                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(spillDirectory);
+            } catch (IOException ignored) {
+                // A temporary directory; the operating system cleans it up eventually.
+            }
+            spillDirectory = null;
+        }
+    }
+
+    /** In an overwrite nothing is published before the commit: only the surviving files count. */
+    private List<DataFile> finalFiles(MergeTreeWriter.Changes changes) {
+        List<DataFile> files = new ArrayList<>(changes.newFiles());
+        files.addAll(changes.compactAfter());
+        files.removeAll(changes.compactBefore());
+        return files;
+    }
+
+    private void relieveMemory() throws IOException {
+        MergeTreeWriter fullest =
+                writers.values().stream()
+                        .max(Comparator.comparingLong(MergeTreeWriter::memoryUsed))
+                        .orElseThrow();
+        fullest.releaseMemory();
+        memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
+    }
+
+    private MergeTreeWriter writer(Partition partition, int bucket) throws IOException {
+        BucketKey key = new BucketKey(partition, bucket);
+        MergeTreeWriter writer = writers.get(key);
+        if (writer != null) {
+            return writer;
+        }
+        Path dir = table.bucketPath(partition, bucket);
+        KeyValueFileWriter.Target target =
+                new KeyValueFileWriter.Target(
+                        table.io(),
+                        dir,
+                        schema,
+                        parquetOptions,
+                        table.config().sizes().targetFileSize(),
+                        table.schema().id());
+        List<DataFile> files = overwrite ? List.of() : restoredFiles().getOrDefault(key, List.of());
+        Levels levels = new Levels(schema, picker.maxLevel(), files);
+        long firstSequence =
+                Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
+        writer =
+                new MergeTreeWriter(
+                        new MergeTreeWriter.Setup(
+                                schema,
+                                merges,
+                                picker,
+                                compactions(),
+                                config.sortedRunStopTrigger(),
+                                config.fullCompactionDeltaCommits()),
+                        target,
+                        new DataFileOpener(table, dir, schema.fileType(), null, "compaction")::open,
+                        levels,
+                        buffer(),
+                        firstSequence);
+        writers.put(key, writer);
+        return writer;
+    }
+
+    private SortBuffer buffer() throws IOException {
+        if (!config.spillable()) {
+            return SortBuffer.inMemory(schema.keys(), config.writeBufferSize());
+        }
+        if (spillDirectory == null) {
+            spillDirectory = Files.createTempDirectory("tarn-spill-");
+        }
+        return SortBuffer.spillable(
+                schema.keys(), config.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
+    }
+
+    private ExecutorService compactions() {
+        if (compactions == null) {
+            compactions =
+                    Executors.newSingleThreadExecutor(
+                            r -> {
+                                Thread t = new Thread(r, "tarn-compaction-" + table.name());
+                                t.setDaemon(true);
+                                return t;
+                            });
+        }
+        return compactions;
+    }
+
+    /** The live files of every bucket in the latest snapshot, read once per table write. */
+    private Map<BucketKey, List<DataFile>> restoredFiles() {
+        if (restored == null) {
+            restored = new HashMap<>();
+            OptionalLong latest = table.snapshotManager().latestId();
+            if (latest.isPresent()) {
+                Snapshot snapshot = table.snapshotManager().snapshot(latest.getAsLong());
+                for (ManifestEntry e :
+                        LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot)
+                                .values()) {
+                    restored.computeIfAbsent(
+                                    new BucketKey(e.partition(), e.bucket()),
+                                    k -> new ArrayList<>())
+                            .add(e.file());
+                }
+            }
+        }
+        return restored;
+    }
+}
