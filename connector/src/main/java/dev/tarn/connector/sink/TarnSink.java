@@ -46,7 +46,7 @@ public final class TarnSink
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
-        return new TarnSinkWriter(table, commitUser);
+        return new TarnSinkWriter(table, commitUser, overwrite != null);
     }
 
     @Override

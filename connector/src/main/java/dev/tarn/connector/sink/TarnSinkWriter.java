@@ -12,7 +12,8 @@ import org.apache.flink.types.RowKind;
 /**
  * One writer subtask: rows go to a {@link TableWrite}; at each checkpoint barrier (and at the end
  * of a bounded input) the open files are closed and handed on as one {@link TarnCommittable}. Holds
- * no state across checkpoints: every file it wrote before a barrier is in a committable.
+ * no state across checkpoints: every file it wrote before a barrier is in a committable. In a
+ * primary-key table each row's kind is its kind of change; an append table takes inserts only.
  */
 final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommittable> {
 
@@ -22,16 +23,19 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
     private final Table table;
     private final CommitUser user;
     private final TableWrite write;
+    private final boolean primaryKey;
+    private boolean endOfInput;
 
-    TarnSinkWriter(Table table, CommitUser user) {
+    TarnSinkWriter(Table table, CommitUser user, boolean overwrite) {
         this.table = table;
         this.user = user;
-        this.write = table.newWrite();
+        this.write = table.newWrite(overwrite);
+        this.primaryKey = !table.schema().primaryKeys().isEmpty();
     }
 
     @Override
     public void write(RowData row, Context context) throws IOException {
-        if (row.getRowKind() != RowKind.INSERT) {
+        if (!primaryKey && row.getRowKind() != RowKind.INSERT) {
             throw new IllegalStateException(
                     "Append table "
                             + table.name()
@@ -44,12 +48,14 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
 
     @Override
     public void flush(boolean endOfInput) {
-        // Files are closed in prepareCommit, which always follows.
+        // Files are closed in prepareCommit, which always follows; at the end of the input it
+        // waits for running compactions so that their results are committed too.
+        this.endOfInput = endOfInput;
     }
 
     @Override
     public Collection<TarnCommittable> prepareCommit() throws IOException {
-        return List.of(new TarnCommittable(user, UNTAGGED, write.prepareCommit()));
+        return List.of(new TarnCommittable(user, UNTAGGED, write.prepareCommit(endOfInput)));
     }
 
     @Override

@@ -2,21 +2,39 @@ package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.RowLevelModificationScanContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelDelete;
+import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelUpdate;
+import org.apache.flink.table.data.RowData;
 
-/** The planner's view of a Tarn table as a sink: inserts, with INSERT OVERWRITE. */
+/**
+ * The planner's view of a Tarn table as a sink: inserts into an append table; inserts, updates and
+ * deletes into a primary-key table (an upsert stream, or a full changelog for the aggregation
+ * engine, whose retractions subtract), including batch {@code DELETE} and {@code UPDATE}
+ * statements; INSERT OVERWRITE on both. Rows of a primary-key table are routed by bucket so each
+ * bucket has one writer.
+ */
 public final class TarnTableSink
-        implements DynamicTableSink, SupportsOverwrite, SupportsPartitioning {
+        implements DynamicTableSink,
+                SupportsOverwrite,
+                SupportsPartitioning,
+                SupportsRowLevelDelete,
+                SupportsRowLevelUpdate {
 
     private final Table table;
     private boolean overwrite;
@@ -28,7 +46,60 @@ public final class TarnTableSink
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-        return ChangelogMode.insertOnly();
+        if (!isPrimaryKeyTable()) {
+            return ChangelogMode.insertOnly();
+        }
+        return mergeEngine().equals("aggregation") ? ChangelogMode.all() : ChangelogMode.upsert();
+    }
+
+    @Override
+    public RowLevelDeleteInfo applyRowLevelDelete(
+            @Nullable RowLevelModificationScanContext context) {
+        requireEngine("DELETE", List.of("deduplicate"));
+        return new RowLevelDeleteInfo() {};
+    }
+
+    @Override
+    public RowLevelUpdateInfo applyRowLevelUpdate(
+            List<Column> updatedColumns, @Nullable RowLevelModificationScanContext context) {
+        requireEngine("UPDATE", List.of("deduplicate", "partial-update"));
+        for (Column column : updatedColumns) {
+            if (table.schema().primaryKeys().contains(column.getName())) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot UPDATE primary-key column %s of Tarn table %s: a key"
+                                        + " identifies its row; DELETE it and INSERT the new key",
+                                column.getName(), table.name()));
+            }
+        }
+        return new RowLevelUpdateInfo() {};
+    }
+
+    /** Row-level statements turn into changes by key: a primary key and a fitting engine. */
+    private void requireEngine(String statement, List<String> engines) {
+        if (!isPrimaryKeyTable()) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot %s rows of Tarn table %s: it has no primary key. Row-level"
+                                    + " %s needs a primary-key table; use INSERT OVERWRITE to"
+                                    + " rewrite partitions of an append table.",
+                            statement, table.name(), statement));
+        }
+        if (!engines.contains(mergeEngine())) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot %s rows of Tarn table %s: its merge engine '%s' does not apply"
+                                    + " %s by key; supported with merge-engine %s",
+                            statement, table.name(), mergeEngine(), statement, engines));
+        }
+    }
+
+    private boolean isPrimaryKeyTable() {
+        return !table.schema().primaryKeys().isEmpty();
+    }
+
+    private String mergeEngine() {
+        return table.config().lsm().mergeEngine();
     }
 
     @Override
@@ -52,7 +123,12 @@ public final class TarnTableSink
         return (DataStreamSinkProvider)
                 (providerContext, rows) -> {
                     requireCheckpointing(rows.getExecutionEnvironment(), bounded);
-                    return rows.sinkTo(sink).name("Tarn(" + table.name() + ")");
+                    DataStream<RowData> input = rows;
+                    if (isPrimaryKeyTable()) {
+                        BucketRouting routing = new BucketRouting(table);
+                        input = rows.partitionCustom(routing, routing);
+                    }
+                    return input.sinkTo(sink).name("Tarn(" + table.name() + ")");
                 };
     }
 

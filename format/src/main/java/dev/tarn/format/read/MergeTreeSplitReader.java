@@ -3,7 +3,6 @@ package dev.tarn.format.read;
 import dev.tarn.format.Table;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.LsmOptions;
 import dev.tarn.format.lsm.MergeFunction;
 import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.MergeIterator;
@@ -54,7 +53,7 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
         Map<String, String> options = table.options();
         this.merge =
                 MergeFunctions.create(
-                        options.get(LsmOptions.MERGE_ENGINE.key()),
+                        table.config().lsm().mergeEngine(),
                         schema.tableType(),
                         schema.keyIndexes(),
                         options);

@@ -44,6 +44,7 @@ public record TableConfig(
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
      */
     public record Lsm(
+            String mergeEngine,
             long writeBufferSize,
             boolean spillable,
             int sortedRunStopTrigger,
@@ -123,6 +124,7 @@ public record TableConfig(
                             fullEvery, LsmOptions.FULL_COMPACTION_DELTA_COMMITS.key(), table));
         }
         return new Lsm(
+                get(table, conf, LsmOptions.MERGE_ENGINE),
                 positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
                 get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
                 stop == null ? trigger + 3 : stop,

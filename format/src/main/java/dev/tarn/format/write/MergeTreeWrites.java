@@ -4,7 +4,6 @@ import dev.tarn.format.Table;
 import dev.tarn.format.lsm.KeyValueFileWriter;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.Levels;
-import dev.tarn.format.lsm.LsmOptions;
 import dev.tarn.format.lsm.MergeFunction;
 import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.MergeTreeWriter;
@@ -80,7 +79,7 @@ final class MergeTreeWrites implements AutoCloseable {
         Map<String, String> options = table.options();
         this.picker = UniversalCompaction.fromOptions(options);
         int[] keys = table.schema().fieldIndexes(table.schema().primaryKeys());
-        String engine = options.get(LsmOptions.MERGE_ENGINE.key());
+        String engine = config.mergeEngine();
         // Built once here so a bad merge option fails before the first row.
         MergeFunctions.create(engine, schema.tableType(), keys, options);
         this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);

@@ -1,0 +1,159 @@
+package dev.tarn.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Primary-key tables through SQL in batch mode: upserts, DELETE, UPDATE, OVERWRITE, engines. */
+class TarnPrimaryKeyITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    private static final String CREATE_USERS =
+            "CREATE TABLE db.users (id BIGINT, name STRING, balance DECIMAL(12, 2), dt STRING,"
+                    + " PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt)"
+                    + " WITH ('bucket' = '4')";
+
+    @TempDir Path lake;
+    private TableEnvironment env;
+
+    @BeforeEach
+    void createCatalog() {
+        env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        env.getConfig().set("parallelism.default", "2");
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '" + lake.toUri() + "')");
+        env.executeSql("USE CATALOG lake");
+        env.executeSql("CREATE DATABASE db");
+    }
+
+    private List<String> query(String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    private void exec(String sql) throws Exception {
+        env.executeSql(sql).await();
+    }
+
+    @Test
+    void upsertsDeletesUpdatesAndOverwrite() throws Exception {
+        exec(CREATE_USERS);
+        exec(
+                "INSERT INTO db.users SELECT id, 'n' || CAST(id AS STRING),"
+                        + " CAST(id - 3 AS DECIMAL(12, 2)), IF(MOD(id, 2) = 0, 'a', 'b')"
+                        + " FROM (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) AS t(id)");
+        // Every key written again: the newest version wins.
+        exec(
+                "INSERT INTO db.users SELECT id, 'm' || CAST(id AS STRING),"
+                        + " CAST(id - 3 AS DECIMAL(12, 2)), IF(MOD(id, 2) = 0, 'a', 'b')"
+                        + " FROM (VALUES (1), (2), (3), (4)) AS t(id)");
+        assertThat(query("SELECT COUNT(*) FROM db.users")).containsExactly("+I[8]");
+        assertThat(query("SELECT name FROM db.users WHERE id <= 4"))
+                .containsExactly("+I[m1]", "+I[m2]", "+I[m3]", "+I[m4]");
+
+        exec("DELETE FROM db.users WHERE dt = 'a' AND balance < 0");
+        assertThat(query("SELECT id FROM db.users WHERE dt = 'a'"))
+                .containsExactly("+I[4]", "+I[6]", "+I[8]");
+
+        exec("UPDATE db.users SET name = 'x' WHERE id = 7");
+        assertThat(query("SELECT id, name, balance FROM db.users WHERE id = 7"))
+                .containsExactly("+I[7, x, 4.00]");
+        assertThat(query("SELECT COUNT(*) FROM db.users")).containsExactly("+I[7]");
+
+        exec(
+                "INSERT OVERWRITE db.users PARTITION (dt = 'b')"
+                        + " VALUES (100, 'o', CAST(1 AS DECIMAL(12, 2)))");
+        assertThat(query("SELECT id, dt FROM db.users"))
+                .containsExactly("+I[100, b]", "+I[4, a]", "+I[6, a]", "+I[8, a]");
+    }
+
+    @Test
+    void valueFiltersApplyAfterTheMerge() throws Exception {
+        exec(CREATE_USERS);
+        exec("INSERT INTO db.users VALUES (1, 'old', 5, 'a')");
+        exec("INSERT INTO db.users VALUES (1, 'new', 50, 'a')");
+        assertThat(query("SELECT * FROM db.users WHERE balance < 10")).isEmpty();
+        assertThat(query("SELECT name FROM db.users WHERE balance > 10"))
+                .containsExactly("+I[new]");
+        assertThat(query("SELECT name FROM db.users WHERE id = 1")).containsExactly("+I[new]");
+    }
+
+    @Test
+    void mergeEnginesFromTableOptions() throws Exception {
+        exec(
+                "CREATE TABLE db.totals (k STRING, total BIGINT, tags STRING,"
+                        + " PRIMARY KEY (k) NOT ENFORCED) WITH ('merge-engine' = 'aggregation',"
+                        + " 'fields.total.aggregate-function' = 'sum',"
+                        + " 'fields.tags.aggregate-function' = 'listagg')");
+        exec("INSERT INTO db.totals VALUES ('a', 1, 'x'), ('b', 10, 'y')");
+        exec("INSERT INTO db.totals VALUES ('a', 2, 'z')");
+        assertThat(query("SELECT * FROM db.totals"))
+                .containsExactly("+I[a, 3, x,z]", "+I[b, 10, y]");
+
+        exec(
+                "CREATE TABLE db.profiles (k STRING, a STRING, b STRING,"
+                        + " PRIMARY KEY (k) NOT ENFORCED) WITH ('merge-engine' = 'partial-update')");
+        exec("INSERT INTO db.profiles VALUES ('p', 'a1', CAST(NULL AS STRING))");
+        exec("INSERT INTO db.profiles VALUES ('p', CAST(NULL AS STRING), 'b1')");
+        assertThat(query("SELECT * FROM db.profiles")).containsExactly("+I[p, a1, b1]");
+
+        exec(
+                "CREATE TABLE db.firsts (k STRING, v STRING, PRIMARY KEY (k) NOT ENFORCED)"
+                        + " WITH ('merge-engine' = 'first-row')");
+        exec("INSERT INTO db.firsts VALUES ('k', 'first')");
+        exec("INSERT INTO db.firsts VALUES ('k', 'second')");
+        assertThat(query("SELECT v FROM db.firsts")).containsExactly("+I[first]");
+        assertThatThrownBy(() -> exec("DELETE FROM db.firsts WHERE k = 'k'"))
+                .hasStackTraceContaining(
+                        "Cannot DELETE rows of Tarn table lake.db.firsts: its merge engine 'first-row'");
+    }
+
+    @Test
+    void badPrimaryKeyTablesAreRefused() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                exec(
+                                        "CREATE TABLE db.t (id BIGINT, dt STRING, PRIMARY KEY (id)"
+                                                + " NOT ENFORCED) PARTITIONED BY (dt)"))
+                .hasStackTraceContaining(
+                        "Partition column dt of table db.t must be part of the primary key [id]");
+        assertThatThrownBy(
+                        () ->
+                                exec(
+                                        "CREATE TABLE db.t (id BIGINT, PRIMARY KEY (id) NOT"
+                                                + " ENFORCED) WITH ('bucket' = '-1')"))
+                .hasStackTraceContaining("dynamic bucketing is not supported yet");
+        exec("CREATE TABLE db.t (id BIGINT, PRIMARY KEY (id) NOT ENFORCED)");
+        assertThat(query("SHOW CREATE TABLE db.t").get(0)).contains("'bucket' = '4'");
+
+        exec("CREATE TABLE db.log (id BIGINT, v STRING)");
+        assertThatThrownBy(() -> exec("DELETE FROM db.log WHERE id = 1"))
+                .hasStackTraceContaining(
+                        "Cannot DELETE rows of Tarn table lake.db.log: it has no primary key");
+        assertThatThrownBy(() -> exec("UPDATE db.users SET id = 2 WHERE id = 1")).isNotNull();
+    }
+}
