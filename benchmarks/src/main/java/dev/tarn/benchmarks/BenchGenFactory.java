@@ -23,11 +23,18 @@ import org.apache.flink.table.types.logical.RowType;
  * DataGeneratorSource}. Flink's SQL {@code datagen} connector is a legacy source, which Sink V2
  * writers (Tarn's, the blackhole's) cannot chain to, while Paimon's writer can; with a FLIP-27
  * source every sink chains, so the comparison measures the sinks, not the exchange in front of
- * them. Row i is a pure function of i: id = i + 1, the other columns pseudo-random from i.
+ * them. Row i is a pure function of i: id = i + 1 (or, with {@code keys}, a key in 1..keys), the
+ * other columns pseudo-random from i.
  */
 public final class BenchGenFactory implements DynamicTableSourceFactory {
 
     static final ConfigOption<Long> ROWS = ConfigOptions.key("rows").longType().noDefaultValue();
+
+    /**
+     * With it, ids cycle through 1..keys in a scrambled order: every key is written rows/keys
+     * times.
+     */
+    static final ConfigOption<Long> KEYS = ConfigOptions.key("keys").longType().defaultValue(0L);
 
     @Override
     public String factoryIdentifier() {
@@ -41,7 +48,7 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
+        return Set.of(KEYS);
     }
 
     @Override
@@ -50,10 +57,10 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
         helper.validate();
         long rows = helper.getOptions().get(ROWS);
         RowType type = (RowType) context.getPhysicalRowDataType().getLogicalType();
-        return new Source(rows, type);
+        return new Source(rows, helper.getOptions().get(KEYS), type);
     }
 
-    private record Source(long rows, RowType type) implements ScanTableSource {
+    private record Source(long rows, long keys, RowType type) implements ScanTableSource {
         @Override
         public ChangelogMode getChangelogMode() {
             return ChangelogMode.insertOnly();
@@ -62,7 +69,7 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
         @Override
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
             return SourceProvider.of(
-                    new DataGeneratorSource<>(new Rows(), rows, InternalTypeInfo.of(type)));
+                    new DataGeneratorSource<>(new Rows(keys), rows, InternalTypeInfo.of(type)));
         }
 
         @Override
@@ -80,16 +87,40 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
      * (id BIGINT, k INT, s1 STRING, s2 STRING, price DOUBLE, qty INT, ts TIMESTAMP(3), flag
      * BOOLEAN).
      */
-    private static final class Rows implements GeneratorFunction<Long, RowData> {
+    static final class Rows implements GeneratorFunction<Long, RowData> {
         private static final char[] ALPHABET =
                 "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".toCharArray();
+
+        private final long keys;
+
+        /**
+         * Coprime with keys, so i -> i * stride mod keys permutes 0..keys-1; near keys / phi, so
+         * consecutive ids scatter over the whole key range instead of running in order.
+         */
+        private final long stride;
+
+        /**
+         * @param keys 0 for ids 1, 2, 3, ...; otherwise ids cycle through 1..keys
+         */
+        Rows(long keys) {
+            this.keys = keys;
+            long candidate = Math.max(1, (long) (keys * 0.6180339887));
+            while (keys > 0 && gcd(candidate, keys) != 1) {
+                candidate--;
+            }
+            this.stride = candidate;
+        }
+
+        private static long gcd(long a, long b) {
+            return b == 0 ? a : gcd(b, a % b);
+        }
 
         @Override
         public RowData map(Long index) {
             long i = index;
             long h = mix(i);
             return GenericRowData.of(
-                    i + 1,
+                    keys > 0 ? Math.floorMod(i * stride, keys) + 1 : i + 1,
                     (int) Math.floorMod(h, 1000),
                     StringData.fromString(text(h)),
                     StringData.fromString(text(mix(h))),

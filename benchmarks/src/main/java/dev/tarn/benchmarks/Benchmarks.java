@@ -13,7 +13,7 @@ import org.apache.flink.table.api.TableEnvironment;
  * End-to-end throughput of Tarn pipelines on an embedded Flink at parallelism 1, each compared with
  * the same pipeline into Flink's blackhole sink (the ceiling) and, with {@code --paimon}, into
  * Apache Paimon. Prints medians of several runs: seconds, rows/s and CPU-seconds per million rows.
- * Usage: {@code Benchmarks [--rows N] [--runs R] [--paimon]}.
+ * Usage: {@code Benchmarks [--rows N] [--runs R] [--paimon] [--primary-key | --commit-latency]}.
  */
 public final class Benchmarks {
 
@@ -25,6 +25,10 @@ public final class Benchmarks {
         Path warehouse = Files.createTempDirectory("tarn-bench");
         if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(warehouse, List.of(10, 5000));
+            System.exit(0);
+        }
+        if (flags.containsKey("primary-key")) {
+            primaryKey(rows, runs, paimon, warehouse);
             System.exit(0);
         }
         System.out.printf(
@@ -79,6 +83,70 @@ public final class Benchmarks {
                 append.filterBytesRead(),
                 append.tableBytes());
         System.exit(0);
+    }
+
+    /** The primary-key issue's pipelines: upserts over rows / 4 keys, scan and lookup. */
+    private static void primaryKey(long rows, int runs, boolean paimon, Path warehouse)
+            throws Exception {
+        PrimaryKeyBenchmark pk = new PrimaryKeyBenchmark(rows, warehouse);
+        System.out.printf(
+                "Primary-key benchmarks: %,d upserts of 8 columns over %,d keys, 4 buckets,"
+                        + " parallelism 1, %d runs each%n",
+                rows, pk.keys(), runs);
+        PrimaryKeyBenchmark warmup =
+                new PrimaryKeyBenchmark(Math.min(rows, 400_000), warehouse.resolve("warmup"));
+        warmup.blackhole();
+        warmup.writeTarn(false);
+        warmup.scanTarn();
+        if (paimon) {
+            warmup.writePaimon(false);
+            warmup.scanPaimon();
+        }
+        Map<String, Measurement.ThrowingRunnable> writes = new LinkedHashMap<>();
+        writes.put(CEILING, pk::blackhole);
+        writes.put("upserts -> tarn pk table (batch)", () -> pk.writeTarn(false));
+        writes.put("upserts -> tarn pk table (stream, 2s cp)", () -> pk.writeTarn(true));
+        if (paimon) {
+            writes.put("upserts -> paimon pk table (batch)", () -> pk.writePaimon(false));
+            writes.put("upserts -> paimon pk table (stream, 2s cp)", () -> pk.writePaimon(true));
+        }
+        Map<String, Measurement.ThrowingRunnable> reads = new LinkedHashMap<>();
+        reads.put("tarn merged scan -> blackhole", pk::scanTarn);
+        reads.put("tarn point lookup by key", pk::lookupTarn);
+        if (paimon) {
+            reads.put("paimon merged scan -> blackhole", pk::scanPaimon);
+            reads.put("paimon point lookup by key", pk::lookupPaimon);
+        }
+        Map<String, List<Measurement>> writeResults = new LinkedHashMap<>();
+        Map<String, List<Measurement>> readResults = new LinkedHashMap<>();
+        for (int round = 1; round <= runs; round++) {
+            System.out.println("Round " + round + " of " + runs);
+            for (Map.Entry<String, Measurement.ThrowingRunnable> p : writes.entrySet()) {
+                writeResults
+                        .computeIfAbsent(p.getKey(), k -> new ArrayList<>())
+                        .add(Measurement.of(p.getValue()));
+            }
+            // The last write was streaming into Paimon or Tarn; read what the batch write left.
+            pk.writeTarn(false);
+            if (paimon) {
+                pk.writePaimon(false);
+            }
+            pk.checkTarnCount();
+            for (Map.Entry<String, Measurement.ThrowingRunnable> p : reads.entrySet()) {
+                readResults
+                        .computeIfAbsent(p.getKey(), k -> new ArrayList<>())
+                        .add(Measurement.of(p.getValue()));
+            }
+        }
+        Report writeReport = new Report(rows);
+        writeResults.forEach(writeReport::add);
+        writeReport.print(System.out);
+        System.out.printf("%nReads of the %,d rows the upserts leave:%n", pk.keys());
+        Report readReport = new Report(pk.keys());
+        readResults.forEach(readReport::add);
+        readReport.print(System.out);
+        System.out.println();
+        System.out.println(pk.writeAmplificationAndPeakHeap());
     }
 
     private static final String CEILING = "datagen -> blackhole (ceiling)";

@@ -21,6 +21,7 @@ import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelDelete;
 import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelUpdate;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 
 /**
  * The planner's view of a Tarn table as a sink: inserts into an append table; inserts, updates and
@@ -49,7 +50,18 @@ public final class TarnTableSink
         if (!isPrimaryKeyTable()) {
             return ChangelogMode.insertOnly();
         }
-        return mergeEngine().equals("aggregation") ? ChangelogMode.all() : ChangelogMode.upsert();
+        if (mergeEngine().equals("aggregation")) {
+            return requestedMode; // Retractions (-U, -D) subtract from aggregates.
+        }
+        // What the query produces, without -U: a change by key replaces the key's row, so an
+        // insert-only query stays insert-only and needs no upsert materialization.
+        ChangelogMode.Builder mode = ChangelogMode.newBuilder();
+        for (RowKind kind : requestedMode.getContainedKinds()) {
+            if (kind != RowKind.UPDATE_BEFORE) {
+                mode.addContainedKind(kind);
+            }
+        }
+        return mode.build();
     }
 
     @Override
@@ -124,7 +136,9 @@ public final class TarnTableSink
                 (providerContext, rows) -> {
                     requireCheckpointing(rows.getExecutionEnvironment(), bounded);
                     DataStream<RowData> input = rows;
-                    if (isPrimaryKeyTable()) {
+                    // One writer takes every bucket: routing would only add a network hop.
+                    if (isPrimaryKeyTable()
+                            && rows.getExecutionEnvironment().getParallelism() != 1) {
                         BucketRouting routing = new BucketRouting(table);
                         input = rows.partitionCustom(routing, routing);
                     }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +54,8 @@ public final class MergeTreeWriter implements AutoCloseable {
     private final MergeFunction merge;
     private long nextSequence;
     private long commits;
+    private long bytesFlushed;
+    private long bytesCompacted;
 
     private final List<DataFile> newFiles = new ArrayList<>();
     private final List<DataFile> compactBefore = new ArrayList<>();
@@ -117,9 +120,15 @@ public final class MergeTreeWriter implements AutoCloseable {
         List<DataFile> flushed;
         try {
             // Tombstones stay: older files (or files of a commit still pending) may hold the key.
-            MergeIterator changes =
-                    new MergeIterator(
-                            List.of(buffer.iterator()), setup.schema().keys(), merge, false);
+            Iterator<KeyValue> changes =
+                    buffer.spillFileCount() == 0
+                            ? new StableRunMerge(
+                                    buffer.stableIterator(), setup.schema().keys(), merge, false)
+                            : new MergeIterator(
+                                    List.of(buffer.iterator()),
+                                    setup.schema().keys(),
+                                    merge,
+                                    false);
             while (changes.hasNext()) {
                 writer.write(changes.next());
             }
@@ -132,6 +141,7 @@ public final class MergeTreeWriter implements AutoCloseable {
         for (DataFile file : flushed) {
             levels.addLevel0(file);
             newFiles.add(file);
+            bytesFlushed += file.fileSize();
         }
         startCompaction(false);
         while (levels.runCount() > setup.stopTrigger() && running != null) {
@@ -171,6 +181,16 @@ public final class MergeTreeWriter implements AutoCloseable {
         if (startCompaction(true)) {
             collectCompaction(true);
         }
+    }
+
+    /** Bytes of level-0 files this writer flushed. */
+    public long bytesFlushed() {
+        return bytesFlushed;
+    }
+
+    /** Bytes of files its finished compactions wrote. */
+    public long bytesCompacted() {
+        return bytesCompacted;
     }
 
     /** The bucket's sorted runs as this writer knows them, newest first. */
@@ -264,6 +284,7 @@ public final class MergeTreeWriter implements AutoCloseable {
         }
         compactAfter.removeAll(neverPublished);
         compactAfter.addAll(outputs);
+        outputs.forEach(f -> bytesCompacted += f.fileSize());
         deleteUnpublished(neverPublished);
     }
 

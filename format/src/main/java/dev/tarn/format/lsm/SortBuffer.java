@@ -131,7 +131,7 @@ public final class SortBuffer implements Closeable {
     public Iterator<KeyValue> iterator() {
         closeReaders();
         sort();
-        Iterator<KeyValue> memory = new MemoryIterator();
+        Iterator<KeyValue> memory = new MemoryIterator(false);
         if (spills.isEmpty()) {
             return memory;
         }
@@ -143,6 +143,23 @@ public final class SortBuffer implements Closeable {
         }
         runs.add(memory);
         return new InterleavingIterator(keys, runs);
+    }
+
+    /**
+     * As {@link #iterator()} for a buffer that has not spilled, but every returned row is its own
+     * view of the buffer's memory: it stays valid until the buffer is changed, so a consumer may
+     * keep it without copying.
+     *
+     * @throws IllegalStateException if the buffer has spilled
+     */
+    public Iterator<KeyValue> stableIterator() {
+        if (!spills.isEmpty()) {
+            throw new IllegalStateException(
+                    "A sort buffer that spilled " + spills.size() + " files has no stable rows");
+        }
+        closeReaders();
+        sort();
+        return new MemoryIterator(true);
     }
 
     /** Number of records held, in memory and spilled. */
@@ -276,8 +293,13 @@ public final class SortBuffer implements Closeable {
     /** The in-memory records in index order, through one reused row view. */
     private final class MemoryIterator implements Iterator<KeyValue> {
 
+        private final boolean stable;
         private final BinaryRowData row = new BinaryRowData(keys.rowType().getFieldCount());
         private int next;
+
+        private MemoryIterator(boolean stable) {
+            this.stable = stable;
+        }
 
         @Override
         public boolean hasNext() {
@@ -290,8 +312,9 @@ public final class SortBuffer implements Closeable {
                 throw new NoSuchElementException(
                         "Sort buffer iterator is past its " + index.size() + " records");
             }
-            point(row, index.address(next));
-            return new KeyValue(index.sequence(next++), row.getRowKind(), row);
+            BinaryRowData view = stable ? new BinaryRowData(keys.rowType().getFieldCount()) : row;
+            point(view, index.address(next));
+            return new KeyValue(index.sequence(next++), view.getRowKind(), view);
         }
     }
 }

@@ -5,9 +5,10 @@ import java.util.Arrays;
 /**
  * The sort index of a {@link SortBuffer}: per record its normalized key prefix, address and
  * sequence as three consecutive longs of one array, sorted in place by (key, sequence, insertion
- * order). The sort is an introsort on primitives: quicksort with a median-of-three pivot, heapsort
- * below a depth limit (so adversarial input stays O(n log n)), insertion sort for short ranges.
- * Full keys are compared only when prefixes tie and the prefix does not decide alone.
+ * order). The sort is an introsort on primitives: quicksort with a pivot that is the median of
+ * three random entries, heapsort below a depth limit (so adversarial input stays O(n log n)),
+ * insertion sort for short ranges. Full keys are compared only when prefixes tie and the prefix
+ * does not decide alone.
  */
 final class SortIndex {
 
@@ -29,6 +30,7 @@ final class SortIndex {
     private final KeyTieBreaker tieBreaker;
     private long[] entries = new long[3 * INITIAL_ENTRIES];
     private int count;
+    private long random = 0x9E3779B97F4A7C15L;
 
     SortIndex(boolean prefixDecides, KeyTieBreaker tieBreaker) {
         this.prefixDecides = prefixDecides;
@@ -80,17 +82,17 @@ final class SortIndex {
                 heapSort(lo, hi);
                 return;
             }
-            int mid = (lo + hi) >>> 1;
-            if (compare(mid, lo) < 0) {
-                swap(mid, lo);
-            }
-            if (compare(hi, lo) < 0) {
-                swap(hi, lo);
-            }
-            if (compare(hi, mid) < 0) {
-                swap(hi, mid);
-            }
-            swap(mid, hi); // the median is the pivot, at hi
+            // Median of three random entries: patterned input (sorted runs, sawtooth) cannot
+            // make every pivot a bad one.
+            int n = hi - lo + 1;
+            int a = lo + nextRandom(n);
+            int b = lo + nextRandom(n);
+            int c = lo + nextRandom(n);
+            int median =
+                    compare(a, b) < 0
+                            ? (compare(b, c) < 0 ? b : compare(a, c) < 0 ? c : a)
+                            : (compare(a, c) < 0 ? a : compare(b, c) < 0 ? c : b);
+            swap(median, hi);
             int p = lo;
             for (int j = lo; j < hi; j++) {
                 if (compare(j, hi) < 0) {
@@ -111,6 +113,16 @@ final class SortIndex {
                 swap(j - 1, j);
             }
         }
+    }
+
+    /** A pseudo-random number in [0, bound), from a fixed-seed xorshift: sorts stay repeatable. */
+    private int nextRandom(int bound) {
+        long x = random;
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        random = x;
+        return (int) Math.floorMod(x, (long) bound);
     }
 
     private void heapSort(int lo, int hi) {

@@ -123,6 +123,17 @@ final class MergeTreeWrites implements AutoCloseable {
         return messages;
     }
 
+    /** Bytes written so far by flushes and by compactions, over all open buckets. */
+    TableWrite.WrittenBytes writtenBytes() {
+        long flushed = 0;
+        long compacted = 0;
+        for (MergeTreeWriter writer : writers.values()) {
+            flushed += writer.bytesFlushed();
+            compacted += writer.bytesCompacted();
+        }
+        return new TableWrite.WrittenBytes(flushed, compacted);
+    }
+
     /** Compacts one bucket fully now; its changes come with the next prepareCommit. */
     void compactFully(Partition partition, int bucket) throws IOException {
         writer(partition, bucket).compactFully();

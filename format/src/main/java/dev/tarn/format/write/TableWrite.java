@@ -29,6 +29,13 @@ public final class TableWrite implements AutoCloseable {
 
     private record BucketKey(Partition partition, int bucket) {}
 
+    /**
+     * Bytes of data files a primary-key write produced: level-0 files of flushes, and files of
+     * compactions (also those compacted again before a commit). Their ratio to the flushed bytes is
+     * the write amplification.
+     */
+    public record WrittenBytes(long flushed, long compacted) {}
+
     private final Table table;
     private final RowType rowType;
     private final RowRouter router;
@@ -123,6 +130,11 @@ public final class TableWrite implements AutoCloseable {
         lastWriter = null;
         messages.removeIf(CommitMessage::isEmpty);
         return messages;
+    }
+
+    /** Bytes written by flushes and compactions so far; zeros for an append table. */
+    public WrittenBytes writtenBytes() {
+        return mergeTrees == null ? new WrittenBytes(0, 0) : mergeTrees.writtenBytes();
     }
 
     /**
