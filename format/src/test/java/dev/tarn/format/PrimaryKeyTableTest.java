@@ -183,6 +183,40 @@ class PrimaryKeyTableTest {
     }
 
     @Test
+    void fullCompactionEveryFewCommitsLeavesOneFileAtTheLastLevel() throws IOException {
+        Table table =
+                create(
+                        List.of(),
+                        Map.of(
+                                "bucket", "1",
+                                "full-compaction.delta-commits", "3",
+                                "num-sorted-run.compaction-trigger", "10"));
+        try (TableWrite write = table.newWrite()) {
+            for (int commit = 1; commit <= 3; commit++) {
+                for (int id = 0; id < 10; id++) {
+                    write.write(row(RowKind.INSERT, id, (long) commit, "c" + commit));
+                }
+                commit(table, write, commit, false);
+                List<DataFile> files = liveFiles(table);
+                if (commit < 3) {
+                    assertThat(files).allMatch(f -> f.level() == 0).hasSize(commit);
+                } else {
+                    assertThat(files).singleElement().matches(f -> f.level() == 5);
+                }
+            }
+        }
+        assertThat(read(table, null)).hasSize(10).allMatch(r -> r.endsWith(",3,c3,d"));
+    }
+
+    private static List<DataFile> liveFiles(Table table) {
+        Snapshot latest =
+                table.snapshotManager().snapshot(table.snapshotManager().latestId().getAsLong());
+        return LiveFiles.of(table.manifestList(), table.manifestFile(), latest).values().stream()
+                .map(ManifestEntry::file)
+                .toList();
+    }
+
+    @Test
     void overwriteReplacesAllVersions() throws IOException {
         Table table = create(List.of(), Map.of("bucket", "1"));
         try (TableWrite write = table.newWrite()) {
