@@ -24,7 +24,11 @@ public final class SqlExamples {
 
     /** The scripts, in the order they run. */
     static final List<String> SCRIPTS =
-            List.of("01_append_table.sql", "02_partitions_and_overwrite.sql", "03_datagen.sql");
+            List.of(
+                    "01_append_table.sql",
+                    "02_partitions_and_overwrite.sql",
+                    "03_datagen.sql",
+                    "04_primary_keys.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =
