@@ -68,6 +68,7 @@ final class FlatRowWriter implements ParquetRowWriter {
                         .withDictionaryEncoding(options.dictionary())
                         .withSizeStatisticsEnabled(false)
                         .withWriterVersion(version)
+                        .withValuesWriterFactory(new TarnValuesWriterFactory())
                         .build();
         this.compressor = new TarnCodecFactory().getCompressor(options.compression().codecName());
         this.rowGroupSize = options.rowGroupSize();
