@@ -37,6 +37,7 @@ final class FlatRowWriter implements ParquetRowWriter {
     private final RowType rowType;
     private final MessageType schema;
     private final ParquetProperties props;
+    private final TarnCodecFactory codecs = new TarnCodecFactory();
     private final BytesInputCompressor compressor;
     private final ParquetFileWriter file;
     private final long rowGroupSize;
@@ -70,7 +71,7 @@ final class FlatRowWriter implements ParquetRowWriter {
                         .withWriterVersion(version)
                         .withValuesWriterFactory(new TarnValuesWriterFactory())
                         .build();
-        this.compressor = new TarnCodecFactory().getCompressor(options.compression().codecName());
+        this.compressor = codecs.getCompressor(options.compression().codecName());
         this.rowGroupSize = options.rowGroupSize();
         this.metadata =
                 new HashMap<>(
@@ -129,9 +130,18 @@ final class FlatRowWriter implements ParquetRowWriter {
 
     @Override
     public ParquetMetadata finish() throws IOException {
-        flushRowGroup();
-        file.end(metadata);
-        return file.getFooter();
+        try {
+            flushRowGroup();
+            file.end(metadata);
+            return file.getFooter();
+        } finally {
+            codecs.release();
+        }
+    }
+
+    @Override
+    public void abort() {
+        codecs.release();
     }
 
     private void openRowGroup() {

@@ -161,6 +161,7 @@ public final class ParquetDataWriter implements Closeable {
             return;
         }
         closed = true;
+        writer.abort();
         file.closeQuietly();
         deleteQuietly(io, path, null);
     }

@@ -21,6 +21,12 @@ interface ParquetRowWriter {
     /** Bytes written plus bytes buffered for the open row group. */
     long dataSize();
 
-    /** Flushes the open row group, writes the footer, closes the file and returns the footer. */
+    /**
+     * Flushes the open row group, writes the footer, closes the file and returns the footer. Frees
+     * the writer's native memory whether or not it succeeds.
+     */
     ParquetMetadata finish() throws IOException;
+
+    /** Frees the writer's native memory without finishing the file; never throws. */
+    void abort();
 }

@@ -19,6 +19,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  */
 final class RecordRowWriter implements ParquetRowWriter {
 
+    private final TarnCodecFactory codecs = new TarnCodecFactory();
     private final ParquetWriter<RowData> writer;
 
     RecordRowWriter(
@@ -30,7 +31,7 @@ final class RecordRowWriter implements ParquetRowWriter {
         this.writer =
                 new Builder(file, new RowDataWriteSupport(rowType))
                         .withConf(new PlainParquetConfiguration())
-                        .withCodecFactory(new TarnCodecFactory())
+                        .withCodecFactory(codecs)
                         .withCompressionCodec(options.compression().codecName())
                         .withWriteMode(ParquetFileWriter.Mode.CREATE)
                         .withRowGroupSize(options.rowGroupSize())
@@ -53,10 +54,16 @@ final class RecordRowWriter implements ParquetRowWriter {
         return writer.getDataSize();
     }
 
+    /** Parquet's writer releases the codecs when it closes, failing or not. */
     @Override
     public ParquetMetadata finish() throws IOException {
         writer.close();
         return writer.getFooter();
+    }
+
+    @Override
+    public void abort() {
+        codecs.release();
     }
 
     /** Parquet's builder bound to Tarn's write support; Hadoop is never configured. */
