@@ -72,6 +72,21 @@ class FlatRowWriterTest {
     }
 
     @Test
+    void anEmptyFileIsTheRecordPathsToo() throws Exception {
+        ParquetWriteOptions options = ParquetWriteOptions.defaults();
+        Path flat = path(dir, "flat.parquet");
+        Path record = path(dir, "record.parquet");
+        List<Long> sizes = new ArrayList<>();
+        DataFileStats stats =
+                write(flat, options, WriterVersion.PARQUET_1_0, WritePath.FLAT, List.of(), sizes);
+        write(record, options, WriterVersion.PARQUET_1_0, WritePath.RECORD, List.of(), sizes);
+
+        assertThat(bytes(flat)).isEqualTo(bytes(record));
+        assertThat(stats.rowCount()).isZero();
+        assertThat(read(flat, FLAT, FLAT, null, true)).isEmpty();
+    }
+
+    @Test
     void atomicColumnsTakeTheFlatPathAndNestedOnesTheRecordPath() throws Exception {
         RowType nested =
                 (RowType)
