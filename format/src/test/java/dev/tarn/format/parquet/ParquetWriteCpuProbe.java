@@ -1,9 +1,9 @@
 package dev.tarn.format.parquet;
 
+import com.sun.management.ThreadMXBean;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.FlinkFileIO;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +54,7 @@ public final class ParquetWriteCpuProbe {
     }
 
     private static final FileIO IO = new FlinkFileIO();
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     private ParquetWriteCpuProbe() {}
 
@@ -70,11 +70,14 @@ public final class ParquetWriteCpuProbe {
         List<Double> record = new ArrayList<>();
         List<Double> flat = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
-            record.add(perMillion(write(dir, ParquetDataWriter.WritePath.RECORD, rows), rows));
-            flat.add(perMillion(write(dir, ParquetDataWriter.WritePath.FLAT, rows), rows));
+            long[] r = write(dir, ParquetDataWriter.WritePath.RECORD, rows);
+            long[] f = write(dir, ParquetDataWriter.WritePath.FLAT, rows);
+            record.add(perMillion(r[0], rows));
+            flat.add(perMillion(f[0], rows));
             System.out.printf(
-                    "round %d: record %.3f, flat %.3f CPU-s/M rows%n",
-                    round, record.get(round), flat.get(round));
+                    "round %d: record %.3f, flat %.3f CPU-s/M rows; allocated record %d, flat %d"
+                            + " bytes/row%n",
+                    round, record.get(round), flat.get(round), r[1] / rows, f[1] / rows);
         }
         System.out.printf(
                 "medians over %d rounds of %d rows, CPU-s per million rows: record %.3f, flat"
@@ -82,11 +85,12 @@ public final class ParquetWriteCpuProbe {
                 rounds, rows, median(record), median(flat));
     }
 
-    /** CPU nanoseconds to write {@code rows} rows of the pool to a new file. */
-    private static long write(java.nio.file.Path dir, ParquetDataWriter.WritePath path, int rows)
+    /** CPU nanoseconds and bytes allocated to write {@code rows} rows of the pool to a file. */
+    private static long[] write(java.nio.file.Path dir, ParquetDataWriter.WritePath path, int rows)
             throws Exception {
         java.nio.file.Path file = dir.resolve(path + "-" + System.nanoTime() + ".parquet");
         long start = THREADS.getCurrentThreadCpuTime();
+        long allocated = THREADS.getCurrentThreadAllocatedBytes();
         try (ParquetDataWriter writer =
                 ParquetDataWriter.create(
                         IO,
@@ -101,8 +105,9 @@ public final class ParquetWriteCpuProbe {
             writer.finish();
         }
         long cpu = THREADS.getCurrentThreadCpuTime() - start;
+        allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
         Files.delete(file);
-        return cpu;
+        return new long[] {cpu, allocated};
     }
 
     /** Row {@code i} of the benchmark generator, with strings as UTF-8 bytes. */
