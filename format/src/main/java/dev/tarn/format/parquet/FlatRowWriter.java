@@ -41,6 +41,7 @@ final class FlatRowWriter implements ParquetRowWriter {
     private final BytesInputCompressor compressor;
     private final ParquetFileWriter file;
     private final long rowGroupSize;
+    private final int rowGroupRowLimit;
     private final Map<String, String> metadata;
     private final ColumnWriter[] leaves;
     private final FieldWriter[] values;
@@ -73,6 +74,7 @@ final class FlatRowWriter implements ParquetRowWriter {
                         .build();
         this.compressor = codecs.getCompressor(options.compression().codecName());
         this.rowGroupSize = options.rowGroupSize();
+        this.rowGroupRowLimit = props.getRowGroupRowCountLimit();
         this.metadata =
                 new HashMap<>(
                         Map.of(RowDataWriteSupport.ROW_TYPE_KEY, rowType.asSerializableString()));
@@ -118,7 +120,7 @@ final class FlatRowWriter implements ParquetRowWriter {
             }
         }
         columns.endRecord();
-        if (++groupRows >= nextSizeCheck) {
+        if (++groupRows >= nextSizeCheck || groupRows >= rowGroupRowLimit) {
             checkRowGroupSize();
         }
     }
@@ -172,8 +174,7 @@ final class FlatRowWriter implements ParquetRowWriter {
         int maxRows = props.getMaxRowCountForPageSizeCheck();
         long bufferedBytes = columns.getBufferedSize();
         long rowBytes = bufferedBytes / groupRows;
-        if (groupRows >= props.getRowGroupRowCountLimit()
-                || bufferedBytes > nextRowGroupSize - 2 * rowBytes) {
+        if (groupRows >= rowGroupRowLimit || bufferedBytes > nextRowGroupSize - 2 * rowBytes) {
             flushRowGroup();
             openRowGroup();
             // As Parquet's writer does, check a new row group after its first few rows.
