@@ -6,19 +6,16 @@ import java.io.IOException;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
  * Writes one Parquet data file of {@link RowData} rows. The file is created when the writer opens
  * (failing if it exists) and is complete only after {@link #finish()}; {@link #abort()} (or {@link
  * #close()} before finishing) deletes it. Statistics come from the footer Parquet writes, so
- * writing a row costs no statistics work beyond Parquet's own.
+ * writing a row costs no statistics work beyond Parquet's own. Rows of atomic columns go straight
+ * into Parquet's column writers ({@link FlatRowWriter}); rows with a nested column go through
+ * Parquet's record API ({@link RecordRowWriter}); both write the same file.
  *
  * <p>Not thread-safe. Rows may be any {@link RowData} implementation and may be reused by the
  * caller once {@link #write} returns.
@@ -29,7 +26,8 @@ public final class ParquetDataWriter implements Closeable {
     private final Path path;
     private final RowType rowType;
     private final ParquetOutputFile file;
-    private final ParquetWriter<RowData> writer;
+    private final ParquetRowWriter writer;
+    private final WritePath writePath;
     private long rowCount;
     private boolean finished;
     private boolean closed;
@@ -39,12 +37,14 @@ public final class ParquetDataWriter implements Closeable {
             Path path,
             RowType rowType,
             ParquetOutputFile file,
-            ParquetWriter<RowData> writer) {
+            ParquetRowWriter writer,
+            WritePath writePath) {
         this.io = io;
         this.path = path;
         this.rowType = rowType;
         this.file = file;
         this.writer = writer;
+        this.writePath = writePath;
     }
 
     /**
@@ -83,23 +83,26 @@ public final class ParquetDataWriter implements Closeable {
             ParquetWriteOptions options,
             WriterVersion version)
             throws IOException {
+        WritePath writePath = FlatRowWriter.supports(rowType) ? WritePath.FLAT : WritePath.RECORD;
+        return create(io, path, rowType, options, version, writePath);
+    }
+
+    /** As above, through the given path; {@link WritePath#FLAT} needs a flat row type. */
+    static ParquetDataWriter create(
+            FileIO io,
+            Path path,
+            RowType rowType,
+            ParquetWriteOptions options,
+            WriterVersion version,
+            WritePath writePath)
+            throws IOException {
         ParquetOutputFile file = new ParquetOutputFile(io, path);
         try {
-            ParquetWriter<RowData> writer =
-                    new Builder(file, new RowDataWriteSupport(rowType))
-                            .withConf(new PlainParquetConfiguration())
-                            .withCodecFactory(new TarnCodecFactory())
-                            .withCompressionCodec(options.compression().codecName())
-                            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                            .withRowGroupSize(options.rowGroupSize())
-                            .withPageSize(options.pageSize())
-                            .withDictionaryPageSize(options.pageSize())
-                            .withDictionaryEncoding(options.dictionary())
-                            .withValidation(false)
-                            .withSizeStatisticsEnabled(false)
-                            .withWriterVersion(version)
-                            .build();
-            return new ParquetDataWriter(io, path, rowType, file, writer);
+            ParquetRowWriter writer =
+                    writePath == WritePath.FLAT
+                            ? new FlatRowWriter(file, rowType, options, version)
+                            : new RecordRowWriter(file, rowType, options, version);
+            return new ParquetDataWriter(io, path, rowType, file, writer, writePath);
         } catch (IOException | RuntimeException e) {
             if (file.created()) {
                 file.closeQuietly();
@@ -123,29 +126,33 @@ public final class ParquetDataWriter implements Closeable {
         rowCount++;
     }
 
+    WritePath writePath() {
+        return writePath;
+    }
+
     public long rowCount() {
         return rowCount;
     }
 
     /** Bytes written plus bytes buffered for the open row group; cheap enough to call per row. */
     public long estimatedLength() {
-        return writer.getDataSize();
+        return writer.dataSize();
     }
 
     /** Writes the footer, closes the file and returns what it holds. */
     public DataFileStats finish() throws IOException {
         checkOpen();
         closed = true;
+        ParquetMetadata footer;
         try {
-            writer.close();
+            footer = writer.finish();
         } catch (IOException | RuntimeException e) {
             file.closeQuietly();
             deleteQuietly(io, path, e);
             throw new IOException("Cannot finish Parquet file " + path, e);
         }
         finished = true;
-        return new DataFileStats(
-                rowCount, file.position(), FooterStats.of(writer.getFooter(), rowType));
+        return new DataFileStats(rowCount, file.position(), FooterStats.of(footer, rowType));
     }
 
     /** Closes the file without finishing it and deletes it; never throws. */
@@ -154,6 +161,7 @@ public final class ParquetDataWriter implements Closeable {
             return;
         }
         closed = true;
+        writer.abort();
         file.closeQuietly();
         deleteQuietly(io, path, null);
     }
@@ -183,28 +191,11 @@ public final class ParquetDataWriter implements Closeable {
         }
     }
 
-    /** Parquet's builder bound to Tarn's write support; Hadoop is never configured. */
-    private static final class Builder extends ParquetWriter.Builder<RowData, Builder> {
-        private final RowDataWriteSupport support;
-
-        Builder(ParquetOutputFile file, RowDataWriteSupport support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<RowData> getWriteSupport(ParquetConfiguration conf) {
-            return support;
-        }
-
-        @Override
-        protected WriteSupport<RowData> getWriteSupport(Configuration conf) {
-            return support;
-        }
+    /** How rows reach Parquet's column writers; see {@link ParquetRowWriter}. */
+    enum WritePath {
+        /** Parquet's record API; any row type. */
+        RECORD,
+        /** Straight into the column writers; rows of atomic columns only. */
+        FLAT
     }
 }

@@ -4,6 +4,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.parquet.bytes.BytesInput;
@@ -17,14 +19,21 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *
  * <p>Not thread-safe: each writer and each reader owns one instance, because compressors reuse an
  * output buffer (Parquet copies compressed bytes out before the next call, as its own codecs
- * assume).
+ * assume). A zstd compressor holds native memory until it, or this factory, is released; the owner
+ * releases on every path, finished or aborted.
  */
 final class TarnCodecFactory implements CompressionCodecFactory {
+
+    private final List<Compressor> compressors = new ArrayList<>();
 
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codec) {
         return switch (codec) {
-            case ZSTD, GZIP, UNCOMPRESSED -> new Compressor(codec);
+            case ZSTD, GZIP, UNCOMPRESSED -> {
+                Compressor compressor = new Compressor(codec);
+                compressors.add(compressor);
+                yield compressor;
+            }
             default -> throw unsupported(codec);
         };
     }
@@ -37,8 +46,13 @@ final class TarnCodecFactory implements CompressionCodecFactory {
         };
     }
 
+    /** Releases every compressor this factory made; they stay usable. */
     @Override
-    public void release() {}
+    public void release() {
+        for (Compressor compressor : compressors) {
+            compressor.release();
+        }
+    }
 
     private static UnsupportedOperationException unsupported(CompressionCodecName codec) {
         return new UnsupportedOperationException(
@@ -89,7 +103,9 @@ final class TarnCodecFactory implements CompressionCodecFactory {
         }
 
         @Override
-        public void release() {}
+        public void release() {
+            zstd.close();
+        }
     }
 
     /** Decompresses pages into fresh arrays: decoded pages outlive the call. */

@@ -6,8 +6,11 @@ import java.io.IOException;
  * Zstandard block compression for Parquet pages. {@link #best()} is native zstd (zstd-jni, level 1,
  * as fast as zstd gets) where its library loads, else aircompressor's pure-Java zstd, which runs
  * everywhere; both read each other's output, since both write standard zstd frames.
+ *
+ * <p>Not thread-safe. A codec may hold native memory from its first compression until {@link
+ * #close()}; it stays usable after {@code close}, allocating again when it next compresses.
  */
-interface ZstdCodec {
+interface ZstdCodec extends AutoCloseable {
 
     /** The compression level of the native codec: zstd's fastest regular level. */
     int NATIVE_LEVEL = 1;
@@ -21,15 +24,24 @@ interface ZstdCodec {
     int decompress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
             throws IOException;
 
+    /** Frees the native memory this codec holds, if any; never throws. */
+    @Override
+    void close();
+
     static ZstdCodec best() {
         return NativeZstd.AVAILABLE ? new NativeZstd() : new JavaZstd();
     }
 
-    /** Native zstd through zstd-jni. */
+    /**
+     * Native zstd through zstd-jni. Compression reuses one native context, created at the first
+     * call: creating one per page costs an allocation and a table initialization each time.
+     */
     final class NativeZstd implements ZstdCodec {
 
         /** Whether zstd-jni's native library loaded on this platform. */
         static final boolean AVAILABLE = load();
+
+        private com.github.luben.zstd.ZstdCompressCtx compressor;
 
         private static boolean load() {
             try {
@@ -50,16 +62,16 @@ interface ZstdCodec {
         public int compress(
                 byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
                 throws IOException {
-            return (int)
-                    check(
-                            com.github.luben.zstd.Zstd.compressByteArray(
-                                    out,
-                                    outOffset,
-                                    outLength,
-                                    in,
-                                    inOffset,
-                                    inLength,
-                                    NATIVE_LEVEL));
+            if (compressor == null) {
+                compressor = new com.github.luben.zstd.ZstdCompressCtx().setLevel(NATIVE_LEVEL);
+            }
+            try {
+                return compressor.compressByteArray(
+                        out, outOffset, outLength, in, inOffset, inLength);
+            } catch (RuntimeException e) {
+                // zstd-jni reports failures as an unchecked ZstdException.
+                throw new IOException("zstd: " + e.getMessage(), e);
+            }
         }
 
         @Override
@@ -74,6 +86,14 @@ interface ZstdCodec {
             } catch (RuntimeException e) {
                 // zstd-jni reports corrupt input as an unchecked ZstdException.
                 throw new IOException("zstd: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (compressor != null) {
+                compressor.close();
+                compressor = null;
             }
         }
 
@@ -108,5 +128,8 @@ interface ZstdCodec {
                 byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength) {
             return decompressor.decompress(in, inOffset, inLength, out, outOffset, outLength);
         }
+
+        @Override
+        public void close() {}
     }
 }

@@ -4,7 +4,10 @@
  * <p>Entry points: {@link dev.tarn.format.parquet.ParquetDataWriter} writes one file of Flink
  * {@code RowData} and returns its {@link dev.tarn.format.parquet.DataFileStats} (taken from the
  * footer); {@link dev.tarn.format.parquet.ParquetDataReader} reads a projection of a file, skipping
- * row groups that a {@link dev.tarn.format.read.Predicate} cannot match.
+ * row groups that a {@link dev.tarn.format.read.Predicate} cannot match. Rows whose columns are all
+ * atomic are written straight into Parquet's column writers ({@code FlatRowWriter}); rows with a
+ * nested column go through Parquet's record API ({@code RecordRowWriter}). Both write the same file
+ * for the same rows.
  *
  * <p>Layout of a data file, fixed by {@code ParquetSchemas} and the encodings beside it:
  *

@@ -261,7 +261,7 @@ class ParquetRoundTripTest {
         return rows;
     }
 
-    private static GenericRowData nullRow(RowType type) {
+    static GenericRowData nullRow(RowType type) {
         GenericRowData row = new GenericRowData(type.getFieldCount());
         for (int i = 0; i < type.getFieldCount(); i++) {
             LogicalType field = type.getTypeAt(i);
@@ -271,7 +271,7 @@ class ParquetRoundTripTest {
     }
 
     /** Years 0001 and 9999, largest and smallest decimals, empty strings and extreme numbers. */
-    private static GenericRowData extremeRow(boolean max) {
+    static GenericRowData extremeRow(boolean max) {
         LocalDateTime time =
                 max
                         ? LocalDateTime.of(9999, 12, 31, 23, 59, 59, 999_999_999)

@@ -45,6 +45,31 @@ class ZstdCodecTest {
                 .isEqualTo(data);
     }
 
+    /** One native context compresses page after page, and again after close, as fresh ones do. */
+    @Test
+    void aReusedNativeContextWritesWhatAFreshOneWrites() throws Exception {
+        byte[] data = sample();
+        ZstdCodec reused = new ZstdCodec.NativeZstd();
+        for (int i = 0; i < 3; i++) {
+            int length = data.length - i * 1000;
+            byte[] expected = compress(new ZstdCodec.NativeZstd(), data, length);
+            assertThat(compress(reused, data, length)).isEqualTo(expected);
+            assertThat(expected)
+                    .isEqualTo(
+                            com.github.luben.zstd.Zstd.compress(
+                                    Arrays.copyOf(data, length), ZstdCodec.NATIVE_LEVEL));
+            if (i == 1) {
+                reused.close();
+            }
+        }
+    }
+
+    private static byte[] compress(ZstdCodec codec, byte[] data, int length) throws Exception {
+        byte[] compressed = new byte[codec.maxCompressedLength(length)];
+        int written = codec.compress(data, 0, length, compressed, 0, compressed.length);
+        return Arrays.copyOf(compressed, written);
+    }
+
     @Test
     void corruptInputFailsWithAnIOException() {
         byte[] garbage = new byte[100];
