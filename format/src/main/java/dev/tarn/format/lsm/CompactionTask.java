@@ -61,8 +61,8 @@ final class CompactionTask implements Callable<List<DataFile>> {
         }
         KeyValueFileWriter writer = new KeyValueFileWriter(target, outputLevel);
         try {
-            MergeIterator merged =
-                    new MergeIterator(readers, target.schema().keys(), merge, dropDeletes);
+            FileRunMerge merged =
+                    new FileRunMerge(readers, target.schema().keys(), merge, dropDeletes);
             long rows = 0;
             while (merged.hasNext()) {
                 writer.write(merged.next());

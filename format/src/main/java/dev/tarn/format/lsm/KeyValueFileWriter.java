@@ -14,16 +14,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.data.RowData;
 
 /**
  * Writes changes, in key order with one change per key, into data files of one level of one bucket,
  * rolling to a new file past the target size, so the files form one sorted run. Each file records
  * its key range, sequence range and column statistics.
  *
- * <p>REQUIRES: the row of the last change written stays valid until the next {@code write} or
- * {@code finish} (its key closes the file's key range). Not thread-safe; files of an aborted writer
- * are deleted.
+ * <p>Not thread-safe; files of an aborted writer are deleted.
  */
 public final class KeyValueFileWriter {
 
@@ -47,7 +44,7 @@ public final class KeyValueFileWriter {
     private ParquetDataWriter current;
     private String currentName;
     private byte[] minKey;
-    private RowData lastRow;
+    private final KeyValueSchema.LastKey lastKey;
     private long minSequence;
     private long maxSequence;
     private long rowsSinceCheck;
@@ -56,6 +53,7 @@ public final class KeyValueFileWriter {
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
+        this.lastKey = target.schema().newLastKey();
     }
 
     public void write(KeyValue kv) throws IOException {
@@ -72,7 +70,8 @@ public final class KeyValueFileWriter {
             maxSequence = Long.MIN_VALUE;
         }
         current.write(fileRow.replace(kv));
-        lastRow = kv.row();
+        // The row may be gone by the time the file closes: keep its key's bytes.
+        lastKey.set(kv.row());
         minSequence = Math.min(minSequence, kv.sequence());
         maxSequence = Math.max(maxSequence, kv.sequence());
         if (++rowsSinceCheck >= ROWS_PER_SIZE_CHECK) {
@@ -113,7 +112,7 @@ public final class KeyValueFileWriter {
         ParquetDataWriter writer = current;
         current = null;
         try {
-            byte[] maxKey = target.schema().encodeKey(lastRow);
+            byte[] maxKey = lastKey.bytes();
             DataFileStats stats = writer.finish();
             finished.add(
                     new DataFile(
@@ -128,8 +127,6 @@ public final class KeyValueFileWriter {
         } catch (IOException | RuntimeException e) {
             writer.abort();
             throw e;
-        } finally {
-            lastRow = null;
         }
     }
 

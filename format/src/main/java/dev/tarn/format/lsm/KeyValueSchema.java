@@ -101,6 +101,38 @@ public final class KeyValueSchema {
                 key.getSegments(), key.getOffset(), key.getSizeInBytes());
     }
 
+    /**
+     * Keeps the key of the last row it saw as bytes, in a buffer reused across calls: a writer
+     * remembers a file's last key without keeping the row, and without allocating per row.
+     */
+    public final class LastKey {
+
+        private final BinaryRowEncoder encoder;
+        private final ProjectedRowData view = ProjectedRowData.from(keyIndexes);
+        private int size;
+
+        private LastKey() {
+            List<RowType.RowField> keyFields = new ArrayList<>();
+            for (int i : keyIndexes) {
+                keyFields.add(tableType.getFields().get(i));
+            }
+            this.encoder = new BinaryRowEncoder(new RowType(false, keyFields));
+        }
+
+        public void set(RowData row) {
+            size = encoder.encode(view.replaceRow(row), RowKind.INSERT);
+        }
+
+        /** A copy of the last key set. */
+        public byte[] bytes() {
+            return java.util.Arrays.copyOf(encoder.buffer(), size);
+        }
+    }
+
+    public LastKey newLastKey() {
+        return new LastKey();
+    }
+
     /** Orders two keys of {@link #encodeKey}. */
     public int compareKeys(byte[] a, byte[] b) {
         return keyRowOrder.compare(keyRow(a), keyRow(b));

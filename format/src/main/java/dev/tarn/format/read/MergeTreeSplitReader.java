@@ -1,11 +1,12 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.lsm.FileRunMerge;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.LsmOptions;
 import dev.tarn.format.lsm.MergeFunction;
 import dev.tarn.format.lsm.MergeFunctions;
-import dev.tarn.format.lsm.MergeIterator;
 import dev.tarn.format.lsm.Sections;
 import dev.tarn.format.lsm.SortedRun;
 import dev.tarn.format.lsm.SortedRunReader;
@@ -32,7 +33,7 @@ import org.apache.flink.types.RowKind;
 final class MergeTreeSplitReader implements TableRead.SplitReader {
 
     private final KeyValueSchema schema;
-    private final DataFileOpener opener;
+    private final SortedRunReader.FileOpener opener;
     private final MergeFunction merge;
     private final Iterator<List<SortedRun>> sections;
     private final ProjectedRowData projected;
@@ -42,27 +43,60 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
 
     MergeTreeSplitReader(
             Table table, Split split, RowType readType, @Nullable Predicate keyFilter) {
-        this.schema = KeyValueSchema.of(table.schema());
-        this.opener =
+        KeyValueSchema full = KeyValueSchema.of(table.schema());
+        RowType mergedType = mergedType(table, readType);
+        int[] keys =
+                table.schema().primaryKeys().stream()
+                        .mapToInt(k -> mergedType.getFieldNames().indexOf(k))
+                        .toArray();
+        this.schema = new KeyValueSchema(mergedType, keys);
+        DataFileOpener files =
                 new DataFileOpener(
                         table,
                         table.bucketPath(split.partition(), split.bucket()),
-                        schema.fileType(),
+                        full.fileType(),
                         keyFilter,
                         "snapshot " + split.snapshotId());
-        Map<String, String> options = table.options();
+        RowType fileReadType = schema.fileType();
+        this.opener = file -> files.open(file, fileReadType);
         this.merge =
                 MergeFunctions.create(
                         table.config().lsm().mergeEngine(),
-                        schema.tableType(),
-                        schema.keyIndexes(),
-                        options);
-        this.sections = Sections.of(schema, split.files()).iterator();
+                        mergedType,
+                        keys,
+                        mergedType.getFieldCount() == full.tableType().getFieldCount()
+                                ? table.options()
+                                : Map.of());
+        this.sections = Sections.of(full, split.files()).iterator();
         int[] projection =
                 readType.getFieldNames().stream()
-                        .mapToInt(name -> table.schema().fieldIndex(name))
+                        .mapToInt(name -> mergedType.getFieldNames().indexOf(name))
                         .toArray();
         this.projected = ProjectedRowData.from(projection);
+    }
+
+    /**
+     * The columns to read and merge: all of them, unless the engine picks one whole version per key
+     * (deduplicate, first-row) without ordering by columns: then the key and the read columns, in
+     * table order.
+     */
+    private static RowType mergedType(Table table, RowType readType) {
+        RowType all = table.schema().rowType();
+        String engine = table.config().lsm().mergeEngine();
+        boolean wholeVersions = engine.equals("deduplicate") || engine.equals("first-row");
+        if (!wholeVersions
+                || table.options().containsKey(LsmOptions.SEQUENCE_FIELD.key())
+                || table.options().containsKey(LsmOptions.IGNORE_DELETE.key())) {
+            return all;
+        }
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (RowType.RowField f : all.getFields()) {
+            if (readType.getFieldNames().contains(f.getName())
+                    || table.schema().primaryKeys().contains(f.getName())) {
+                fields.add(f);
+            }
+        }
+        return new RowType(false, fields);
     }
 
     @Override
@@ -94,12 +128,12 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
 
     private Iterator<KeyValue> open(List<SortedRun> runs) {
         for (SortedRun run : runs) {
-            openReaders.add(new SortedRunReader(run.files(), opener::open, schema));
+            openReaders.add(new SortedRunReader(run.files(), opener, schema));
         }
         if (openReaders.size() == 1) {
             return openReaders.get(0);
         }
-        return new MergeIterator(openReaders, schema.keys(), merge, true);
+        return new FileRunMerge(openReaders, schema.keys(), merge, true);
     }
 
     @Override
