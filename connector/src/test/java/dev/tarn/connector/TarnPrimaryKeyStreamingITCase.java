@@ -56,9 +56,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Input: change {@code i} is version {@code i / KEYS} of key {@code i % KEYS}, an {@code +U}
  * with value {@code key * 100 + version} or a {@code -D} (see {@link #deleted}). One source subtask
- * produces them, so each key's changes stay in order; {@code fromChangelogStream} in upsert mode
- * with the primary key declared turns them into the upsert changelog the sink takes (the planner
- * accepts it as it is; a SQL INSERT of such a stream does the same).
+ * produces them, so each key's changes stay in order. They enter the planner through {@code
+ * fromChangelogStream} in upsert mode with the primary key declared, the upsert changelog the sink
+ * takes; the planner accepts it as a source of an INSERT into the table.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnPrimaryKeyStreamingITCase {
