@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import java.io.File;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -67,11 +64,8 @@ class TarnExactlyOnceITCase {
     }
 
     private static String runJob(String path, boolean failInTheMiddle) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env =
+                StreamExecutionEnvironment.getExecutionEnvironment(TestJobs.restarting());
         env.setParallelism(2);
         env.enableCheckpointing(100);
         DataStream<Row> rows =

@@ -54,20 +54,28 @@ final class TarnCommitter implements Committer<TarnCommittable> {
             messages.addAll(request.getCommittable().messages());
             identifier = Math.max(identifier, request.getCommittable().checkpointId());
         }
-        if (commit.isCommitted(identifier, user.createdMillis() - CLOCK_SKEW_MILLIS)) {
-            // A retry after a failure that struck after the snapshot was published.
-            requests.forEach(CommitRequest::signalAlreadyCommitted);
-            return;
-        }
+        long since = user.createdMillis() - CLOCK_SKEW_MILLIS;
         // Files are never deleted here: after a failure Flink restores and retries the same
         // committables, which need them. What a job abandons is left to orphan cleanup.
+        boolean published;
         if (overwrite != null) {
-            Set<Partition> written = new HashSet<>();
-            messages.forEach(m -> written.add(m.partition()));
-            commit.overwrite(
-                    identifier, messages, overwrite.scope(table.schema().partitionKeys(), written));
+            published = !commit.isCommitted(identifier, since);
+            if (published) {
+                Set<Partition> written = new HashSet<>();
+                messages.forEach(m -> written.add(m.partition()));
+                commit.overwrite(
+                        identifier,
+                        messages,
+                        overwrite.scope(table.schema().partitionKeys(), written));
+            }
         } else {
-            commit.commit(identifier, messages);
+            // A retry after a failure publishes only what is missing: the compactions if the
+            // failure struck between the commit's APPEND and COMPACT snapshots.
+            published = commit.commitRemaining(identifier, messages, since);
+        }
+        if (!published) {
+            // A retry after a failure that struck after the snapshot was published.
+            requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
     }
 

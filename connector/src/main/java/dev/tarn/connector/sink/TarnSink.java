@@ -37,16 +37,25 @@ public final class TarnSink
     private final Table table;
     private final CommitUser commitUser;
     @Nullable private final OverwriteSpec overwrite;
+    private final boolean checkpointed;
 
-    TarnSink(Table table, CommitUser commitUser, @Nullable OverwriteSpec overwrite) {
+    /**
+     * @param checkpointed the job takes checkpoints (writers start at the first one)
+     */
+    TarnSink(
+            Table table,
+            CommitUser commitUser,
+            @Nullable OverwriteSpec overwrite,
+            boolean checkpointed) {
         this.table = table;
         this.commitUser = commitUser;
         this.overwrite = overwrite;
+        this.checkpointed = checkpointed;
     }
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
-        return new TarnSinkWriter(table, commitUser, overwrite != null);
+        return new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
     }
 
     @Override

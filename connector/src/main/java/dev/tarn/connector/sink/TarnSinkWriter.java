@@ -14,6 +14,11 @@ import org.apache.flink.types.RowKind;
  * of a bounded input) the open files are closed and handed on as one {@link TarnCommittable}. Holds
  * no state across checkpoints: every file it wrote before a barrier is in a committable. In a
  * primary-key table each row's kind is its kind of change; an append table takes inserts only.
+ *
+ * <p>In a checkpointed job the writer starts its buckets from the table only at its first
+ * checkpoint: after a restore the committer publishes the restored committables while it
+ * initializes, which may be after this writer's first rows (and the writer, holding no state, is
+ * not told it was restored) but is always before the next checkpoint is triggered.
  */
 final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommittable> {
 
@@ -26,10 +31,16 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
     private final boolean primaryKey;
     private boolean endOfInput;
 
-    TarnSinkWriter(Table table, CommitUser user, boolean overwrite) {
+    /**
+     * @param checkpointed the job takes checkpoints, so a first checkpoint will come
+     */
+    TarnSinkWriter(Table table, CommitUser user, boolean overwrite, boolean checkpointed) {
         this.table = table;
         this.user = user;
         this.write = table.newWrite(overwrite);
+        if (checkpointed) {
+            write.deferRestore();
+        }
         this.primaryKey = !table.schema().primaryKeys().isEmpty();
     }
 

@@ -126,15 +126,20 @@ public final class TarnTableSink
                             !allStatic && table.config().commit().dynamicPartitionOverwrite());
         }
         // One commit user per planned job: stable across restarts, since it is part of the plan.
-        TarnSink sink =
-                new TarnSink(
-                        table,
-                        new CommitUser(UUID.randomUUID().toString(), System.currentTimeMillis()),
-                        spec);
+        CommitUser user = new CommitUser(UUID.randomUUID().toString(), System.currentTimeMillis());
+        OverwriteSpec overwriteSpec = spec;
         boolean bounded = context.isBounded();
         return (DataStreamSinkProvider)
                 (providerContext, rows) -> {
-                    requireCheckpointing(rows.getExecutionEnvironment(), bounded);
+                    StreamExecutionEnvironment env = rows.getExecutionEnvironment();
+                    requireCheckpointing(env, bounded);
+                    TarnSink sink =
+                            new TarnSink(
+                                    table,
+                                    user,
+                                    overwriteSpec,
+                                    isStreaming(env)
+                                            && env.getCheckpointConfig().isCheckpointingEnabled());
                     DataStream<RowData> input = rows;
                     // One writer takes every bucket: routing would only add a network hop.
                     if (isPrimaryKeyTable()
@@ -151,10 +156,7 @@ public final class TarnTableSink
      * would never become visible, so the job is refused before it starts.
      */
     private void requireCheckpointing(StreamExecutionEnvironment env, boolean bounded) {
-        boolean streaming =
-                env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
-                        != RuntimeExecutionMode.BATCH;
-        if (streaming && !bounded && !env.getCheckpointConfig().isCheckpointingEnabled()) {
+        if (isStreaming(env) && !bounded && !env.getCheckpointConfig().isCheckpointingEnabled()) {
             throw new ValidationException(
                     "Cannot write to Tarn table "
                             + table.name()
@@ -162,6 +164,11 @@ public final class TarnTableSink
                             + " are committed when a checkpoint completes. Enable it, e.g. SET"
                             + " 'execution.checkpointing.interval' = '10s';");
         }
+    }
+
+    private static boolean isStreaming(StreamExecutionEnvironment env) {
+        return env.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                != RuntimeExecutionMode.BATCH;
     }
 
     @Override

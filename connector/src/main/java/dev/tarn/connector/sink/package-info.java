@@ -10,7 +10,9 @@
  * <p>Invariants: nothing becomes visible before its checkpoint completes; every committable names
  * its commit user and checkpoint id, and the committer skips those a snapshot of that user already
  * holds, so retries after failures, restores and savepoint restores into new jobs commit each
- * checkpoint exactly once; the committer never deletes files, since a retry may need them. Batch
- * inserts are the same pipeline with one commit at the end of the input.
+ * checkpoint exactly once; the committer never deletes files, since a retry may need them; in a
+ * checkpointed job a writer reads the table's files of its buckets only at its first checkpoint,
+ * after the committer has published what it restored. Batch inserts are the same pipeline with one
+ * commit at the end of the input.
  */
 package dev.tarn.connector.sink;

@@ -10,7 +10,6 @@ import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -53,7 +52,7 @@ class TarnCommitterTest {
     void aRestoredCommittableOfAnEarlierJobIsNotPublishedAgain() throws Exception {
         CommitUser earlier = new CommitUser("job-1", System.currentTimeMillis());
         TarnCommittable checkpoint5 = new TarnCommittable(earlier, 5, rows(1, 2));
-        FakeRequest first = new FakeRequest(checkpoint5);
+        FakeCommitRequest first = new FakeCommitRequest(checkpoint5);
         new TarnCommitter(table, null).commit(List.of(first));
         assertThat(table.snapshotManager().latestId()).hasValue(1);
         assertThat(first.alreadyCommitted).isFalse();
@@ -62,7 +61,7 @@ class TarnCommitterTest {
         byte[] saved = new TarnCommittableSerializer().serialize(checkpoint5);
         TarnCommittable restored = new TarnCommittableSerializer().deserialize(1, saved);
         assertThat(restored.user()).isEqualTo(earlier);
-        FakeRequest retry = new FakeRequest(restored);
+        FakeCommitRequest retry = new FakeCommitRequest(restored);
         new TarnCommitter(table, null).commit(List.of(retry));
         assertThat(retry.alreadyCommitted).isTrue();
         assertThat(table.snapshotManager().latestId()).hasValue(1);
@@ -70,7 +69,7 @@ class TarnCommitterTest {
 
         CommitUser later = new CommitUser("job-2", System.currentTimeMillis());
         new TarnCommitter(table, null)
-                .commit(List.of(new FakeRequest(new TarnCommittable(later, 1, rows(3)))));
+                .commit(List.of(new FakeCommitRequest(new TarnCommittable(later, 1, rows(3)))));
         assertThat(table.snapshotManager().latest().records().total()).isEqualTo(3);
         assertThat(table.snapshotManager().latest().commit().user()).isEqualTo("job-2");
     }
@@ -81,56 +80,11 @@ class TarnCommitterTest {
         new TarnCommitter(table, null)
                 .commit(
                         List.of(
-                                new FakeRequest(new TarnCommittable(user, 7, rows(1))),
-                                new FakeRequest(new TarnCommittable(user, 7, rows(2, 3))),
-                                new FakeRequest(new TarnCommittable(user, 7, List.of()))));
+                                new FakeCommitRequest(new TarnCommittable(user, 7, rows(1))),
+                                new FakeCommitRequest(new TarnCommittable(user, 7, rows(2, 3))),
+                                new FakeCommitRequest(new TarnCommittable(user, 7, List.of()))));
         assertThat(table.snapshotManager().latestId()).hasValue(1);
         assertThat(table.snapshotManager().latest().records().total()).isEqualTo(3);
         assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(7);
-    }
-
-    /** A commit request that records what the committer signalled. */
-    private static final class FakeRequest implements Committer.CommitRequest<TarnCommittable> {
-        private final TarnCommittable committable;
-        boolean alreadyCommitted;
-
-        FakeRequest(TarnCommittable committable) {
-            this.committable = committable;
-        }
-
-        @Override
-        public TarnCommittable getCommittable() {
-            return committable;
-        }
-
-        @Override
-        public int getNumberOfRetries() {
-            return 0;
-        }
-
-        @Override
-        public void signalFailedWithKnownReason(Throwable t) {
-            throw new AssertionError("unexpected failure", t);
-        }
-
-        @Override
-        public void signalFailedWithUnknownReason(Throwable t) {
-            throw new AssertionError("unexpected failure", t);
-        }
-
-        @Override
-        public void retryLater() {
-            throw new AssertionError("unexpected retry");
-        }
-
-        @Override
-        public void updateAndRetryLater(TarnCommittable committable) {
-            throw new AssertionError("unexpected retry");
-        }
-
-        @Override
-        public void signalAlreadyCommitted() {
-            alreadyCommitted = true;
-        }
     }
 }

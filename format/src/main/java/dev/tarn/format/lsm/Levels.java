@@ -39,6 +39,11 @@ public final class Levels {
         add(file);
     }
 
+    /** Adds a file at its own level. */
+    public void addFile(DataFile file) {
+        add(file);
+    }
+
     /** Swaps a compaction's inputs for its outputs. */
     public void replace(Collection<DataFile> before, Collection<DataFile> after) {
         Set<String> names = new HashSet<>();

@@ -4,6 +4,7 @@ import dev.tarn.format.manifest.DataFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -30,6 +31,10 @@ import org.apache.flink.table.data.RowData;
  * handed out is deleted at once; nothing else written is deleted here, unless the writer is closed
  * before handing it out. Not thread-safe: one task thread calls it; only compaction tasks run
  * elsewhere.
+ *
+ * <p>A writer may start before the bucket's published files are known ({@link #awaitRestore}):
+ * until {@link #restore} it only flushes level-0 files and never compacts, since a compaction that
+ * does not see every file could drop a tombstone that an unseen older file still needs.
  */
 public final class MergeTreeWriter implements AutoCloseable {
 
@@ -52,10 +57,12 @@ public final class MergeTreeWriter implements AutoCloseable {
     private final Levels levels;
     private final SortBuffer buffer;
     private final MergeFunction merge;
+    private final long firstSequence;
     private long nextSequence;
     private long commits;
     private long bytesFlushed;
     private long bytesCompacted;
+    private boolean awaitingRestore;
 
     private final List<DataFile> newFiles = new ArrayList<>();
     private final List<DataFile> compactBefore = new ArrayList<>();
@@ -80,7 +87,40 @@ public final class MergeTreeWriter implements AutoCloseable {
         this.levels = levels;
         this.buffer = buffer;
         this.merge = setup.merges().get();
+        this.firstSequence = firstSequence;
         this.nextSequence = firstSequence;
+    }
+
+    /** From now until {@link #restore}, the levels lack the bucket's published files. */
+    public void awaitRestore() {
+        awaitingRestore = true;
+    }
+
+    /**
+     * Adds the bucket's published files, all older than this writer's changes, and lets compaction
+     * run again.
+     *
+     * @throws IllegalStateException if a file holds a sequence number this writer also gave out
+     */
+    public void restore(Collection<DataFile> published) {
+        if (!awaitingRestore) {
+            throw new IllegalStateException("Bucket " + target.dir() + " was restored already");
+        }
+        for (DataFile file : published) {
+            if (file.sequence().max() >= firstSequence) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Cannot restore bucket %s: its file %s holds sequence number %d,"
+                                        + " not below this writer's first %d (a clock far behind"
+                                        + " the previous writer's?); restart the writer",
+                                target.dir(),
+                                file.fileName(),
+                                file.sequence().max(),
+                                firstSequence));
+            }
+        }
+        published.forEach(levels::addFile);
+        awaitingRestore = false;
     }
 
     /** Adds one change; its kind is the row's. The row may be reused once this returns. */
@@ -158,7 +198,9 @@ public final class MergeTreeWriter implements AutoCloseable {
     public Changes prepareCommit(boolean waitForCompaction) throws IOException {
         flush();
         commits++;
-        if (setup.fullCompactionEvery() > 0 && commits % setup.fullCompactionEvery() == 0) {
+        if (!awaitingRestore
+                && setup.fullCompactionEvery() > 0
+                && commits % setup.fullCompactionEvery() == 0) {
             compactFully();
         } else {
             collectCompaction(waitForCompaction);
@@ -176,6 +218,10 @@ public final class MergeTreeWriter implements AutoCloseable {
 
     /** Flushes, then merges every run of the bucket into one at the last level, and waits. */
     public void compactFully() throws IOException {
+        if (awaitingRestore) {
+            throw new IllegalStateException(
+                    "Cannot compact bucket " + target.dir() + " before its files are restored");
+        }
         flush();
         collectCompaction(true);
         if (startCompaction(true)) {
@@ -224,7 +270,7 @@ public final class MergeTreeWriter implements AutoCloseable {
 
     /** Starts a compaction if none runs and the levels call for one; true if one started. */
     private boolean startCompaction(boolean full) {
-        if (running != null) {
+        if (running != null || awaitingRestore) {
             return false;
         }
         List<SortedRun> runs = levels.runs();

@@ -42,6 +42,10 @@ import org.apache.flink.table.data.RowData;
  * <p>Sequence numbers: a bucket starts above the highest sequence of its files and above the wall
  * clock in milliseconds times 2^20, so that a writer restarted before the commit of its previous
  * run's files was retried still numbers its changes after them (SPEC.md, "Sequence numbers").
+ *
+ * <p>Restored writers ({@link #deferRestore}) read the latest snapshot only at their first
+ * checkpoint: before it, the commits of the checkpoints they were restored from may still be under
+ * way.
  */
 final class MergeTreeWrites implements AutoCloseable {
 
@@ -65,6 +69,7 @@ final class MergeTreeWrites implements AutoCloseable {
     @Nullable private ExecutorService compactions;
     @Nullable private java.nio.file.Path spillDirectory;
     private long memoryUsed;
+    private boolean restorePending;
 
     /**
      * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
@@ -95,6 +100,16 @@ final class MergeTreeWrites implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the buckets' published files at the first {@link #prepareCommit} of a checkpoint, not
+     * earlier; until then buckets flush level-0 files and do not compact.
+     */
+    void deferRestore() {
+        if (!overwrite) {
+            restorePending = true;
+        }
+    }
+
     List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
         int totalBuckets = table.config().bucket();
         List<CommitMessage> messages = new ArrayList<>();
@@ -120,6 +135,13 @@ final class MergeTreeWrites implements AutoCloseable {
         }
         memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
         messages.removeIf(CommitMessage::isEmpty);
+        if (restorePending && !endOfInput) {
+            // A checkpoint barrier: the job's tasks all finished their restore before it was
+            // triggered, so the committer has published what it recovered.
+            restorePending = false;
+            Map<BucketKey, List<DataFile>> published = restoredFiles();
+            writers.forEach((key, w) -> w.restore(published.getOrDefault(key, List.of())));
+        }
         return messages;
     }
 
@@ -192,7 +214,10 @@ final class MergeTreeWrites implements AutoCloseable {
                         parquetOptions,
                         table.config().sizes().targetFileSize(),
                         table.schema().id());
-        List<DataFile> files = overwrite ? List.of() : restoredFiles().getOrDefault(key, List.of());
+        List<DataFile> files =
+                overwrite || restorePending
+                        ? List.of()
+                        : restoredFiles().getOrDefault(key, List.of());
         Levels levels = new Levels(schema, picker.maxLevel(), files);
         long firstSequence =
                 Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
@@ -210,6 +235,9 @@ final class MergeTreeWrites implements AutoCloseable {
                         levels,
                         buffer(),
                         firstSequence);
+        if (restorePending) {
+            writer.awaitRestore();
+        }
         writers.put(key, writer);
         return writer;
     }

@@ -86,9 +86,42 @@ public final class TableCommit {
      * table's history.
      */
     public boolean isCommitted(long identifier, long sinceMillis) {
+        Snapshot.Commit last = lastCommitOfUser(sinceMillis);
+        return last != null && last.identifier() >= identifier;
+    }
+
+    /**
+     * Publishes what of the commit {@code identifier} no snapshot of this user holds yet, for a
+     * retry after a failure: everything, as {@link #commit}, if none holds it; only the compactions
+     * if the failure struck between the commit's APPEND and COMPACT snapshots; nothing if it is
+     * complete (or a later identifier is committed). Looks back as {@link #isCommitted} does.
+     *
+     * @return false if nothing was left to publish
+     */
+    public boolean commitRemaining(
+            long identifier, List<CommitMessage> messages, long sinceMillis) {
+        Snapshot.Commit last = lastCommitOfUser(sinceMillis);
+        if (last == null || last.identifier() < identifier) {
+            commit(identifier, messages);
+            return true;
+        }
+        List<ManifestEntry> compactions =
+                entries(messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
+        if (last.identifier() > identifier
+                || last.kind() != CommitKind.APPEND
+                || compactions.isEmpty()) {
+            return false;
+        }
+        tryCommit(identifier, compactions, CommitKind.COMPACT, null);
+        return true;
+    }
+
+    /** The commit of this user's latest snapshot, looking back to {@code sinceMillis}; or null. */
+    @Nullable
+    private Snapshot.Commit lastCommitOfUser(long sinceMillis) {
         OptionalLong latest = snapshots.latestId();
         if (latest.isEmpty()) {
-            return false;
+            return null;
         }
         // Expiration may remove every older snapshot between the two look-ups.
         long earliest = snapshots.earliestId().orElse(latest.getAsLong());
@@ -103,13 +136,13 @@ public final class TableCommit {
                 throw e;
             }
             if (s.commit().user().equals(commitUser)) {
-                return s.commit().identifier() >= identifier;
+                return s.commit();
             }
             if (s.commit().timeMillis() < sinceMillis) {
                 break;
             }
         }
-        return false;
+        return null;
     }
 
     /** Deletes the new files of messages that will never be committed. */

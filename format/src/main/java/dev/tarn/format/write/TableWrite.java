@@ -74,6 +74,22 @@ public final class TableWrite implements AutoCloseable {
                         : new MergeTreeWrites(table, parquetOptions, overwrite);
     }
 
+    /**
+     * For a writer restored from a checkpoint: the buckets of a primary-key table read their files
+     * in the latest snapshot at the first {@link #prepareCommit(boolean) prepareCommit(false)} (a
+     * checkpoint), not at their first row, and do not compact before it. Until that checkpoint
+     * begins, the committable of the restored checkpoint may not be published yet; a bucket started
+     * from the snapshot before it would miss its files. No effect on append tables.
+     *
+     * @return this
+     */
+    public TableWrite deferRestore() {
+        if (mergeTrees != null) {
+            mergeTrees.deferRestore();
+        }
+        return this;
+    }
+
     public void write(RowData row) throws IOException {
         Partition partition = router.partition(row);
         int bucket = router.bucket(row);
