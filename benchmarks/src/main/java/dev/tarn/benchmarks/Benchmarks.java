@@ -6,14 +6,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.api.EnvironmentSettings;
+import javax.annotation.Nullable;
 import org.apache.flink.table.api.TableEnvironment;
 
 /**
  * End-to-end throughput of Tarn pipelines on an embedded Flink at parallelism 1, each compared with
  * the same pipeline into Flink's blackhole sink (the ceiling) and, with {@code --paimon}, into
  * Apache Paimon. Prints medians of several runs: seconds, rows/s and CPU-seconds per million rows.
- * Usage: {@code Benchmarks [--rows N] [--runs R] [--paimon] [--primary-key | --commit-latency]}.
+ * Usage: {@code Benchmarks [--rows N] [--runs R] [--paimon] [--primary-key [--only TEXT] |
+ * --commit-latency]}.
  */
 public final class Benchmarks {
 
@@ -23,12 +24,13 @@ public final class Benchmarks {
         int runs = Integer.parseInt(flags.getOrDefault("runs", "3"));
         boolean paimon = flags.containsKey("paimon");
         Path warehouse = Files.createTempDirectory("tarn-bench");
+        SessionCluster.start();
         if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(warehouse, List.of(10, 5000));
             System.exit(0);
         }
         if (flags.containsKey("primary-key")) {
-            primaryKey(rows, runs, paimon, warehouse);
+            primaryKey(rows, runs, paimon, warehouse, flags.get("only"));
             System.exit(0);
         }
         System.out.printf(
@@ -86,7 +88,8 @@ public final class Benchmarks {
     }
 
     /** The primary-key issue's pipelines: upserts over rows / 4 keys, scan and lookup. */
-    private static void primaryKey(long rows, int runs, boolean paimon, Path warehouse)
+    private static void primaryKey(
+            long rows, int runs, boolean paimon, Path warehouse, @Nullable String only)
             throws Exception {
         PrimaryKeyBenchmark pk = new PrimaryKeyBenchmark(rows, warehouse);
         System.out.printf(
@@ -117,6 +120,11 @@ public final class Benchmarks {
             reads.put("paimon merged scan -> blackhole", pk::scanPaimon);
             reads.put("paimon point lookup by key", pk::lookupPaimon);
         }
+        if (only != null) {
+            // --only <text>: just the pipelines whose name contains it (for profiling one).
+            writes.keySet().removeIf(name -> !name.equals(CEILING) && !name.contains(only));
+            reads.keySet().removeIf(name -> !name.contains(only));
+        }
         Map<String, List<Measurement>> writeResults = new LinkedHashMap<>();
         Map<String, List<Measurement>> readResults = new LinkedHashMap<>();
         for (int round = 1; round <= runs; round++) {
@@ -128,7 +136,9 @@ public final class Benchmarks {
             }
             // Reads see what the streaming writes left: level-0 files of the last checkpoints
             // over compacted runs, merged on read.
-            pk.checkTarnCount();
+            if (writes.keySet().stream().anyMatch(name -> name.contains("tarn"))) {
+                pk.checkTarnCount();
+            }
             for (Map.Entry<String, Measurement.ThrowingRunnable> p : reads.entrySet()) {
                 readResults
                         .computeIfAbsent(p.getKey(), k -> new ArrayList<>())
@@ -139,9 +149,11 @@ public final class Benchmarks {
         writeResults.forEach(writeReport::add);
         writeReport.print(System.out);
         System.out.printf("%nReads of the %,d rows the upserts leave:%n", pk.keys());
-        Report readReport = new Report(pk.keys());
-        readResults.forEach(readReport::add);
-        readReport.print(System.out);
+        if (!readResults.isEmpty()) {
+            Report readReport = new Report(pk.keys());
+            readResults.forEach(readReport::add);
+            readReport.print(System.out);
+        }
         System.out.println();
         System.out.println(pk.writeAmplificationAndPeakHeap());
     }
@@ -150,9 +162,7 @@ public final class Benchmarks {
     private static final String OVERHEAD = "job overhead (scan of an empty table)";
 
     static TableEnvironment batchEnv() {
-        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-        env.getConfig().set("parallelism.default", "1");
-        return env;
+        return SessionCluster.environment(false);
     }
 
     private static Map<String, String> flags(String[] args) {

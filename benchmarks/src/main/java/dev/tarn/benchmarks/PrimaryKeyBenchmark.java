@@ -8,7 +8,6 @@ import java.lang.management.MemoryMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -45,12 +44,7 @@ final class PrimaryKeyBenchmark {
     }
 
     private TableEnvironment env(boolean streaming) {
-        TableEnvironment env =
-                TableEnvironment.create(
-                        streaming
-                                ? EnvironmentSettings.inStreamingMode()
-                                : EnvironmentSettings.inBatchMode());
-        env.getConfig().set("parallelism.default", "1");
+        TableEnvironment env = SessionCluster.environment(streaming);
         if (streaming) {
             env.getConfig().set("execution.checkpointing.interval", "2s");
         }

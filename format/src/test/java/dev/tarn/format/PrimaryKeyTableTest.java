@@ -149,6 +149,29 @@ class PrimaryKeyTableTest {
     }
 
     @Test
+    void pointLookupPlansOnlyTheKeysBucket() throws IOException {
+        Table table = create(List.of(), Map.of("bucket", "4"));
+        try (TableWrite write = table.newWrite()) {
+            for (long id = 0; id < 200; id++) {
+                write.write(row(RowKind.INSERT, id, id, "v"));
+            }
+            commit(table, write, 1, true);
+        }
+        Predicate id42 =
+                new Predicate.Leaf(Predicate.Op.EQ, 0, "id", new BigIntType(false), List.of(42L));
+        assertThat(table.newScan().withFilter(id42).plan().splits()).hasSize(1);
+        assertThat(read(table, id42)).contains(text(42, 42, "v"));
+        Predicate in =
+                new Predicate.Leaf(
+                        Predicate.Op.IN, 0, "id", new BigIntType(false), List.of(1L, 2L, 3L));
+        assertThat(table.newScan().withFilter(in).plan().splits()).hasSizeBetween(1, 3);
+        assertThat(read(table, in)).contains(text(1, 1, "v"), text(2, 2, "v"), text(3, 3, "v"));
+        Predicate range =
+                new Predicate.Leaf(Predicate.Op.GT, 0, "id", new BigIntType(false), List.of(5L));
+        assertThat(table.newScan().withFilter(range).plan().splits()).hasSize(4);
+    }
+
+    @Test
     void compactionPublishesCompactSnapshotsAndDropsTombstonesAtTheLastLevel() throws IOException {
         Table table =
                 create(List.of(), Map.of("bucket", "1", "num-sorted-run.compaction-trigger", "2"));

@@ -13,14 +13,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
  * The read seam's planner: fixes one snapshot (the latest, or the one {@code scan.snapshot-id} or
  * {@code scan.timestamp-millis} selects) and turns its live files into {@link Split}s, skipping
- * partitions and files the filter rules out (in a primary-key table, by its key columns only; each
- * bucket is one split there, as its files are merged on read). The snapshot is fixed when {@link
- * #plan} runs, so later commits never change what a plan reads.
+ * partitions, buckets and files the filter rules out (in a primary-key table, by its key columns
+ * only; each bucket is one split there, as its files are merged on read). The snapshot is fixed
+ * when {@link #plan} runs, so later commits never change what a plan reads.
  */
 public final class TableScan {
 
@@ -100,9 +101,16 @@ public final class TableScan {
                 new PredicateEvaluator(table.schema().fieldIndexes(table.schema().partitionKeys()));
         Map<ManifestEntry.FileId, ManifestEntry> live =
                 LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot);
+        Set<Integer> buckets =
+                BucketPruning.buckets(filter, table.schema(), table.config().bucket());
         Map<Partition, Boolean> partitionMatches = new LinkedHashMap<>();
         Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
         for (ManifestEntry e : live.values()) {
+            if (buckets != null
+                    && e.totalBuckets() == table.config().bucket()
+                    && !buckets.contains(e.bucket())) {
+                continue;
+            }
             if (filter != null) {
                 boolean partitionOk =
                         partitionMatches.computeIfAbsent(
