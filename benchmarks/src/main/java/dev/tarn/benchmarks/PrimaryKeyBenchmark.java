@@ -1,10 +1,5 @@
 package dev.tarn.benchmarks;
 
-import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.write.TableWrite;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +20,6 @@ final class PrimaryKeyBenchmark {
     private static final String TABLE =
             "users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')";
     private static final long LOOKUP_KEY = 777_777;
-
-    /** Rows between commits of the write-amplification run: 2 s of input at 400,000 rows/s. */
-    private static final long ROWS_PER_CHECKPOINT = 800_000;
 
     private final long rows;
     private final long keys;
@@ -140,64 +132,30 @@ final class PrimaryKeyBenchmark {
     }
 
     /**
-     * Writes the same rows through the format's write seam, with a 256 MB buffer and a commit every
-     * {@link #ROWS_PER_CHECKPOINT} rows, and reports the bytes written by flushes and by
-     * compactions, and the peak live heap while writing.
+     * Write amplification and peak heap of the LSM writer alone, measured by {@link LsmWriteProbe}
+     * in a JVM of its own with a 1 GB heap, so neither Flink nor the other pipelines count.
      */
     String writeAmplificationAndPeakHeap() throws Exception {
-        TableEnvironment env = env(false);
-        env.executeSql(
-                "CREATE TABLE lake.bench.amplification ("
-                        + COLUMNS
-                        + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4',"
-                        + " 'write-buffer-size' = '256mb')");
-        Table table =
-                Table.load(
-                        new FlinkFileIO(),
-                        new org.apache.flink.core.fs.Path(
-                                warehouse
-                                        .resolve("tarn")
-                                        .resolve("bench.db")
-                                        .resolve("amplification")
-                                        .toUri()),
-                        "bench.amplification");
-        BenchGenFactory.Rows generator = new BenchGenFactory.Rows(keys);
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        System.gc();
-        long baseline = memory.getHeapMemoryUsage().getUsed();
-        long peakLive = 0;
-        long sampleEvery = Math.max(1, rows / 20);
-        TableWrite.WrittenBytes written;
-        long commits = 0;
-        try (TableWrite write = table.newWrite()) {
-            for (long i = 0; i < rows; i++) {
-                write.write(generator.map(i));
-                if (i % ROWS_PER_CHECKPOINT == ROWS_PER_CHECKPOINT - 1) {
-                    table.newCommit("bench").commit(++commits, write.prepareCommit(false));
-                }
-                if (i % sampleEvery == sampleEvery - 1) {
-                    // Live heap: what a full collection cannot free, i.e. what the writer holds.
-                    System.gc();
-                    peakLive = Math.max(peakLive, memory.getHeapMemoryUsage().getUsed());
-                }
-            }
-            table.newCommit("bench").commit(++commits, write.prepareCommit(true));
-            written = write.writtenBytes();
+        Process probe =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-Xmx1g",
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                LsmWriteProbe.class.getName(),
+                                String.valueOf(rows),
+                                String.valueOf(keys),
+                                warehouse.resolve("probe").toUri().toString())
+                        .redirectErrorStream(true)
+                        .start();
+        String output = new String(probe.getInputStream().readAllBytes());
+        if (probe.waitFor() != 0) {
+            throw new IllegalStateException("The LSM write probe failed:\n" + output);
         }
-        double amplification =
-                (written.flushed() + written.compacted()) / (double) written.flushed();
-        return String.format(
-                "Write amplification (format API, 256 MB buffer, a commit every %,d rows as at"
-                        + " 2 s checkpoints): flushed %,d bytes, compacted %,d bytes: %.2f bytes"
-                        + " written per byte flushed.%n"
-                        + "Peak live heap of the writer (after full collections, %d samples,"
-                        + " over the %,d MB before writing): %,d MB.",
-                ROWS_PER_CHECKPOINT,
-                written.flushed(),
-                written.compacted(),
-                amplification,
-                rows / sampleEvery,
-                baseline >> 20,
-                (peakLive - baseline) >> 20);
+        return output.lines()
+                .filter(line -> line.startsWith(LsmWriteProbe.PREFIX))
+                .map(line -> line.substring(LsmWriteProbe.PREFIX.length()))
+                .reduce((a, b) -> a + System.lineSeparator() + b)
+                .orElse(output);
     }
 }

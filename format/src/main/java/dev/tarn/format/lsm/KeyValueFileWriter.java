@@ -44,6 +44,7 @@ public final class KeyValueFileWriter {
     private ParquetDataWriter current;
     private String currentName;
     private byte[] minKey;
+    private final KeyValueSchema.LastKey firstKey;
     private final KeyValueSchema.LastKey lastKey;
     private long minSequence;
     private long maxSequence;
@@ -53,6 +54,8 @@ public final class KeyValueFileWriter {
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
+        // Own encoders: writers of several buckets and compactions run on different threads.
+        this.firstKey = target.schema().newLastKey();
         this.lastKey = target.schema().newLastKey();
     }
 
@@ -65,7 +68,8 @@ public final class KeyValueFileWriter {
                             new Path(target.dir(), currentName),
                             target.schema().fileType(),
                             target.options());
-            minKey = target.schema().encodeKey(kv.row());
+            firstKey.set(kv.row());
+            minKey = firstKey.bytes();
             minSequence = Long.MAX_VALUE;
             maxSequence = Long.MIN_VALUE;
         }

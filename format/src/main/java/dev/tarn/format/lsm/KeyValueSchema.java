@@ -7,7 +7,6 @@ import java.util.List;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
@@ -18,7 +17,7 @@ import org.apache.flink.types.RowKind;
  * How a primary-key table's changes are laid out in its data files (SPEC.md, "Primary-key data
  * files"): the table's columns, then {@value #SEQUENCE_COLUMN} and {@value #KIND_COLUMN}; each file
  * sorted by key with one change per key. Also encodes and orders the key ranges files record.
- * Thread-safe except {@link #encodeKey}, which reuses a buffer: use one instance per thread.
+ * Thread-safe; a {@link LastKey} is not and belongs to one writer.
  */
 public final class KeyValueSchema {
 
@@ -33,8 +32,6 @@ public final class KeyValueSchema {
     private final int[] keyIndexes;
     private final KeyComparator keys;
     private final KeyComparator keyRowOrder;
-    private final RowCopier keyCopier;
-    private final ProjectedRowData keyView;
 
     public KeyValueSchema(RowType tableType, int[] keyIndexes) {
         this.tableType = tableType;
@@ -60,8 +57,6 @@ public final class KeyValueSchema {
         }
         RowType keyType = new RowType(false, keyFields);
         this.keyRowOrder = new KeyComparator(keyType, keyPositions);
-        this.keyCopier = new RowCopier(keyType);
-        this.keyView = ProjectedRowData.from(keyIndexes);
     }
 
     public static KeyValueSchema of(TableSchema schema) {
@@ -92,13 +87,6 @@ public final class KeyValueSchema {
         int n = tableType.getFieldCount();
         return new KeyValue(
                 fileRow.getLong(n), RowKind.fromByteValue(fileRow.getByte(n + 1)), fileRow);
-    }
-
-    /** The key of a table row as the bytes of a binary row of the key columns. */
-    public byte[] encodeKey(RowData row) {
-        BinaryRowData key = keyCopier.copy(keyView.replaceRow(row));
-        return BinarySegmentUtils.copyToBytes(
-                key.getSegments(), key.getOffset(), key.getSizeInBytes());
     }
 
     /**
@@ -133,7 +121,7 @@ public final class KeyValueSchema {
         return new LastKey();
     }
 
-    /** Orders two keys of {@link #encodeKey}. */
+    /** Orders two keys encoded by a {@link LastKey}. */
     public int compareKeys(byte[] a, byte[] b) {
         return keyRowOrder.compare(keyRow(a), keyRow(b));
     }

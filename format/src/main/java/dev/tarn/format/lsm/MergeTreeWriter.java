@@ -153,8 +153,17 @@ public final class MergeTreeWriter implements AutoCloseable {
     /** Writes the buffered changes as level-0 files, then compacts if the levels call for it. */
     public void flush() throws IOException {
         collectCompaction(false);
+        addFlushed(writeBuffer());
+    }
+
+    /**
+     * Writes the buffered changes as level-0 files and empties the buffer, changing nothing else:
+     * {@link #addFlushed} takes the files in. The one step another thread may run (while this
+     * writer's thread waits), so the buckets of a table write flush in parallel at a checkpoint.
+     */
+    public List<DataFile> writeBuffer() throws IOException {
         if (buffer.size() == 0) {
-            return;
+            return List.of();
         }
         KeyValueFileWriter writer = new KeyValueFileWriter(target, 0);
         List<DataFile> flushed;
@@ -178,6 +187,14 @@ public final class MergeTreeWriter implements AutoCloseable {
             throw e;
         }
         buffer.clear();
+        return flushed;
+    }
+
+    /** Takes in files of {@link #writeBuffer} as the newest level-0 runs; compacts if due. */
+    public void addFlushed(List<DataFile> flushed) throws IOException {
+        if (flushed.isEmpty()) {
+            return;
+        }
         for (DataFile file : flushed) {
             levels.addLevel0(file);
             newFiles.add(file);

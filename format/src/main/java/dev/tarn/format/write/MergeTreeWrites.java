@@ -18,6 +18,7 @@ import dev.tarn.format.read.DataFileOpener;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,8 +27,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
@@ -52,6 +56,10 @@ final class MergeTreeWrites implements AutoCloseable {
     /** Spill files per bucket before it must flush: bounds open files when reading them back. */
     private static final int MAX_SPILL_FILES = 64;
 
+    /** Threads that flush buckets at a commit: the machine's cores, at most four. */
+    private static final int FLUSH_THREADS =
+            Math.min(4, Runtime.getRuntime().availableProcessors());
+
     /** Shift of the wall-clock floor of sequence numbers: room for 2^20 changes a millisecond. */
     private static final int CLOCK_SHIFT = 20;
 
@@ -67,6 +75,7 @@ final class MergeTreeWrites implements AutoCloseable {
     private final Map<BucketKey, MergeTreeWriter> writers = new LinkedHashMap<>();
     @Nullable private Map<BucketKey, List<DataFile>> restored;
     @Nullable private ExecutorService compactions;
+    @Nullable private ExecutorService flushes;
     @Nullable private java.nio.file.Path spillDirectory;
     private long memoryUsed;
     private boolean restorePending;
@@ -111,6 +120,7 @@ final class MergeTreeWrites implements AutoCloseable {
     }
 
     List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
+        flushInParallel();
         int totalBuckets = table.config().bucket();
         List<CommitMessage> messages = new ArrayList<>();
         for (Map.Entry<BucketKey, MergeTreeWriter> e : writers.entrySet()) {
@@ -145,6 +155,57 @@ final class MergeTreeWrites implements AutoCloseable {
         return messages;
     }
 
+    /**
+     * Writes every bucket's buffer at once, a bucket per thread: the task waits for the files at a
+     * checkpoint anyway, and its other cores would idle meanwhile.
+     */
+    private void flushInParallel() throws IOException {
+        List<MergeTreeWriter> buckets = new ArrayList<>(writers.values());
+        if (buckets.size() < 2 || FLUSH_THREADS < 2) {
+            return; // Each writer flushes itself in its prepareCommit.
+        }
+        if (flushes == null) {
+            flushes = Executors.newFixedThreadPool(FLUSH_THREADS, daemon("tarn-flush-"));
+        }
+        List<Future<List<DataFile>>> written = new ArrayList<>();
+        for (MergeTreeWriter writer : buckets) {
+            written.add(flushes.submit(writer::writeBuffer));
+        }
+        IOException failure = null;
+        for (int i = 0; i < buckets.size(); i++) {
+            try {
+                buckets.get(i).addFlushed(written.get(i).get());
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (failure == null) {
+                    failure =
+                            cause instanceof IOException io
+                                    ? io
+                                    : new IOException(
+                                            "Cannot flush a bucket of table "
+                                                    + table.name()
+                                                    + ": "
+                                                    + cause.getMessage(),
+                                            cause);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while flushing " + table.name());
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private ThreadFactory daemon(String prefix) {
+        return r -> {
+            Thread t = new Thread(r, prefix + table.name());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     /** Bytes written so far by flushes and by compactions, over all open buckets. */
     TableWrite.WrittenBytes writtenBytes() {
         long flushed = 0;
@@ -168,6 +229,10 @@ final class MergeTreeWrites implements AutoCloseable {
         if (compactions != null) {
             compactions.shutdownNow();
             compactions = null;
+        }
+        if (flushes != null) {
+            flushes.shutdownNow();
+            flushes = null;
         }
         if (spillDirectory != null) {
             try (var files = Files.list(spillDirectory)) {
@@ -255,13 +320,7 @@ final class MergeTreeWrites implements AutoCloseable {
 
     private ExecutorService compactions() {
         if (compactions == null) {
-            compactions =
-                    Executors.newSingleThreadExecutor(
-                            r -> {
-                                Thread t = new Thread(r, "tarn-compaction-" + table.name());
-                                t.setDaemon(true);
-                                return t;
-                            });
+            compactions = Executors.newSingleThreadExecutor(daemon("tarn-compaction-"));
         }
         return compactions;
     }
