@@ -115,6 +115,7 @@ public final class Benchmarks {
         }
         Map<String, Measurement.ThrowingRunnable> reads = new LinkedHashMap<>();
         reads.put("tarn merged scan -> blackhole", pk::scanTarn);
+        reads.put(PK_OVERHEAD, pk::scanEmptyTarn);
         reads.put("tarn point lookup by key", pk::lookupTarn);
         if (paimon) {
             reads.put("paimon merged scan -> blackhole", pk::scanPaimon);
@@ -123,7 +124,7 @@ public final class Benchmarks {
         if (only != null) {
             // --only <text>: just the pipelines whose name contains it (for profiling one).
             writes.keySet().removeIf(name -> !name.equals(CEILING) && !name.contains(only));
-            reads.keySet().removeIf(name -> !name.contains(only));
+            reads.keySet().removeIf(name -> !name.equals(PK_OVERHEAD) && !name.contains(only));
         }
         Map<String, List<Measurement>> writeResults = new LinkedHashMap<>();
         Map<String, List<Measurement>> readResults = new LinkedHashMap<>();
@@ -153,12 +154,14 @@ public final class Benchmarks {
             Report readReport = new Report(pk.keys());
             readResults.forEach(readReport::add);
             readReport.print(System.out);
+            readReport.printNetOfOverhead(System.out, PK_OVERHEAD);
         }
         System.out.println();
         System.out.println(pk.writeAmplificationAndPeakHeap());
     }
 
     private static final String CEILING = "datagen -> blackhole (ceiling)";
+    private static final String PK_OVERHEAD = "job overhead (empty pk table scan)";
     private static final String OVERHEAD = "job overhead (scan of an empty table)";
 
     static TableEnvironment batchEnv() {

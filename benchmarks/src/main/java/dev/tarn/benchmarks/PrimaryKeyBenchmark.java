@@ -94,6 +94,16 @@ final class PrimaryKeyBenchmark {
         paimonEnv(false).executeSql("INSERT INTO bh SELECT * FROM paimon.bench.users").await();
     }
 
+    /** A scan of an empty primary-key table: the fixed cost of planning and running a job. */
+    void scanEmptyTarn() throws Exception {
+        TableEnvironment env = env(false);
+        env.executeSql(
+                "CREATE TABLE IF NOT EXISTS lake.bench.no_rows ("
+                        + COLUMNS
+                        + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')");
+        env.executeSql("INSERT INTO bh SELECT * FROM lake.bench.no_rows").await();
+    }
+
     void lookupTarn() throws Exception {
         lookup(env(false), "lake");
     }
