@@ -13,6 +13,7 @@ import org.apache.parquet.column.page.DataPageV1;
 import org.apache.parquet.column.page.DataPageV2;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.values.ValuesReader;
 
 /**
@@ -43,10 +44,24 @@ abstract class FlatColumnReader {
     /** Whether the current page holds dictionary ids rather than values. */
     protected boolean dictionaryEncoded;
 
+    /** The levels of a page without nulls: each the maximum, no decoding needed. */
+    private final ValuesReader allDefined;
+
     FlatColumnReader(ColumnDescriptor column, WritableColumnVector vector) {
         this.column = column;
         this.vector = vector;
         this.maxDefinitionLevel = column.getMaxDefinitionLevel();
+        int max = maxDefinitionLevel;
+        this.allDefined =
+                new ValuesReader() {
+                    @Override
+                    public int readInteger() {
+                        return max;
+                    }
+
+                    @Override
+                    public void skip() {}
+                };
     }
 
     final WritableColumnVector vector() {
@@ -97,12 +112,21 @@ abstract class FlatColumnReader {
             ByteBufferInputStream in = v1.getBytes().toInputStream();
             levels = v1.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
             levels.initFromPage(valuesLeftInPage, in);
+            if (withoutNulls(v1.getStatistics())) {
+                // The levels are read past above; every one is the maximum.
+                levels = allDefined;
+            }
             startValues(v1.getValueEncoding(), in);
         } else {
             DataPageV2 v2 = (DataPageV2) page;
             levels = new HybridLevels(maxDefinitionLevel, v2.getDefinitionLevels().toInputStream());
             startValues(v2.getDataEncoding(), v2.getData().toInputStream());
         }
+    }
+
+    /** True when the page's statistics say it holds no null. */
+    private static boolean withoutNulls(@Nullable Statistics<?> statistics) {
+        return statistics != null && !statistics.isEmpty() && statistics.getNumNulls() == 0;
     }
 
     private void startValues(Encoding encoding, ByteBufferInputStream in) throws IOException {
