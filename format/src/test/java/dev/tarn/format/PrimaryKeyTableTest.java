@@ -260,75 +260,34 @@ class PrimaryKeyTableTest {
         assertThat(table.config().bucket()).isEqualTo(4);
         assertThat(table.schema().options()).containsEntry("bucket", "4");
 
-        Path other = new Path(location, "other");
-        assertThatThrownBy(
-                        () ->
-                                Table.create(
-                                        new FlinkFileIO(),
-                                        other,
-                                        "db.t",
-                                        TableSchema.create(
-                                                TYPE,
-                                                List.of("dt"),
-                                                List.of("id"),
-                                                Map.of(),
-                                                null)))
+        assertThatThrownBy(() -> createOther(List.of("dt"), List.of("id"), Map.of()))
                 .hasMessageContaining(
                         "Partition column dt of table db.t must be part of the"
                                 + " primary key [id]");
-        assertThatThrownBy(
-                        () ->
-                                Table.create(
-                                        new FlinkFileIO(),
-                                        other,
-                                        "db.t",
-                                        TableSchema.create(
-                                                TYPE,
-                                                List.of(),
-                                                List.of("id"),
-                                                Map.of("bucket", "-1"),
-                                                null)))
+        assertThatThrownBy(() -> createOther(List.of(), List.of("id"), Map.of("bucket", "-1")))
                 .hasMessageContaining("needs a fixed number of buckets, got 'bucket' = -1");
-        assertThatThrownBy(
-                        () ->
-                                Table.create(
-                                        new FlinkFileIO(),
-                                        other,
-                                        "db.t",
-                                        TableSchema.create(
-                                                TYPE,
-                                                List.of(),
-                                                List.of("id", "a"),
-                                                Map.of(),
-                                                null)))
+        assertThatThrownBy(() -> createOther(List.of(), List.of("id", "a"), Map.of()))
                 .hasMessageContaining("Primary-key column a of table db.t must be NOT NULL");
         assertThatThrownBy(
                         () ->
-                                Table.create(
-                                        new FlinkFileIO(),
-                                        other,
-                                        "db.t",
-                                        TableSchema.create(
-                                                TYPE,
-                                                List.of(),
-                                                List.of(),
-                                                Map.of("merge-engine", "first-row"),
-                                                null)))
+                                createOther(
+                                        List.of(), List.of(), Map.of("merge-engine", "first-row")))
                 .hasMessageContaining(
                         "Option 'merge-engine' of table db.t applies to primary-key tables only");
         assertThatThrownBy(
                         () ->
-                                Table.create(
-                                        new FlinkFileIO(),
-                                        other,
-                                        "db.t",
-                                        TableSchema.create(
-                                                TYPE,
-                                                List.of(),
-                                                List.of("id"),
-                                                Map.of("merge-engine", "latest"),
-                                                null)))
+                                createOther(
+                                        List.of(), List.of("id"), Map.of("merge-engine", "latest")))
                 .hasMessageContaining("Unknown merge engine 'latest'");
+    }
+
+    private Table createOther(
+            List<String> partitionKeys, List<String> primaryKeys, Map<String, String> options) {
+        return Table.create(
+                new FlinkFileIO(),
+                new Path(location, "other"),
+                "db.t",
+                TableSchema.create(TYPE, partitionKeys, primaryKeys, options, null));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.tarn.format.lsm;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.KeyRange;
 import dev.tarn.format.manifest.SequenceRange;
 import dev.tarn.format.parquet.DataFileStats;
@@ -102,13 +103,7 @@ public final class KeyValueFileWriter {
             current.abort();
             current = null;
         }
-        for (DataFile file : finished) {
-            try {
-                target.io().delete(new Path(target.dir(), file.fileName()), false);
-            } catch (IOException ignored) {
-                // Unreferenced; orphan cleanup removes it later.
-            }
-        }
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), finished);
         finished.clear();
     }
 

@@ -1,6 +1,7 @@
 package dev.tarn.format.lsm;
 
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 
 /**
@@ -352,12 +352,6 @@ public final class MergeTreeWriter implements AutoCloseable {
     }
 
     private void deleteUnpublished(List<DataFile> files) {
-        for (DataFile file : files) {
-            try {
-                target.io().delete(new Path(target.dir(), file.fileName()), false);
-            } catch (IOException e) {
-                // Unreferenced; orphan cleanup removes it later.
-            }
-        }
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), files);
     }
 }

@@ -2,6 +2,7 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.SequenceRange;
 import dev.tarn.format.parquet.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter;
@@ -100,13 +101,7 @@ final class RollingFileWriter {
             current.abort();
             current = null;
         }
-        for (DataFile file : finished) {
-            try {
-                io.delete(new Path(dir, file.fileName()), false);
-            } catch (IOException ignored) {
-                // Unreferenced; orphan cleanup removes it later.
-            }
-        }
+        DataFiles.deleteUnreferenced(io, dir, finished);
         finished.clear();
     }
 }

@@ -2,6 +2,7 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
@@ -149,13 +150,7 @@ public final class TableCommit {
     public void abort(List<CommitMessage> messages) {
         for (CommitMessage m : messages) {
             Path dir = table.bucketPath(m.partition(), m.bucket());
-            for (DataFile file : m.newFiles()) {
-                try {
-                    table.io().delete(new Path(dir, file.fileName()), false);
-                } catch (IOException ignored) {
-                    // Unreferenced; orphan cleanup removes it later.
-                }
-            }
+            DataFiles.deleteUnreferenced(table.io(), dir, m.newFiles());
         }
     }
 
