@@ -105,45 +105,61 @@ public final class Benchmarks {
             warmup.writePaimon(false);
             warmup.scanPaimon();
         }
-        Map<String, Measurement.ThrowingRunnable> writes = new LinkedHashMap<>();
-        writes.put(CEILING, pk::blackhole);
-        writes.put("upserts -> tarn pk table (batch)", () -> pk.writeTarn(false));
-        writes.put("upserts -> tarn pk table (stream, 2s cp)", () -> pk.writeTarn(true));
+        // One round, in order: the batch writes, then reads of what they left (one sorted run
+        // per bucket), then the streaming writes, then reads of what those left (level-0 files of
+        // the last checkpoints over compacted runs, merged on read).
+        List<Step> steps = new ArrayList<>();
+        steps.add(new Step(CEILING, false, pk::blackhole));
+        steps.add(new Step("upserts -> tarn pk table (batch)", false, () -> pk.writeTarn(false)));
         if (paimon) {
-            writes.put("upserts -> paimon pk table (batch)", () -> pk.writePaimon(false));
-            writes.put("upserts -> paimon pk table (stream, 2s cp)", () -> pk.writePaimon(true));
+            steps.add(
+                    new Step(
+                            "upserts -> paimon pk table (batch)",
+                            false,
+                            () -> pk.writePaimon(false)));
         }
-        Map<String, Measurement.ThrowingRunnable> reads = new LinkedHashMap<>();
-        reads.put("tarn merged scan -> blackhole", pk::scanTarn);
-        reads.put(PK_OVERHEAD, pk::scanEmptyTarn);
-        reads.put("tarn point lookup by key", pk::lookupTarn);
+        steps.add(new Step("tarn scan -> blackhole (after batch)", true, pk::scanTarn));
+        steps.add(new Step(PK_OVERHEAD, true, pk::scanEmptyTarn));
+        steps.add(new Step("tarn point lookup by key", true, pk::lookupTarn));
         if (paimon) {
-            reads.put("paimon merged scan -> blackhole", pk::scanPaimon);
-            reads.put("paimon point lookup by key", pk::lookupPaimon);
+            steps.add(new Step("paimon scan -> blackhole (after batch)", true, pk::scanPaimon));
+            steps.add(new Step("paimon point lookup by key", true, pk::lookupPaimon));
+        }
+        steps.add(
+                new Step(
+                        "upserts -> tarn pk table (stream, 2s cp)",
+                        false,
+                        () -> pk.writeTarn(true)));
+        if (paimon) {
+            steps.add(
+                    new Step(
+                            "upserts -> paimon pk table (stream, 2s cp)",
+                            false,
+                            () -> pk.writePaimon(true)));
+        }
+        steps.add(new Step("tarn scan -> blackhole (after stream)", true, pk::scanTarn));
+        if (paimon) {
+            steps.add(new Step("paimon scan -> blackhole (after stream)", true, pk::scanPaimon));
         }
         if (only != null) {
             // --only <text>: just the pipelines whose name contains it (for profiling one).
-            writes.keySet().removeIf(name -> !name.equals(CEILING) && !name.contains(only));
-            reads.keySet().removeIf(name -> !name.equals(PK_OVERHEAD) && !name.contains(only));
+            steps.removeIf(
+                    step ->
+                            !step.name.equals(CEILING)
+                                    && !step.name.equals(PK_OVERHEAD)
+                                    && !step.name.contains(only));
         }
         Map<String, List<Measurement>> writeResults = new LinkedHashMap<>();
         Map<String, List<Measurement>> readResults = new LinkedHashMap<>();
         for (int round = 1; round <= runs; round++) {
             System.out.println("Round " + round + " of " + runs);
-            for (Map.Entry<String, Measurement.ThrowingRunnable> p : writes.entrySet()) {
-                writeResults
-                        .computeIfAbsent(p.getKey(), k -> new ArrayList<>())
-                        .add(Measurement.of(p.getValue()));
-            }
-            // Reads see what the streaming writes left: level-0 files of the last checkpoints
-            // over compacted runs, merged on read.
-            if (writes.keySet().stream().anyMatch(name -> name.contains("tarn"))) {
-                pk.checkTarnCount();
-            }
-            for (Map.Entry<String, Measurement.ThrowingRunnable> p : reads.entrySet()) {
-                readResults
-                        .computeIfAbsent(p.getKey(), k -> new ArrayList<>())
-                        .add(Measurement.of(p.getValue()));
+            for (Step step : steps) {
+                if (step.read && step.name.contains("tarn scan")) {
+                    pk.checkTarnCount();
+                }
+                (step.read ? readResults : writeResults)
+                        .computeIfAbsent(step.name, k -> new ArrayList<>())
+                        .add(Measurement.of(step.run));
             }
         }
         Report writeReport = new Report(rows);
@@ -159,6 +175,9 @@ public final class Benchmarks {
         System.out.println();
         System.out.println(pk.writeAmplificationAndPeakHeap());
     }
+
+    /** A pipeline of the primary-key benchmark: a write (rates per input row) or a read. */
+    private record Step(String name, boolean read, Measurement.ThrowingRunnable run) {}
 
     private static final String CEILING = "datagen -> blackhole (ceiling)";
     private static final String PK_OVERHEAD = "job overhead (empty pk table scan)";

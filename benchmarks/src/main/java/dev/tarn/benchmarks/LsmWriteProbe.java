@@ -27,8 +27,12 @@ public final class LsmWriteProbe {
     /** Rows between commits: 2 s of input at 400,000 rows/s. */
     private static final long ROWS_PER_CHECKPOINT = 800_000;
 
+    private static final String BATCH = "batch";
+
     public static void main(String[] args) throws Exception {
         long rows = Long.parseLong(args[0]);
+        boolean batch = args.length > 3 && args[3].equals(BATCH);
+        long rowsPerCommit = batch ? Long.MAX_VALUE : ROWS_PER_CHECKPOINT;
         long keys = Long.parseLong(args[1]);
         RowType type =
                 (RowType)
@@ -60,7 +64,7 @@ public final class LsmWriteProbe {
         try (TableWrite write = table.newWrite()) {
             for (long i = 0; i < rows; i++) {
                 write.write(generator.map(i));
-                if (i % ROWS_PER_CHECKPOINT == ROWS_PER_CHECKPOINT - 1) {
+                if (i % rowsPerCommit == rowsPerCommit - 1) {
                     table.newCommit("probe").commit(++commits, write.prepareCommit(false));
                 }
                 if (i % sampleEvery == sampleEvery - 1) {
@@ -72,20 +76,25 @@ public final class LsmWriteProbe {
             table.newCommit("probe").commit(++commits, write.prepareCommit(true));
             written = write.writtenBytes();
         }
+        String mode =
+                batch
+                        ? "one commit at the end, as a batch insert"
+                        : String.format(
+                                "a commit every %,d rows, as at 2 s checkpoints",
+                                ROWS_PER_CHECKPOINT);
         System.out.printf(
-                "%sWrite amplification (a commit every %,d rows, as at 2 s checkpoints): flushed"
-                        + " %,d bytes, compacted %,d bytes: %.2f bytes written per byte"
-                        + " flushed.%n",
+                "%s%s: write amplification: flushed %,d bytes, compacted %,d bytes: %.2f bytes"
+                        + " written per byte flushed.%n",
                 PREFIX,
-                ROWS_PER_CHECKPOINT,
+                mode,
                 written.flushed(),
                 written.compacted(),
                 (written.flushed() + written.compacted()) / (double) written.flushed());
         System.out.printf(
-                "%sPeak live heap of the writer with a 256 MB write buffer (after full"
+                "%s%s: peak live heap of the writer with a 256 MB write buffer (after full"
                         + " collections, %d samples, -Xmx1g): %,d MB over the %,d MB before"
                         + " writing.%n",
-                PREFIX, rows / sampleEvery, (peakLive - baseline) >> 20, baseline >> 20);
+                PREFIX, mode, rows / sampleEvery, (peakLive - baseline) >> 20, baseline >> 20);
     }
 
     private LsmWriteProbe() {}

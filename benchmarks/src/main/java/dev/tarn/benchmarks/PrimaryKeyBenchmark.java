@@ -146,6 +146,10 @@ final class PrimaryKeyBenchmark {
      * in a JVM of its own with a 1 GB heap, so neither Flink nor the other pipelines count.
      */
     String writeAmplificationAndPeakHeap() throws Exception {
+        return probe("checkpoints") + System.lineSeparator() + probe("batch");
+    }
+
+    private String probe(String mode) throws Exception {
         Process probe =
                 new ProcessBuilder(
                                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -155,7 +159,8 @@ final class PrimaryKeyBenchmark {
                                 LsmWriteProbe.class.getName(),
                                 String.valueOf(rows),
                                 String.valueOf(keys),
-                                warehouse.resolve("probe").toUri().toString())
+                                warehouse.resolve("probe-" + mode).toUri().toString(),
+                                mode)
                         .redirectErrorStream(true)
                         .start();
         String output = new String(probe.getInputStream().readAllBytes());
