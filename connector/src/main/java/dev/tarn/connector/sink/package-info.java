@@ -2,9 +2,10 @@
  * The Tarn Sink V2 sink: files written by many writers, published as one snapshot per checkpoint.
  *
  * <pre>
- *   rows --> [TarnSinkWriter 0..n-1] --TarnCommittable--> global() --> [TarnCommitter 0]
- *            close files when the      (tagged with the       publishes one snapshot when
- *            checkpoint barrier passes  checkpoint id)        Flink reports the checkpoint done
+ *   rows --(primary key: by bucket)--> [TarnSinkWriter 0..n-1] --TarnCommittable--> global()
+ *            close files when the checkpoint barrier passes     (tagged with the checkpoint id)
+ *        --> [TarnCommitter 0]  publishes one snapshot when Flink reports the checkpoint done
+ *                               (an APPEND, then a COMPACT one if buckets were compacted)
  * </pre>
  *
  * <p>Invariants: nothing becomes visible before its checkpoint completes; every committable names
@@ -13,6 +14,7 @@
  * checkpoint exactly once; the committer never deletes files, since a retry may need them; in a
  * checkpointed job a writer reads the table's files of its buckets only at its first checkpoint,
  * after the committer has published what it restored. Batch inserts are the same pipeline with one
- * commit at the end of the input.
+ * commit at the end of the input. Rows of a primary-key table reach writers by bucket ({@code
+ * BucketRouting}), so each bucket has one writer and its sequence numbers only grow.
  */
 package dev.tarn.connector.sink;
