@@ -15,8 +15,9 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * Reads the splits assigned to one source subtask, one at a time, asking the enumerator for the
- * next when a split is done. Its checkpoint holds the open split with the number of rows already
- * emitted, and the splits not started, so a restore neither repeats nor skips a row.
+ * next when it starts one (so the next is there when this one is done). Its checkpoint holds the
+ * open split with the number of rows already emitted, and the splits not started, so a restore
+ * neither repeats nor skips a row.
  */
 final class TarnSourceReader implements SourceReader<RowData, TarnSplit> {
 
@@ -91,6 +92,8 @@ final class TarnSourceReader implements SourceReader<RowData, TarnSplit> {
             return false;
         }
         current = next;
+        // Ask for the next split now, so it arrives while this one is read.
+        requestSplit();
         currentReader = read.open(next.split());
         emittedInSplit = 0;
         for (long i = 0; i < next.recordsToSkip(); i++) {
