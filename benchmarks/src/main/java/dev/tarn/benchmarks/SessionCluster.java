@@ -1,31 +1,30 @@
 package dev.tarn.benchmarks;
 
-import java.net.URI;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 
 /**
- * A Flink cluster that runs for the whole benchmark, in this JVM, reached over REST like a session
- * cluster the SQL client submits to: every pipeline pays for submitting and running its job, not
- * for starting a cluster (which a user of a running cluster never waits for).
+ * A Flink cluster that runs for the whole benchmark, in this JVM, like a session cluster the SQL
+ * client submits to: every pipeline pays for planning, submitting and running its job, not for
+ * starting a cluster (which a user of a running cluster never waits for). Jobs are submitted in
+ * process, so their end is seen at once rather than at the client's next poll of the job status.
  */
 final class SessionCluster {
 
-    private static URI rest;
+    private static boolean started;
 
     private SessionCluster() {}
 
     static synchronized void start() throws Exception {
-        if (rest != null) {
+        if (started) {
             return;
         }
         Configuration conf = new Configuration();
-        conf.set(RestOptions.BIND_PORT, "0");
         conf.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
         MiniCluster cluster =
                 new MiniCluster(
@@ -35,12 +34,13 @@ final class SessionCluster {
                                 .setNumSlotsPerTaskManager(4)
                                 .build());
         cluster.start();
-        rest = cluster.getRestAddress().get();
+        TestStreamEnvironment.setAsContext(cluster, 1);
+        started = true;
     }
 
     /** A table environment whose jobs run on the session cluster, at parallelism 1. */
     static TableEnvironment environment(boolean streaming) {
-        if (rest == null) {
+        if (!started) {
             throw new IllegalStateException("The session cluster is not started");
         }
         TableEnvironment env =
@@ -48,9 +48,6 @@ final class SessionCluster {
                         streaming
                                 ? EnvironmentSettings.inStreamingMode()
                                 : EnvironmentSettings.inBatchMode());
-        env.getConfig().set("execution.target", "remote");
-        env.getConfig().set("rest.address", rest.getHost());
-        env.getConfig().set("rest.port", String.valueOf(rest.getPort()));
         env.getConfig().set("parallelism.default", "1");
         return env;
     }
