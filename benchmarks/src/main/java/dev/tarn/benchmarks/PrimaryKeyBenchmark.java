@@ -50,21 +50,13 @@ final class PrimaryKeyBenchmark {
                         + "')");
         env.executeSql(
                 "CREATE TEMPORARY TABLE bh (" + COLUMNS + ") WITH ('connector' = 'blackhole')");
-        env.executeSql(
-                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '"
-                        + warehouse.resolve("tarn").toUri()
-                        + "')");
-        env.executeSql("CREATE DATABASE IF NOT EXISTS lake.bench");
+        SessionCluster.addCatalog(env, "tarn", warehouse);
         return env;
     }
 
     private TableEnvironment paimonEnv(boolean streaming) {
         TableEnvironment env = env(streaming);
-        env.executeSql(
-                "CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' = '"
-                        + warehouse.resolve("paimon").toUri()
-                        + "')");
-        env.executeSql("CREATE DATABASE IF NOT EXISTS paimon.bench");
+        SessionCluster.addCatalog(env, "paimon", warehouse);
         return env;
     }
 

@@ -38,6 +38,19 @@ final class SessionCluster {
         started = true;
     }
 
+    /**
+     * Registers a catalog over the benchmark's warehouse in {@code env}, with a database {@code
+     * bench}: {@code lake} for type {@code tarn}, {@code paimon} for type {@code paimon}.
+     */
+    static void addCatalog(TableEnvironment env, String type, java.nio.file.Path warehouse) {
+        String name = type.equals("tarn") ? "lake" : type;
+        env.executeSql(
+                String.format(
+                        "CREATE CATALOG %s WITH ('type' = '%s', 'warehouse' = '%s')",
+                        name, type, warehouse.resolve(type).toUri()));
+        env.executeSql("CREATE DATABASE IF NOT EXISTS " + name + ".bench");
+    }
+
     /** A table environment whose jobs run on the session cluster, at parallelism 1. */
     static TableEnvironment environment(boolean streaming) {
         if (!started) {
