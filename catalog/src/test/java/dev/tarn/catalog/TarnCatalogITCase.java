@@ -8,14 +8,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,13 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Flink SQL against a Tarn catalog in batch mode, on one shared MiniCluster. */
 class TarnCatalogITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = LakeSql.miniCluster();
 
     private static final String CREATE_EVENTS =
             "CREATE TABLE db.events (id BIGINT, v STRING COMMENT 'the value', dt STRING)"
@@ -38,29 +26,19 @@ class TarnCatalogITCase {
                     + " WITH ('bucket' = '4', 'bucket-key' = 'id')";
 
     @TempDir Path lake;
-    private TableEnvironment env;
+    private LakeSql sql;
 
     @BeforeEach
     void createCatalog() {
-        env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-        env.getConfig().set("parallelism.default", "2");
-        env.getConfig().set("table.local-time-zone", "UTC");
-        env.executeSql(
-                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '" + lake.toUri() + "')");
-        env.executeSql("USE CATALOG lake");
-        env.executeSql("CREATE DATABASE db");
+        sql = LakeSql.open(lake);
     }
 
-    private List<String> query(String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
-            it.forEachRemaining(r -> rows.add(r.toString()));
-        }
-        return rows;
+    private List<String> query(String statement) throws Exception {
+        return sql.query(statement);
     }
 
-    private void exec(String sql) throws Exception {
-        env.executeSql(sql).await();
+    private void exec(String statement) throws Exception {
+        sql.exec(statement);
     }
 
     @Test

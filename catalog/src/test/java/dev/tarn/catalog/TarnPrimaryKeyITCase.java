@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.table.api.EnvironmentSettings;
-import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,13 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Primary-key tables through SQL in batch mode: upserts, DELETE, UPDATE, OVERWRITE, engines. */
 class TarnPrimaryKeyITCase {
 
-    @RegisterExtension
-    static final MiniClusterExtension CLUSTER =
-            new MiniClusterExtension(
-                    new MiniClusterResourceConfiguration.Builder()
-                            .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
-                            .build());
+    @RegisterExtension static final MiniClusterExtension CLUSTER = LakeSql.miniCluster();
 
     private static final String CREATE_USERS =
             "CREATE TABLE db.users (id BIGINT, name STRING, balance DECIMAL(12, 2), dt STRING,"
@@ -34,29 +22,21 @@ class TarnPrimaryKeyITCase {
                     + " WITH ('bucket' = '4')";
 
     @TempDir Path lake;
-    private TableEnvironment env;
+    private LakeSql sql;
 
     @BeforeEach
     void createCatalog() {
-        env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
-        env.getConfig().set("parallelism.default", "2");
-        env.executeSql(
-                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '" + lake.toUri() + "')");
-        env.executeSql("USE CATALOG lake");
-        env.executeSql("CREATE DATABASE db");
+        sql = LakeSql.open(lake);
     }
 
-    private List<String> query(String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
-            it.forEachRemaining(r -> rows.add(r.toString()));
-        }
+    private List<String> query(String statement) throws Exception {
+        List<String> rows = sql.query(statement);
         rows.sort(null);
         return rows;
     }
 
-    private void exec(String sql) throws Exception {
-        env.executeSql(sql).await();
+    private void exec(String statement) throws Exception {
+        sql.exec(statement);
     }
 
     @Test

@@ -1,0 +1,63 @@
+package dev.tarn.catalog;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * SQL in batch mode against a Tarn catalog {@code lake} with a database {@code db}, for the
+ * catalog's ITCases: the cluster they share and the statements they run.
+ */
+final class LakeSql {
+
+    private final TableEnvironment env;
+
+    private LakeSql(TableEnvironment env) {
+        this.env = env;
+    }
+
+    /** One task manager with two slots: jobs run at parallelism 2. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(2)
+                        .build());
+    }
+
+    /**
+     * A batch environment in UTC using catalog {@code lake} at {@code warehouse}, with {@code db}.
+     */
+    static LakeSql open(Path warehouse) {
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        env.getConfig().set("parallelism.default", "2");
+        env.getConfig().set("table.local-time-zone", "UTC");
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '"
+                        + warehouse.toUri()
+                        + "')");
+        env.executeSql("USE CATALOG lake");
+        env.executeSql("CREATE DATABASE db");
+        return new LakeSql(env);
+    }
+
+    /** The rows of a query as Flink prints them ({@code +I[1, a]}), in arrival order. */
+    List<String> query(String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+        return rows;
+    }
+
+    /** Runs a statement to its end. */
+    void exec(String sql) throws Exception {
+        env.executeSql(sql).await();
+    }
+}
