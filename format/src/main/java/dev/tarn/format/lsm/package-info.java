@@ -29,11 +29,13 @@
  *
  * <h2>Merging</h2>
  *
- * Reading a bucket and compacting runs are the same operation: a {@link
- * dev.tarn.format.lsm.MergeIterator} walks the runs (oldest first) in key order and folds each
- * key's versions, in sequence order with ties going to the newer run, through the table's {@link
- * dev.tarn.format.lsm.MergeFunction} (the {@code merge-engine}; see {@link
- * dev.tarn.format.lsm.MergeFunctions}):
+ * Reading a bucket, compacting runs and flushing a buffer are the same operation: walk the runs
+ * (oldest first) in key order and fold each key's versions, in sequence order with ties going to
+ * the newer run, through the table's {@link dev.tarn.format.lsm.MergeFunction} (the {@code
+ * merge-engine}; see {@link dev.tarn.format.lsm.MergeFunctions}). Runs of data files hold one
+ * change per key and are merged in place ({@link dev.tarn.format.lsm.FileRunMerge}); a buffer holds
+ * several and is merged by {@link dev.tarn.format.lsm.StableRunMerge} or, once it spilled, by the
+ * copying {@link dev.tarn.format.lsm.MergeIterator}. The engines:
  *
  * <ul>
  *   <li>{@code deduplicate}: the newest version wins; a retraction wins as a tombstone.
@@ -52,7 +54,14 @@
  * amplification, size ratio and run count, and at which level the result goes. Merging always takes
  * a prefix of the newest runs, which keeps the sequence order of runs intact.
  *
- * <p>This package holds the pieces only. The table writer assigns sequences, flushes buffers to
- * files and runs compactions; the reader merges a split's runs; neither is here.
+ * <h2>Files and the bucket's life</h2>
+ *
+ * {@link dev.tarn.format.lsm.KeyValueSchema} lays changes out in data files (the table's columns,
+ * then sequence and kind); {@link dev.tarn.format.lsm.KeyValueFileWriter} writes a run's files and
+ * {@link dev.tarn.format.lsm.SortedRunReader} reads them back. {@link
+ * dev.tarn.format.lsm.MergeTreeWriter} is one bucket's writer: it numbers changes, flushes the
+ * buffer to level 0, keeps {@link dev.tarn.format.lsm.Levels} and runs one {@link
+ * dev.tarn.format.lsm.CompactionTask} at a time in the background. Readers split a bucket into
+ * {@link dev.tarn.format.lsm.Sections} of overlapping files and merge only where files overlap.
  */
 package dev.tarn.format.lsm;
