@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * The smallest and largest primary key in a data file of a primary-key table, each the bytes of a
- * binary row of the key columns (SPEC.md, "Key ranges"). Only the table that wrote them can order
- * them; within a sorted run the ranges of files never overlap.
+ * binary row of the key columns (SPEC.md, "Manifest body"). Only the table that wrote them can
+ * order them; within a sorted run the ranges of files never overlap.
  */
 public record KeyRange(byte[] min, byte[] max) implements Serializable {
 
