@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.AbstractCatalog;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
@@ -29,11 +30,13 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.PartitionNotExistException;
 import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
+import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.factories.Factory;
+import org.apache.flink.table.procedures.Procedure;
 
 /**
  * A Flink catalog over a warehouse directory (layout in {@link Warehouse}). The file system is the
@@ -290,6 +293,40 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
             throws TableNotExistException {
         TableAlteration.checkChanges(path.getFullName(), changes);
         alterTable(path, newTable, ignoreIfNotExists);
+    }
+
+    // ------ procedures: CALL <catalog>.sys.<name>(...) ------
+
+    /** The database procedures are called in, as Apache Paimon names it. */
+    static final String PROCEDURES_DATABASE = "sys";
+
+    @Override
+    public List<String> listProcedures(String database) throws DatabaseNotExistException {
+        if (database.equals(PROCEDURES_DATABASE)) {
+            return List.of(CompactProcedure.NAME);
+        }
+        if (!databaseExists(database)) {
+            throw new DatabaseNotExistException(getName(), database);
+        }
+        return List.of();
+    }
+
+    @Override
+    public Procedure getProcedure(ObjectPath procedure) throws ProcedureNotExistException {
+        if (procedure.getDatabaseName().equals(PROCEDURES_DATABASE)
+                && procedure.getObjectName().equalsIgnoreCase(CompactProcedure.NAME)) {
+            return new CompactProcedure(this::tableForProcedure);
+        }
+        throw new ProcedureNotExistException(getName(), procedure);
+    }
+
+    /** A table a procedure works on, with Flink's exception if it does not exist. */
+    private Table tableForProcedure(ObjectPath path) {
+        try {
+            return load(path);
+        } catch (TableNotExistException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
     }
 
     /** The table at {@code path}; a corrupt schema file fails as a {@link CatalogException}. */

@@ -3,6 +3,7 @@ package dev.tarn.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -69,6 +70,39 @@ class TarnPrimaryKeyITCase {
                         + " VALUES (100, 'o', CAST(1 AS DECIMAL(12, 2)))");
         assertThat(query("SELECT id, dt FROM db.users"))
                 .containsExactly("+I[100, b]", "+I[4, a]", "+I[6, a]", "+I[8, a]");
+    }
+
+    @Test
+    void compactProcedureRewritesEveryBucketIntoOneRun() throws Exception {
+        exec(CREATE_USERS);
+        for (int round = 0; round < 3; round++) {
+            exec(
+                    "INSERT INTO db.users SELECT id, 'r"
+                            + round
+                            + "', CAST(id AS DECIMAL(12, 2)), 'a'"
+                            + " FROM (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) AS t(id)");
+        }
+        exec("DELETE FROM db.users WHERE id = 8");
+        List<String> before = query("SELECT * FROM db.users");
+
+        assertThat(query("CALL lake.sys.compact('db.users')"))
+                .singleElement()
+                .asString()
+                .contains("Compacted")
+                .contains("of table db.users into snapshot 5");
+        assertThat(query("SELECT * FROM db.users")).isEqualTo(before).hasSize(7);
+        assertThat(Files.readString(lake.resolve("db.db/users/snapshot/snapshot-5")))
+                .contains("\"commitKind\" : \"COMPACT\"");
+        assertThat(query("CALL lake.sys.compact('db.users')"))
+                .singleElement()
+                .asString()
+                .contains("is compacted already");
+
+        exec("CREATE TABLE db.log (id BIGINT)");
+        assertThatThrownBy(() -> query("CALL lake.sys.compact('db.log')"))
+                .hasStackTraceContaining("Cannot compact table db.log: it has no primary key");
+        assertThatThrownBy(() -> query("CALL lake.sys.compact('db.missing')"))
+                .hasStackTraceContaining("db.missing");
     }
 
     @Test
