@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.AbstractCatalog;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
@@ -297,36 +296,18 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
 
     // ------ procedures: CALL <catalog>.sys.<name>(...) ------
 
-    /** The database procedures are called in, as Apache Paimon names it. */
-    static final String PROCEDURES_DATABASE = "sys";
-
     @Override
     public List<String> listProcedures(String database) throws DatabaseNotExistException {
-        if (database.equals(PROCEDURES_DATABASE)) {
-            return List.of(CompactProcedure.NAME);
-        }
-        if (!databaseExists(database)) {
-            throw new DatabaseNotExistException(getName(), database);
-        }
-        return List.of();
+        return procedures().list(database);
     }
 
     @Override
     public Procedure getProcedure(ObjectPath procedure) throws ProcedureNotExistException {
-        if (procedure.getDatabaseName().equals(PROCEDURES_DATABASE)
-                && procedure.getObjectName().equalsIgnoreCase(CompactProcedure.NAME)) {
-            return new CompactProcedure(this::tableForProcedure);
-        }
-        throw new ProcedureNotExistException(getName(), procedure);
+        return procedures().get(procedure);
     }
 
-    /** A table a procedure works on, with Flink's exception if it does not exist. */
-    private Table tableForProcedure(ObjectPath path) {
-        try {
-            return load(path);
-        } catch (TableNotExistException e) {
-            throw new ValidationException(e.getMessage(), e);
-        }
+    private CatalogProcedures procedures() {
+        return new CatalogProcedures(getName(), this::databaseExists, this::load);
     }
 
     /** The table at {@code path}; a corrupt schema file fails as a {@link CatalogException}. */

@@ -1,0 +1,63 @@
+package dev.tarn.catalog;
+
+import dev.tarn.format.Table;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
+import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.procedures.Procedure;
+
+/**
+ * The procedures a Tarn catalog offers, called as {@code CALL <catalog>.sys.<name>(...)}: the
+ * database {@value #DATABASE} holds them all, as Apache Paimon names it; other databases hold none.
+ */
+final class CatalogProcedures {
+
+    static final String DATABASE = "sys";
+
+    private final String catalog;
+    private final Predicate<String> databaseExists;
+    private final TableLoader tables;
+
+    /** Loads the table a procedure works on. */
+    @FunctionalInterface
+    interface TableLoader {
+        Table load(ObjectPath path) throws TableNotExistException;
+    }
+
+    CatalogProcedures(String catalog, Predicate<String> databaseExists, TableLoader tables) {
+        this.catalog = catalog;
+        this.databaseExists = databaseExists;
+        this.tables = tables;
+    }
+
+    List<String> list(String database) throws DatabaseNotExistException {
+        if (database.equals(DATABASE)) {
+            return List.of(CompactProcedure.NAME);
+        }
+        if (!databaseExists.test(database)) {
+            throw new DatabaseNotExistException(catalog, database);
+        }
+        return List.of();
+    }
+
+    Procedure get(ObjectPath procedure) throws ProcedureNotExistException {
+        if (procedure.getDatabaseName().equals(DATABASE)
+                && procedure.getObjectName().equalsIgnoreCase(CompactProcedure.NAME)) {
+            return new CompactProcedure(this::table);
+        }
+        throw new ProcedureNotExistException(catalog, procedure);
+    }
+
+    /** The table, with Flink's validation error naming it if it does not exist. */
+    private Table table(ObjectPath path) {
+        try {
+            return tables.load(path);
+        } catch (TableNotExistException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
+    }
+}
