@@ -28,6 +28,7 @@ public final class KeyValueSchema {
     public static final String KIND_COLUMN = "_ROW_KIND";
 
     private final RowType tableType;
+    private final int tableArity;
     private final RowType fileType;
     private final int[] keyIndexes;
     private final KeyComparator keys;
@@ -35,6 +36,7 @@ public final class KeyValueSchema {
 
     public KeyValueSchema(RowType tableType, int[] keyIndexes) {
         this.tableType = tableType;
+        this.tableArity = tableType.getFieldCount();
         this.keyIndexes = keyIndexes.clone();
         this.keys = new KeyComparator(tableType, keyIndexes);
         List<RowType.RowField> fields = new ArrayList<>(tableType.getFields());
@@ -84,7 +86,7 @@ public final class KeyValueSchema {
 
     /** The change a file row holds; the row is the file reader's, reused by its next row. */
     public KeyValue fromFileRow(RowData fileRow) {
-        int n = tableType.getFieldCount();
+        int n = tableArity;
         return new KeyValue(
                 fileRow.getLong(n), RowKind.fromByteValue(fileRow.getByte(n + 1)), fileRow);
     }

@@ -312,7 +312,7 @@ public final class SortBuffer implements Closeable {
                 throw new NoSuchElementException(
                         "Sort buffer iterator is past its " + index.size() + " records");
             }
-            BinaryRowData view = stable ? new BinaryRowData(keys.rowType().getFieldCount()) : row;
+            BinaryRowData view = stable ? new BinaryRowData(row.getArity()) : row;
             point(view, index.address(next));
             return new KeyValue(index.sequence(next++), view.getRowKind(), view);
         }
