@@ -13,8 +13,9 @@ import org.apache.flink.table.api.TableEnvironment;
  * End-to-end throughput of Tarn pipelines on an embedded Flink at parallelism 1, each compared with
  * the same pipeline into Flink's blackhole sink (the ceiling) and, with {@code --paimon}, into
  * Apache Paimon. Prints medians of several runs: seconds, rows/s and CPU-seconds per million rows.
- * Usage: {@code Benchmarks [--rows N] [--runs R] [--paimon] [--primary-key [--only TEXT] |
- * --commit-latency]}.
+ * Usage: {@code Benchmarks [--rows N] [--runs R] [--paimon] [--only TEXT] [--cpu-breakdown]
+ * [--primary-key | --commit-latency]}, where {@code --only} keeps the pipelines whose name contains
+ * the text and {@code --cpu-breakdown} prints each run's CPU time by thread kind.
  */
 public final class Benchmarks {
 
@@ -24,6 +25,7 @@ public final class Benchmarks {
         int runs = Integer.parseInt(flags.getOrDefault("runs", "3"));
         boolean paimon = flags.containsKey("paimon");
         Path warehouse = Files.createTempDirectory("tarn-bench");
+        Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
         SessionCluster.start();
         if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(warehouse, List.of(10, 5000));
@@ -61,9 +63,19 @@ public final class Benchmarks {
             pipelines.put("paimon full scan -> blackhole", append::scanPaimon);
         }
         pipelines.put(OVERHEAD, append::scanEmptyTarn);
-        pipelines.put("tarn filter id BETWEEN 1000 AND 1999", append::filterTarn);
+        pipelines.put(FILTER, append::filterTarn);
         if (paimon) {
             pipelines.put("paimon filter id BETWEEN 1000 AND 1999", append::filterPaimon);
+        }
+        String only = flags.get("only");
+        if (only != null) {
+            pipelines
+                    .keySet()
+                    .removeIf(
+                            name ->
+                                    !name.equals(CEILING)
+                                            && !name.equals(OVERHEAD)
+                                            && !name.contains(only));
         }
         // Rounds, not one pipeline after another: drift of the machine (JIT, caches, other load)
         // then spreads over every pipeline instead of favouring the ones measured last.
@@ -72,13 +84,16 @@ public final class Benchmarks {
             System.out.println("Round " + round + " of " + runs);
             for (Map.Entry<String, Measurement.ThrowingRunnable> p : pipelines.entrySet()) {
                 results.computeIfAbsent(p.getKey(), k -> new ArrayList<>())
-                        .add(Measurement.of(p.getValue()));
+                        .add(Measurement.of(p.getKey(), p.getValue()));
             }
         }
         Report report = new Report(rows);
         results.forEach(report::add);
         report.print(System.out);
         report.printNetOfOverhead(System.out, OVERHEAD);
+        if (!pipelines.containsKey(FILTER)) {
+            System.exit(0);
+        }
         System.out.printf(
                 "Selective filter reads %.2f%% of the table's data bytes (%,d of %,d).%n",
                 100.0 * append.filterBytesRead() / append.tableBytes(),
@@ -159,7 +174,7 @@ public final class Benchmarks {
                 }
                 (step.read ? readResults : writeResults)
                         .computeIfAbsent(step.name, k -> new ArrayList<>())
-                        .add(Measurement.of(step.run));
+                        .add(Measurement.of(step.name, step.run));
             }
         }
         Report writeReport = new Report(rows);
@@ -181,6 +196,7 @@ public final class Benchmarks {
 
     private static final String CEILING = "datagen -> blackhole (ceiling)";
     private static final String PK_OVERHEAD = "job overhead (empty pk table scan)";
+    private static final String FILTER = "tarn filter id BETWEEN 1000 AND 1999";
     private static final String OVERHEAD = "job overhead (scan of an empty table)";
 
     static TableEnvironment batchEnv() {

@@ -3,16 +3,29 @@ package dev.tarn.benchmarks;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Wall time and process CPU time of one pipeline run, and medians over several runs. */
 record Measurement(double seconds, double cpuSeconds) {
 
-    static Measurement of(ThrowingRunnable run) throws Exception {
+    /** Whether each run prints its CPU time by thread kind ({@code --cpu-breakdown}). */
+    static volatile boolean printBreakdown;
+
+    static Measurement of(String name, ThrowingRunnable run) throws Exception {
+        Map<String, Long> threads0 = printBreakdown ? ThreadCpu.snapshot() : Map.of();
         long cpu0 = cpuNanos();
         long t0 = System.nanoTime();
         run.run();
         long t1 = System.nanoTime();
         long cpu1 = cpuNanos();
+        if (printBreakdown) {
+            System.out.printf(
+                    "  %-42s %.2f s, CPU %.2f s: %s%n",
+                    name,
+                    (t1 - t0) / 1e9,
+                    (cpu1 - cpu0) / 1e9,
+                    ThreadCpu.between(threads0, ThreadCpu.snapshot()));
+        }
         return new Measurement((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9);
     }
 

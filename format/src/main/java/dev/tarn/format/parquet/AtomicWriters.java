@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import java.nio.charset.StandardCharsets;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
@@ -22,10 +23,16 @@ final class AtomicWriters {
 
     private AtomicWriters() {}
 
-    static FieldWriter of(LogicalType type, RecordConsumer c) {
+    /**
+     * A writer of atomic values: a class, so that a row writer's call through an array of them (one
+     * implementation per column type) is a virtual call, not an interface one.
+     */
+    abstract static class Atomic implements FieldWriter {}
+
+    static Atomic of(LogicalType type, RecordConsumer c) {
         switch (type.getTypeRoot()) {
             case BOOLEAN:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addBoolean(row.getBoolean(pos));
@@ -37,7 +44,7 @@ final class AtomicWriters {
                     }
                 };
             case TINYINT:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addInteger(row.getByte(pos));
@@ -49,7 +56,7 @@ final class AtomicWriters {
                     }
                 };
             case SMALLINT:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addInteger(row.getShort(pos));
@@ -63,7 +70,7 @@ final class AtomicWriters {
             case INTEGER:
             case DATE:
             case TIME_WITHOUT_TIME_ZONE:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addInteger(row.getInt(pos));
@@ -75,7 +82,7 @@ final class AtomicWriters {
                     }
                 };
             case BIGINT:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addLong(row.getLong(pos));
@@ -87,7 +94,7 @@ final class AtomicWriters {
                     }
                 };
             case FLOAT:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addFloat(row.getFloat(pos));
@@ -99,7 +106,7 @@ final class AtomicWriters {
                     }
                 };
             case DOUBLE:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addDouble(row.getDouble(pos));
@@ -112,7 +119,7 @@ final class AtomicWriters {
                 };
             case CHAR:
             case VARCHAR:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addBinary(binary(row.getString(pos)));
@@ -125,7 +132,7 @@ final class AtomicWriters {
                 };
             case BINARY:
             case VARBINARY:
-                return new FieldWriter() {
+                return new Atomic() {
                     @Override
                     public void write(RowData row, int pos) {
                         c.addBinary(Binary.fromReusedByteArray(row.getBinary(pos)));
@@ -152,6 +159,12 @@ final class AtomicWriters {
     /** The UTF-8 bytes of {@code s}, without a copy when they sit in one heap segment. */
     static Binary binary(StringData s) {
         if (s instanceof BinaryStringData b) {
+            if (b.getBinarySection() == null && b.getJavaObject() != null) {
+                // Made from a Java string and never encoded: the JDK's encoder is several times
+                // faster than Flink's char-by-char one (a copy, for strings of ASCII letters).
+                return Binary.fromReusedByteArray(
+                        b.getJavaObject().getBytes(StandardCharsets.UTF_8));
+            }
             b.ensureMaterialized();
             MemorySegment[] segments = b.getSegments();
             if (segments.length == 1 && !segments[0].isOffHeap()) {
@@ -162,12 +175,12 @@ final class AtomicWriters {
         return Binary.fromReusedByteArray(s.toBytes());
     }
 
-    private static FieldWriter decimal(DecimalType type, RecordConsumer c) {
+    private static Atomic decimal(DecimalType type, RecordConsumer c) {
         int p = type.getPrecision();
         int s = type.getScale();
         DecimalEncoding encoding = DecimalEncoding.of(p);
         int length = DecimalEncoding.fixedLength(p);
-        return new FieldWriter() {
+        return new Atomic() {
             @Override
             public void write(RowData row, int pos) {
                 add(row.getDecimal(pos, p, s));
@@ -190,10 +203,10 @@ final class AtomicWriters {
         };
     }
 
-    private static FieldWriter timestamp(int precision, RecordConsumer c) {
+    private static Atomic timestamp(int precision, RecordConsumer c) {
         TimestampEncoding encoding = TimestampEncoding.of(precision);
         byte[] int96 = new byte[TimestampEncoding.int96Bytes()];
-        return new FieldWriter() {
+        return new Atomic() {
             @Override
             public void write(RowData row, int pos) {
                 add(row.getTimestamp(pos, precision));

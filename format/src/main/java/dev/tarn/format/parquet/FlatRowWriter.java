@@ -8,8 +8,6 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
@@ -20,14 +18,16 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Writes rows whose columns are all atomic straight into Parquet's per-column {@link
- * ColumnWriter}s, without the record assembly of {@link RecordRowWriter}: a null is a null of the
- * column's writer, any other value goes through the column's {@link AtomicWriters} writer. Pages,
- * dictionaries, statistics and page indexes are Parquet's own, and row groups are cut by the same
- * rule as Parquet's record writer, so both write the same bytes for the same rows.
+ * Writes rows whose columns are all atomic, column by column: each column's values go to its own
+ * {@link ColumnChunkWriter}, which encodes v1 pages and hands them to Parquet's page store (page
+ * compression, page indexes, footer). A null is a null of the column's writer, any other value goes
+ * through the column's {@link AtomicWriters} writer. Row groups are cut by Parquet's record
+ * writer's rule, and pages at Parquet's page size and row count limits, so files are laid out as
+ * Parquet's writer lays them out, with the same encodings.
  *
- * <p>Invariant: {@code leaves[i]} and {@code values[i]} belong to the open row group's store and to
- * column {@code i} of the row type, which is leaf {@code i} of the schema.
+ * <p>Invariant: {@code columns[i]} and {@code values[i]} belong to column {@code i} of the row
+ * type, which is leaf {@code i} of the schema, and {@code columns[i]} writes to the open row
+ * group's page store.
  */
 final class FlatRowWriter implements ParquetRowWriter {
 
@@ -43,22 +43,17 @@ final class FlatRowWriter implements ParquetRowWriter {
     private final long rowGroupSize;
     private final int rowGroupRowLimit;
     private final Map<String, String> metadata;
-    private final ColumnWriter[] leaves;
-    private final FieldWriter[] values;
+    private final ColumnChunkWriter[] columns;
+    private final AtomicWriters.Atomic[] values;
 
     private ColumnChunkPageWriteStore pages;
-    private ColumnWriteStore columns;
     private int rowGroupOrdinal;
     private long groupRows;
     private long nextSizeCheck;
     private long nextRowGroupSize;
     private long lastRowGroupEnd;
 
-    FlatRowWriter(
-            ParquetOutputFile out,
-            RowType rowType,
-            ParquetWriteOptions options,
-            WriterVersion version)
+    FlatRowWriter(ParquetOutputFile out, RowType rowType, ParquetWriteOptions options)
             throws IOException {
         checkFlat(rowType);
         this.rowType = rowType;
@@ -66,11 +61,8 @@ final class FlatRowWriter implements ParquetRowWriter {
         this.props =
                 ParquetProperties.builder()
                         .withPageSize(options.pageSize())
-                        .withDictionaryPageSize(options.pageSize())
-                        .withDictionaryEncoding(options.dictionary())
                         .withSizeStatisticsEnabled(false)
-                        .withWriterVersion(version)
-                        .withValuesWriterFactory(new TarnValuesWriterFactory())
+                        .withWriterVersion(WriterVersion.PARQUET_1_0)
                         .build();
         this.compressor = codecs.getCompressor(options.compression().codecName());
         this.rowGroupSize = options.rowGroupSize();
@@ -78,8 +70,13 @@ final class FlatRowWriter implements ParquetRowWriter {
         this.metadata =
                 new HashMap<>(
                         Map.of(RowDataWriteSupport.ROW_TYPE_KEY, rowType.asSerializableString()));
-        this.leaves = new ColumnWriter[rowType.getFieldCount()];
-        this.values = new FieldWriter[rowType.getFieldCount()];
+        this.columns = new ColumnChunkWriter[rowType.getFieldCount()];
+        this.values = new AtomicWriters.Atomic[rowType.getFieldCount()];
+        List<ColumnDescriptor> descriptors = schema.getColumns();
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = columnWriter(descriptors.get(i), options, props.getPageRowCountLimit());
+            values[i] = AtomicWriters.of(rowType.getTypeAt(i), columns[i]);
+        }
         this.file =
                 new ParquetFileWriter(
                         out,
@@ -110,16 +107,15 @@ final class FlatRowWriter implements ParquetRowWriter {
 
     @Override
     public void write(RowData row) throws IOException {
-        ColumnWriter[] leaves = this.leaves;
-        FieldWriter[] values = this.values;
-        for (int i = 0; i < leaves.length; i++) {
+        ColumnChunkWriter[] columns = this.columns;
+        AtomicWriters.Atomic[] values = this.values;
+        for (int i = 0; i < columns.length; i++) {
             if (row.isNullAt(i)) {
-                leaves[i].writeNull(0, 0);
+                columns[i].writeNull();
             } else {
                 values[i].write(row, i);
             }
         }
-        columns.endRecord();
         if (++groupRows >= nextSizeCheck || groupRows >= rowGroupRowLimit) {
             checkRowGroupSize();
         }
@@ -127,7 +123,15 @@ final class FlatRowWriter implements ParquetRowWriter {
 
     @Override
     public long dataSize() {
-        return lastRowGroupEnd + columns.getBufferedSize();
+        return lastRowGroupEnd + bufferedSize();
+    }
+
+    private long bufferedSize() {
+        long size = 0;
+        for (ColumnChunkWriter column : columns) {
+            size += column.bufferedSize();
+        }
+        return size;
     }
 
     @Override
@@ -156,12 +160,22 @@ final class FlatRowWriter implements ParquetRowWriter {
                         props.getPageWriteChecksumEnabled(),
                         file.getEncryptor(),
                         rowGroupOrdinal);
-        columns = props.newColumnWriteStore(schema, pages, pages);
         List<ColumnDescriptor> descriptors = schema.getColumns();
-        for (int i = 0; i < leaves.length; i++) {
-            leaves[i] = columns.getColumnWriter(descriptors.get(i));
-            values[i] = AtomicWriters.of(rowType.getTypeAt(i), new LeafValueConsumer(leaves[i]));
+        for (int i = 0; i < columns.length; i++) {
+            columns[i].startChunk(pages.getPageWriter(descriptors.get(i)));
         }
+    }
+
+    private static ColumnChunkWriter columnWriter(
+            ColumnDescriptor column, ParquetWriteOptions options, int pageValueLimit) {
+        int pageSize = options.pageSize();
+        return switch (column.getPrimitiveType().getPrimitiveTypeName()) {
+            case BOOLEAN -> new BooleanColumnWriter(column, pageSize, pageValueLimit);
+            case INT32, INT64, FLOAT, DOUBLE ->
+                    new NumberColumnWriter(column, pageSize, pageValueLimit, options.dictionary());
+            case BINARY, FIXED_LEN_BYTE_ARRAY, INT96 ->
+                    new BinaryColumnWriter(column, pageSize, pageValueLimit, options.dictionary());
+        };
     }
 
     /**
@@ -172,7 +186,7 @@ final class FlatRowWriter implements ParquetRowWriter {
     private void checkRowGroupSize() throws IOException {
         int minRows = props.getMinRowCountForPageSizeCheck();
         int maxRows = props.getMaxRowCountForPageSizeCheck();
-        long bufferedBytes = columns.getBufferedSize();
+        long bufferedBytes = bufferedSize();
         long rowBytes = bufferedBytes / groupRows;
         if (groupRows >= rowGroupRowLimit || bufferedBytes > nextRowGroupSize - 2 * rowBytes) {
             flushRowGroup();
@@ -191,14 +205,15 @@ final class FlatRowWriter implements ParquetRowWriter {
             if (groupRows > 0) {
                 rowGroupOrdinal++;
                 file.startBlock(groupRows);
-                columns.flush();
+                for (ColumnChunkWriter column : columns) {
+                    column.finishChunk();
+                }
                 pages.flushToFileWriter(file);
                 groupRows = 0;
                 file.endBlock();
                 nextRowGroupSize = Math.min(file.getNextRowGroupSize(), rowGroupSize);
             }
         } finally {
-            columns.close();
             pages.close();
         }
     }

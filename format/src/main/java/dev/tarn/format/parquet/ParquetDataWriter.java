@@ -83,7 +83,10 @@ public final class ParquetDataWriter implements Closeable {
             ParquetWriteOptions options,
             WriterVersion version)
             throws IOException {
-        WritePath writePath = FlatRowWriter.supports(rowType) ? WritePath.FLAT : WritePath.RECORD;
+        WritePath writePath =
+                FlatRowWriter.supports(rowType) && version == WriterVersion.PARQUET_1_0
+                        ? WritePath.FLAT
+                        : WritePath.RECORD;
         return create(io, path, rowType, options, version, writePath);
     }
 
@@ -100,7 +103,7 @@ public final class ParquetDataWriter implements Closeable {
         try {
             ParquetRowWriter writer =
                     writePath == WritePath.FLAT
-                            ? new FlatRowWriter(file, rowType, options, version)
+                            ? new FlatRowWriter(file, rowType, options)
                             : new RecordRowWriter(file, rowType, options, version);
             return new ParquetDataWriter(io, path, rowType, file, writer, writePath);
         } catch (IOException | RuntimeException e) {

@@ -122,7 +122,12 @@ final class RandomValues {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < length; i++) {
             int kind = random.nextInt(10);
-            s.append(kind == 0 ? 'é' : kind == 1 ? '字' : (char) ('a' + random.nextInt(26)));
+            switch (kind) {
+                case 0 -> s.append('é');
+                case 1 -> s.append('字');
+                case 2 -> s.append("😀"); // a surrogate pair: four bytes of UTF-8
+                default -> s.append((char) ('a' + random.nextInt(26)));
+            }
         }
         return s.toString();
     }

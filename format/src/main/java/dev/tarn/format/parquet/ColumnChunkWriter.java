@@ -1,0 +1,284 @@
+package dev.tarn.format.parquet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageWriter;
+import org.apache.parquet.column.statistics.SizeStatistics;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.column.statistics.geospatial.GeospatialStatistics;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * Encodes the values of one top-level OPTIONAL primitive column into v1 data pages, handed to
+ * Parquet's {@link PageWriter} (which compresses them and builds the page indexes). It replaces
+ * Parquet's column writer for {@link FlatRowWriter}: the same page format and encodings (RLE
+ * definition levels; PLAIN values, or PLAIN_DICTIONARY ids while the dictionary stays under its
+ * limit), with per-value work cut to a store into an array and a min/max update.
+ *
+ * <p>A page ends at {@code pageSize} bytes of values or {@code pageValueLimit} values, as Parquet
+ * cuts them. A subclass takes values through the {@link RecordConsumer} calls of its type, calls
+ * {@link #valueAdded(int)} after each, and encodes the page when asked.
+ *
+ * <p>Invariant: {@code nullPositions[0..nullCount)} are the ascending positions, within the page's
+ * {@code valueCount} values, of its nulls.
+ */
+abstract class ColumnChunkWriter extends RecordConsumer {
+
+    final ColumnDescriptor column;
+    final PrimitiveType type;
+    final int pageSize;
+    private final int pageValueLimit;
+    private final SizeStatistics noSizeStatistics;
+    private final PageBytes levels = new PageBytes();
+
+    private PageWriter pages;
+    private int valueCount;
+    private int nullCount;
+    private int[] nullPositions = new int[16];
+
+    /** Whether a page of the open chunk was dictionary-encoded, so the chunk needs the page. */
+    private boolean chunkUsesDictionary;
+
+    ColumnChunkWriter(ColumnDescriptor column, int pageSize, int pageValueLimit) {
+        if (column.getMaxDefinitionLevel() != 1 || column.getMaxRepetitionLevel() != 0) {
+            throw new IllegalArgumentException(
+                    "Column " + column + " is not a top-level OPTIONAL primitive column");
+        }
+        this.column = column;
+        this.type = column.getPrimitiveType();
+        this.pageSize = pageSize;
+        this.pageValueLimit = pageValueLimit;
+        this.noSizeStatistics = SizeStatistics.noopBuilder(type, 0, 1).build();
+    }
+
+    /** Starts a column chunk, written to {@code pages}. */
+    final void startChunk(PageWriter pages) {
+        this.pages = pages;
+        this.chunkUsesDictionary = false;
+        startChunk();
+    }
+
+    /** Writes the open page and, if any page used it, the dictionary page. */
+    final void finishChunk() throws IOException {
+        if (valueCount > 0) {
+            writePage();
+        }
+        if (chunkUsesDictionary) {
+            pages.writeDictionaryPage(dictionaryPage());
+        }
+        endChunk();
+        pages = null;
+    }
+
+    /** Bytes of the chunk so far: pages written (compressed) and the open page. */
+    final long bufferedSize() {
+        return pages.getMemSize() + pageBytes();
+    }
+
+    final void writeNull() {
+        if (nullCount == nullPositions.length) {
+            nullPositions = Arrays.copyOf(nullPositions, nullCount * 2);
+        }
+        nullPositions[nullCount++] = valueCount;
+        valueAdded(pageBytes());
+    }
+
+    /** Counts a value (null or not) and ends the page if it is full. */
+    final void valueAdded(int pageBytes) {
+        if (++valueCount >= pageValueLimit || pageBytes >= pageSize) {
+            writePage();
+        }
+    }
+
+    /** Whether the open chunk already has dictionary-encoded pages. */
+    final boolean chunkUsesDictionary() {
+        return chunkUsesDictionary;
+    }
+
+    // ---- what a subclass encodes ------------------------------------------------------------
+
+    abstract void startChunk();
+
+    /** Bytes the open page's values will take, as Parquet estimates them. */
+    abstract int pageBytes();
+
+    /** Encodes the open page's values; may fall back from the dictionary to PLAIN. */
+    abstract BytesInput pageValues() throws IOException;
+
+    /** The encoding of the bytes {@link #pageValues()} returned. */
+    abstract Encoding pageEncoding();
+
+    /** Min and max of the open page's non-null values, if it has any. */
+    abstract void addMinMax(Statistics<?> statistics);
+
+    /** Forgets the open page's values (after it is written). */
+    abstract void resetPage();
+
+    abstract DictionaryPage dictionaryPage();
+
+    abstract void endChunk();
+
+    // ---- pages --------------------------------------------------------------------------------
+
+    private void writePage() {
+        try {
+            Statistics<?> statistics = Statistics.createStats(type);
+            if (nullCount < valueCount) {
+                addMinMax(statistics);
+            }
+            statistics.setNumNulls(nullCount);
+            BytesInput values = pageValues();
+            Encoding encoding = pageEncoding();
+            pages.writePage(
+                    BytesInput.concat(definitionLevels(), values),
+                    valueCount,
+                    valueCount,
+                    statistics,
+                    noSizeStatistics,
+                    GeospatialStatistics.noopBuilder().build(),
+                    Encoding.BIT_PACKED,
+                    Encoding.RLE,
+                    encoding);
+            chunkUsesDictionary |= encoding.usesDictionary();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write a page of column " + column, e);
+        }
+        valueCount = 0;
+        nullCount = 0;
+        resetPage();
+    }
+
+    /**
+     * The page's definition levels, RLE-encoded with their 4-byte length in front: one run when the
+     * page has no nulls (or only nulls), else Parquet's hybrid encoder.
+     */
+    private BytesInput definitionLevels() throws IOException {
+        levels.reset();
+        levels.putInt(0);
+        if (nullCount == 0 || nullCount == valueCount) {
+            levels.putUnsignedVarInt(valueCount << 1);
+            levels.putByte(nullCount == 0 ? 1 : 0);
+        } else {
+            RunLengthBitPackingHybridEncoder encoder =
+                    new RunLengthBitPackingHybridEncoder(
+                            1, 64, pageSize, HeapByteBufferAllocator.getInstance());
+            int next = 0;
+            for (int i = 0; i < valueCount; i++) {
+                if (next < nullCount && nullPositions[next] == i) {
+                    encoder.writeInt(0);
+                    next++;
+                } else {
+                    encoder.writeInt(1);
+                }
+            }
+            byte[] encoded = encoder.toBytes().toByteArray();
+            levels.put(encoded, 0, encoded.length);
+            encoder.close();
+        }
+        levels.setInt(0, levels.size() - Integer.BYTES);
+        return levels.view();
+    }
+
+    /**
+     * PLAIN_DICTIONARY page values: the bit width of the largest id in one byte, then the ids in
+     * Parquet's RLE/bit-packed hybrid.
+     */
+    final BytesInput encodeIds(int[] ids, int count, int dictionarySize) throws IOException {
+        int bitWidth = BytesUtils.getWidthFromMaxInt(dictionarySize - 1);
+        RunLengthBitPackingHybridEncoder encoder =
+                new RunLengthBitPackingHybridEncoder(
+                        bitWidth, 64, pageSize, HeapByteBufferAllocator.getInstance());
+        for (int i = 0; i < count; i++) {
+            encoder.writeInt(ids[i]);
+        }
+        byte[] encoded = encoder.toBytes().toByteArray();
+        encoder.close();
+        return BytesInput.concat(
+                BytesInput.from(new byte[] {(byte) bitWidth}), BytesInput.from(encoded));
+    }
+
+    // ---- RecordConsumer calls a flat column never gets -----------------------------------------
+
+    @Override
+    public void startMessage() {
+        throw notAColumnCall("startMessage");
+    }
+
+    @Override
+    public void endMessage() {
+        throw notAColumnCall("endMessage");
+    }
+
+    @Override
+    public void startField(String field, int index) {
+        throw notAColumnCall("startField");
+    }
+
+    @Override
+    public void endField(String field, int index) {
+        throw notAColumnCall("endField");
+    }
+
+    @Override
+    public void startGroup() {
+        throw notAColumnCall("startGroup");
+    }
+
+    @Override
+    public void endGroup() {
+        throw notAColumnCall("endGroup");
+    }
+
+    @Override
+    public void addInteger(int value) {
+        throw wrongType("an INT32");
+    }
+
+    @Override
+    public void addLong(long value) {
+        throw wrongType("an INT64");
+    }
+
+    @Override
+    public void addBoolean(boolean value) {
+        throw wrongType("a BOOLEAN");
+    }
+
+    @Override
+    public void addBinary(org.apache.parquet.io.api.Binary value) {
+        throw wrongType("a binary");
+    }
+
+    @Override
+    public void addFloat(float value) {
+        throw wrongType("a FLOAT");
+    }
+
+    @Override
+    public void addDouble(double value) {
+        throw wrongType("a DOUBLE");
+    }
+
+    private UnsupportedOperationException notAColumnCall(String call) {
+        return new UnsupportedOperationException(
+                "Cannot call "
+                        + call
+                        + " on the writer of column "
+                        + column
+                        + ": it has no structure");
+    }
+
+    private IllegalArgumentException wrongType(String value) {
+        return new IllegalArgumentException(
+                "Cannot write " + value + " value to column " + column + " of type " + type);
+    }
+}
