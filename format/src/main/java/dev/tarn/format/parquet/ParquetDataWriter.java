@@ -90,7 +90,7 @@ public final class ParquetDataWriter implements Closeable {
         return create(io, path, rowType, options, version, writePath);
     }
 
-    /** As above, through the given path; {@link WritePath#FLAT} needs a flat row type. */
+    /** As above, through the given path; {@link WritePath#FLAT} needs a flat row type and v1. */
     static ParquetDataWriter create(
             FileIO io,
             Path path,
@@ -99,6 +99,10 @@ public final class ParquetDataWriter implements Closeable {
             WriterVersion version,
             WritePath writePath)
             throws IOException {
+        if (writePath == WritePath.FLAT && version != WriterVersion.PARQUET_1_0) {
+            throw new IllegalArgumentException(
+                    "The flat write path writes v1 pages only, not " + version);
+        }
         ParquetOutputFile file = new ParquetOutputFile(io, path);
         try {
             ParquetRowWriter writer =

@@ -5,9 +5,10 @@
  * {@code RowData} and returns its {@link dev.tarn.format.parquet.DataFileStats} (taken from the
  * footer); {@link dev.tarn.format.parquet.ParquetDataReader} reads a projection of a file, skipping
  * row groups that a {@link dev.tarn.format.read.Predicate} cannot match. Rows whose columns are all
- * atomic are written straight into Parquet's column writers ({@code FlatRowWriter}); rows with a
- * nested column go through Parquet's record API ({@code RecordRowWriter}). Both write the same file
- * for the same rows.
+ * atomic are encoded column by column by Tarn's own page encoders ({@code FlatRowWriter}, {@code
+ * ColumnChunkWriter}), which hand finished pages to Parquet's page store; rows with a nested column
+ * go through Parquet's record API ({@code RecordRowWriter}). Both use the same page format and
+ * encodings and write the same statistics.
  *
  * <p>Layout of a data file, fixed by {@code ParquetSchemas} and the encodings beside it:
  *
@@ -31,7 +32,8 @@
  * </pre>
  *
  * Every column, field, element and value is OPTIONAL, except map keys of a NOT NULL key type
- * (REQUIRED). Pages are v1, dictionary-encoded while the dictionary stays under the page size,
+ * (REQUIRED). Pages are v1, dictionary-encoded while the dictionary pays and stays under the page
+ * size (a column that outgrew it is PLAIN for the rest of its file),
  * compressed with ZSTD (default), GZIP or not at all. The key-value metadata {@code tarn.row-type}
  * holds the writer's Flink row type.
  */
