@@ -41,9 +41,10 @@ public final class Benchmarks {
         System.out.println("Warehouse: " + warehouse.toUri());
 
         // Warm up the JIT and load the planner's classes, so the first measured run is not the
-        // only one that pays for them.
+        // only one that pays for them. Code that runs once per page or per file (compression,
+        // page indexes, footers) is compiled only after many pages, hence a warm-up of 2M rows.
         AppendBenchmark warmup =
-                new AppendBenchmark(Math.min(rows, 500_000), warehouse.resolve("warmup"));
+                new AppendBenchmark(Math.min(rows, 2_000_000), warehouse.resolve("warmup"));
         warmup.blackhole();
         warmup.writeTarn();
         warmup.scanTarn();

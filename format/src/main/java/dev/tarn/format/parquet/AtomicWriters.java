@@ -119,15 +119,20 @@ final class AtomicWriters {
                 };
             case CHAR:
             case VARCHAR:
+                if (c instanceof BinaryColumnWriter column) {
+                    return strings(column);
+                }
                 return new Atomic() {
+                    private final Utf8 utf8 = new Utf8();
+
                     @Override
                     public void write(RowData row, int pos) {
-                        c.addBinary(binary(row.getString(pos)));
+                        c.addBinary(utf8.of(row.getString(pos)).binary());
                     }
 
                     @Override
                     public void write(ArrayData array, int pos) {
-                        c.addBinary(binary(array.getString(pos)));
+                        c.addBinary(utf8.of(array.getString(pos)).binary());
                     }
                 };
             case BINARY:
@@ -156,23 +161,66 @@ final class AtomicWriters {
         }
     }
 
-    /** The UTF-8 bytes of {@code s}, without a copy when they sit in one heap segment. */
-    static Binary binary(StringData s) {
-        if (s instanceof BinaryStringData b) {
-            if (b.getBinarySection() == null && b.getJavaObject() != null) {
-                // Made from a Java string and never encoded: the JDK's encoder is several times
-                // faster than Flink's char-by-char one (a copy, for strings of ASCII letters).
-                return Binary.fromReusedByteArray(
-                        b.getJavaObject().getBytes(StandardCharsets.UTF_8));
+    /** Strings straight into a column's page encoder: no {@link Binary} per value. */
+    private static Atomic strings(BinaryColumnWriter column) {
+        return new Atomic() {
+            private final Utf8 utf8 = new Utf8();
+
+            @Override
+            public void write(RowData row, int pos) {
+                add(utf8.of(row.getString(pos)));
             }
-            b.ensureMaterialized();
-            MemorySegment[] segments = b.getSegments();
-            if (segments.length == 1 && !segments[0].isOffHeap()) {
-                return Binary.fromReusedByteArray(
-                        segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
+
+            @Override
+            public void write(ArrayData array, int pos) {
+                add(utf8.of(array.getString(pos)));
             }
+
+            private void add(Utf8 bytes) {
+                column.add(bytes.array, bytes.offset, bytes.length);
+            }
+        };
+    }
+
+    /**
+     * Where the UTF-8 bytes of a string are: in place when they sit in one heap segment, else in a
+     * fresh array. A string made from a Java string and never encoded is encoded by the JDK,
+     * several times faster than Flink's char-by-char encoder (a plain copy, for ASCII). One per
+     * writer, reused for every value.
+     */
+    private static final class Utf8 {
+        byte[] array;
+        int offset;
+        int length;
+
+        Utf8 of(StringData s) {
+            if (s instanceof BinaryStringData b) {
+                if (b.getBinarySection() == null && b.getJavaObject() != null) {
+                    return at(b.getJavaObject().getBytes(StandardCharsets.UTF_8));
+                }
+                b.ensureMaterialized();
+                MemorySegment[] segments = b.getSegments();
+                if (segments.length == 1 && !segments[0].isOffHeap()) {
+                    array = segments[0].getArray();
+                    offset = b.getOffset();
+                    length = b.getSizeInBytes();
+                    return this;
+                }
+            }
+            return at(s.toBytes());
         }
-        return Binary.fromReusedByteArray(s.toBytes());
+
+        private Utf8 at(byte[] bytes) {
+            array = bytes;
+            offset = 0;
+            length = bytes.length;
+            return this;
+        }
+
+        /** A binary Parquet may not keep: it copies what it keeps. */
+        Binary binary() {
+            return Binary.fromReusedByteArray(array, offset, length);
+        }
     }
 
     private static Atomic decimal(DecimalType type, RecordConsumer c) {
