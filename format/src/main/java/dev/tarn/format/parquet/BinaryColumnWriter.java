@@ -1,12 +1,8 @@
 package dev.tarn.format.parquet;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveComparator;
@@ -21,16 +17,10 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * <p>Min and max follow the column type's order: unsigned lexicographic for BINARY, compared with
  * {@link Arrays#compareUnsigned}; the type's own comparator otherwise.
  */
-final class BinaryColumnWriter extends ColumnChunkWriter {
+final class BinaryColumnWriter extends DictionaryColumnWriter {
 
     private final boolean lengthPrefixed;
     private final boolean unsignedOrder;
-    private final PageBytes plain = new PageBytes();
-    private final ValueDictionary dictionary = ValueDictionary.ofByteStrings();
-    private boolean dictionaryPays;
-    private boolean encodingIds;
-    private int[] ids = new int[1024];
-    private int idCount;
     private long rawBytes;
 
     private boolean hasValue;
@@ -38,11 +28,15 @@ final class BinaryColumnWriter extends ColumnChunkWriter {
     private int minLength;
     private byte[] max = new byte[16];
     private int maxLength;
-    private Encoding encoding;
 
     BinaryColumnWriter(
-            ColumnDescriptor column, int pageSize, int pageValueLimit, boolean dictionary) {
-        super(column, pageSize, pageValueLimit);
+            ColumnDescriptor column, int pageSize, int pageValueLimit, boolean useDictionary) {
+        super(
+                column,
+                pageSize,
+                pageValueLimit,
+                ValueDictionary.ofByteStrings(),
+                useDictionary && isBinary(column));
         PrimitiveTypeName physical = type.getPrimitiveTypeName();
         if (physical != PrimitiveTypeName.BINARY
                 && physical != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
@@ -50,11 +44,10 @@ final class BinaryColumnWriter extends ColumnChunkWriter {
             throw new IllegalArgumentException(
                     "Column " + column + " is not a byte column: " + physical);
         }
-        this.lengthPrefixed = physical == PrimitiveTypeName.BINARY;
+        this.lengthPrefixed = isBinary(column);
         this.unsignedOrder =
                 (Object) type.comparator()
                         == PrimitiveComparator.UNSIGNED_LEXICOGRAPHICAL_BINARY_COMPARATOR;
-        this.dictionaryPays = dictionary && lengthPrefixed;
     }
 
     @Override
@@ -72,14 +65,8 @@ final class BinaryColumnWriter extends ColumnChunkWriter {
     void add(byte[] bytes, int offset, int length) {
         track(bytes, offset, length);
         if (encodingIds) {
-            if (idCount == ids.length) {
-                ids = Arrays.copyOf(ids, idCount * 2);
-            }
-            ids[idCount++] = dictionary.idOf(bytes, offset, length);
             rawBytes += Integer.BYTES + length;
-            if (dictionary.byteSize() > pageSize) {
-                fallBack();
-            }
+            appendId(dictionary.idOf(bytes, offset, length));
         } else {
             if (lengthPrefixed) {
                 plain.putInt(length);
@@ -121,45 +108,18 @@ final class BinaryColumnWriter extends ColumnChunkWriter {
         return target;
     }
 
-    private void fallBack() {
-        encodingIds = false;
-        dictionaryPays = false;
-        for (int i = 0; i < idCount; i++) {
-            dictionary.copyByteString(ids[i], plain);
-        }
-        idCount = 0;
-        if (!chunkUsesDictionary()) {
-            dictionary.clear();
-        }
+    private static boolean isBinary(ColumnDescriptor column) {
+        return column.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BINARY;
     }
 
     @Override
-    void startChunk() {
-        encodingIds = dictionaryPays;
+    void appendPlain(int id) {
+        dictionary.copyByteString(id, plain);
     }
 
     @Override
-    int pageBytes() {
-        return encodingIds ? idCount * Integer.BYTES : plain.size();
-    }
-
-    @Override
-    BytesInput pageValues() throws IOException {
-        if (encodingIds) {
-            BytesInput encoded = encodeIds(ids, idCount, dictionary.size());
-            if (chunkUsesDictionary() || encoded.size() + dictionary.byteSize() < rawBytes) {
-                encoding = Encoding.PLAIN_DICTIONARY;
-                return encoded;
-            }
-            fallBack();
-        }
-        encoding = Encoding.PLAIN;
-        return plain.view();
-    }
-
-    @Override
-    Encoding pageEncoding() {
-        return encoding;
+    long plainBytesOfIds(int idCount) {
+        return rawBytes;
     }
 
     @Override
@@ -171,20 +131,8 @@ final class BinaryColumnWriter extends ColumnChunkWriter {
 
     @Override
     void resetPage() {
-        plain.reset();
-        idCount = 0;
+        super.resetPage();
         rawBytes = 0;
         hasValue = false;
-    }
-
-    @Override
-    DictionaryPage dictionaryPage() {
-        return new DictionaryPage(
-                dictionary.encoded().view(), dictionary.size(), Encoding.PLAIN_DICTIONARY);
-    }
-
-    @Override
-    void endChunk() {
-        dictionary.clear();
     }
 }
