@@ -9,7 +9,6 @@ import org.apache.parquet.column.statistics.Statistics;
 /** Pages of a BOOLEAN column: PLAIN, one bit per value, the first value in the lowest bit. */
 final class BooleanColumnWriter extends ColumnChunkWriter {
 
-    private final PageBytes plain = new PageBytes();
     private int bits;
     private int bitCount;
     private boolean sawFalse;
@@ -32,7 +31,7 @@ final class BooleanColumnWriter extends ColumnChunkWriter {
             bits = 0;
             bitCount = 0;
         }
-        valueAdded(plain.size());
+        valueAdded(plainSize());
     }
 
     @Override
@@ -40,7 +39,7 @@ final class BooleanColumnWriter extends ColumnChunkWriter {
 
     @Override
     int pageBytes() {
-        return plain.size();
+        return plainSize();
     }
 
     @Override
@@ -48,7 +47,7 @@ final class BooleanColumnWriter extends ColumnChunkWriter {
         if (bitCount > 0) {
             plain.putByte(bits);
         }
-        return plain.view();
+        return null;
     }
 
     @Override
@@ -64,7 +63,6 @@ final class BooleanColumnWriter extends ColumnChunkWriter {
 
     @Override
     void resetPage() {
-        plain.reset();
         bits = 0;
         bitCount = 0;
         sawFalse = false;

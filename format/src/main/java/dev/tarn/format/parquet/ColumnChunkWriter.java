@@ -25,13 +25,21 @@ import org.apache.parquet.schema.PrimitiveType;
  * limit), with per-value work cut to a store into an array and a min/max update.
  *
  * <p>A page ends at {@code pageSize} bytes of values or {@code pageValueLimit} values, as Parquet
- * cuts them. A subclass takes values through the {@link RecordConsumer} calls of its type, calls
- * {@link #valueAdded(int)} after each, and encodes the page when asked.
+ * cuts them. A subclass takes values through the {@link RecordConsumer} calls of its type, appends
+ * PLAIN values to {@link #plain}, calls {@link #valueAdded(int)} after each, and encodes the page
+ * when asked. {@link #plain} keeps room in front for the page's definition levels, so that a PLAIN
+ * page goes to the compressor as one array, without a copy.
  *
  * <p>Invariant: {@code nullPositions[0..nullCount)} are the ascending positions, within the page's
  * {@code valueCount} values, of its nulls.
  */
 abstract class ColumnChunkWriter extends RecordConsumer {
+
+    /** Bytes kept in front of {@link #plain}: the levels of a page without nulls take 6 to 10. */
+    private static final int LEVELS_ROOM = 16;
+
+    /** The open page's PLAIN values, from {@link #LEVELS_ROOM} on. */
+    final PageBytes plain = new PageBytes();
 
     final ColumnDescriptor column;
     final PrimitiveType type;
@@ -58,6 +66,12 @@ abstract class ColumnChunkWriter extends RecordConsumer {
         this.pageSize = pageSize;
         this.pageValueLimit = pageValueLimit;
         this.noSizeStatistics = SizeStatistics.noopBuilder(type, 0, 1).build();
+        plain.resetWithRoom(LEVELS_ROOM);
+    }
+
+    /** Bytes of PLAIN values in the open page. */
+    final int plainSize() {
+        return plain.size() - LEVELS_ROOM;
     }
 
     /** Starts a column chunk, written to {@code pages}. */
@@ -111,7 +125,10 @@ abstract class ColumnChunkWriter extends RecordConsumer {
     /** Bytes the open page's values will take, as Parquet estimates them. */
     abstract int pageBytes();
 
-    /** Encodes the open page's values; may fall back from the dictionary to PLAIN. */
+    /**
+     * Encodes the open page's values, or returns null if they are the PLAIN values in {@link
+     * #plain}; may fall back from the dictionary to PLAIN.
+     */
     abstract BytesInput pageValues() throws IOException;
 
     /** The encoding of the bytes {@link #pageValues()} returned. */
@@ -120,7 +137,7 @@ abstract class ColumnChunkWriter extends RecordConsumer {
     /** Min and max of the open page's non-null values, if it has any. */
     abstract void addMinMax(Statistics<?> statistics);
 
-    /** Forgets the open page's values (after it is written). */
+    /** Forgets the open page's values other than {@link #plain} (after it is written). */
     abstract void resetPage();
 
     abstract DictionaryPage dictionaryPage();
@@ -139,7 +156,7 @@ abstract class ColumnChunkWriter extends RecordConsumer {
             BytesInput values = pageValues();
             Encoding encoding = pageEncoding();
             pages.writePage(
-                    BytesInput.concat(definitionLevels(), values),
+                    values == null ? plainPage() : BytesInput.concat(definitionLevels(), values),
                     valueCount,
                     valueCount,
                     statistics,
@@ -154,7 +171,21 @@ abstract class ColumnChunkWriter extends RecordConsumer {
         }
         valueCount = 0;
         nullCount = 0;
+        plain.resetWithRoom(LEVELS_ROOM);
         resetPage();
+    }
+
+    /** The levels, then the PLAIN values: in one array when the levels fit the room left. */
+    private BytesInput plainPage() throws IOException {
+        BytesInput levelBytes = definitionLevels();
+        int length = levels.size();
+        if (length > LEVELS_ROOM) {
+            return BytesInput.concat(
+                    levelBytes, BytesInput.from(plain.array(), LEVELS_ROOM, plainSize()));
+        }
+        int start = LEVELS_ROOM - length;
+        System.arraycopy(levels.array(), 0, plain.array(), start, length);
+        return BytesInput.from(plain.array(), start, plain.size() - start);
     }
 
     /**

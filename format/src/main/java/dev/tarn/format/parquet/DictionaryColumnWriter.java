@@ -20,7 +20,6 @@ import org.apache.parquet.column.page.DictionaryPage;
  */
 abstract class DictionaryColumnWriter extends ColumnChunkWriter {
 
-    final PageBytes plain = new PageBytes();
     final ValueDictionary dictionary;
 
     /** Whether the open page's values are ids into {@link #dictionary}. */
@@ -82,7 +81,7 @@ abstract class DictionaryColumnWriter extends ColumnChunkWriter {
     @Override
     final int pageBytes() {
         // As Parquet counts: 4 bytes per dictionary id.
-        return encodingIds ? idCount * Integer.BYTES : plain.size();
+        return encodingIds ? idCount * Integer.BYTES : plainSize();
     }
 
     @Override
@@ -97,7 +96,7 @@ abstract class DictionaryColumnWriter extends ColumnChunkWriter {
             fallBack();
         }
         encoding = Encoding.PLAIN;
-        return plain.view();
+        return null;
     }
 
     @Override
@@ -107,7 +106,6 @@ abstract class DictionaryColumnWriter extends ColumnChunkWriter {
 
     @Override
     void resetPage() {
-        plain.reset();
         idCount = 0;
     }
 

@@ -36,6 +36,12 @@ final class PageBytes {
         size = 0;
     }
 
+    /** Empties the buffer but for {@code room} leading bytes, to be filled in later. */
+    void resetWithRoom(int room) {
+        ensure(room);
+        size = room;
+    }
+
     void putByte(int value) {
         ensure(1);
         bytes[size++] = (byte) value;

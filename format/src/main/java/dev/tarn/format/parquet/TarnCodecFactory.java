@@ -61,6 +61,9 @@ final class TarnCodecFactory implements CompressionCodecFactory {
                         + " is not supported: Tarn reads and writes ZSTD, GZIP and UNCOMPRESSED");
     }
 
+    /** The class of a {@link BytesInput} over one range of one array. */
+    private static final Class<?> ONE_ARRAY = BytesInput.from(new byte[1], 0, 1).getClass();
+
     /** Compresses pages into one reused buffer. */
     private static final class Compressor implements BytesInputCompressor {
         private final CompressionCodecName codec;
@@ -85,15 +88,26 @@ final class TarnCodecFactory implements CompressionCodecFactory {
                 }
                 return BytesInput.from(buffer);
             }
-            // Gather the page into a reused buffer: a page is often several slabs.
             int size = Math.toIntExact(bytes.size());
-            in.reset(size);
-            bytes.writeAllTo(in);
+            byte[] source;
+            int offset;
+            if (bytes.getClass() == ONE_ARRAY) {
+                // A page in one array (Tarn's page encoders write them so): compress it in place.
+                ByteBuffer page = bytes.toByteBuffer();
+                source = page.array();
+                offset = page.arrayOffset() + page.position();
+            } else {
+                // Gather the page into a reused buffer: Parquet's pages are often several slabs.
+                in.reset(size);
+                bytes.writeAllTo(in);
+                source = in.array();
+                offset = 0;
+            }
             int max = zstd.maxCompressedLength(size);
             if (out.length < max) {
                 out = new byte[max];
             }
-            int length = zstd.compress(in.array(), 0, size, out, 0, out.length);
+            int length = zstd.compress(source, offset, size, out, 0, out.length);
             return BytesInput.from(out, 0, length);
         }
 
