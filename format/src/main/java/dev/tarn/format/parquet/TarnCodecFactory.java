@@ -5,7 +5,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.parquet.bytes.BytesInput;
@@ -19,12 +21,15 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  *
  * <p>Not thread-safe: each writer and each reader owns one instance, because compressors reuse an
  * output buffer (Parquet copies compressed bytes out before the next call, as its own codecs
- * assume). A zstd compressor holds native memory until it, or this factory, is released; the owner
- * releases on every path, finished or aborted.
+ * assume) and a reader's column chunks share a decompressor. A zstd codec holds native memory until
+ * it, or this factory, is released; the owner releases on every path, finished or aborted
+ * (Parquet's file reader releases its factory when it closes).
  */
 final class TarnCodecFactory implements CompressionCodecFactory {
 
     private final List<Compressor> compressors = new ArrayList<>();
+    private final Map<CompressionCodecName, Decompressor> decompressors =
+            new EnumMap<>(CompressionCodecName.class);
 
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codec) {
@@ -38,19 +43,24 @@ final class TarnCodecFactory implements CompressionCodecFactory {
         };
     }
 
+    /** One decompressor per codec, shared by the column chunks of the file being read. */
     @Override
     public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
         return switch (codec) {
-            case ZSTD, GZIP, UNCOMPRESSED -> new Decompressor(codec);
+            case ZSTD, GZIP, UNCOMPRESSED ->
+                    decompressors.computeIfAbsent(codec, Decompressor::new);
             default -> throw unsupported(codec);
         };
     }
 
-    /** Releases every compressor this factory made; they stay usable. */
+    /** Releases every compressor and decompressor this factory made; they stay usable. */
     @Override
     public void release() {
         for (Compressor compressor : compressors) {
             compressor.release();
+        }
+        for (Decompressor decompressor : decompressors.values()) {
+            decompressor.release();
         }
     }
 
@@ -198,7 +208,9 @@ final class TarnCodecFactory implements CompressionCodecFactory {
         }
 
         @Override
-        public void release() {}
+        public void release() {
+            zstd.close();
+        }
     }
 
     /** A growable byte buffer, reused for every page a compressor sees. */

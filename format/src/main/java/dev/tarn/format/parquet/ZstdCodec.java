@@ -33,8 +33,9 @@ interface ZstdCodec extends AutoCloseable {
     }
 
     /**
-     * Native zstd through zstd-jni. Compression reuses one native context, created at the first
-     * call: creating one per page costs an allocation and a table initialization each time.
+     * Native zstd through zstd-jni. Compression and decompression each reuse one native context,
+     * created at the first call: creating one per page costs an allocation and a table
+     * initialization each time.
      */
     final class NativeZstd implements ZstdCodec {
 
@@ -42,6 +43,7 @@ interface ZstdCodec extends AutoCloseable {
         static final boolean AVAILABLE = load();
 
         private com.github.luben.zstd.ZstdCompressCtx compressor;
+        private com.github.luben.zstd.ZstdDecompressCtx decompressor;
 
         private static boolean load() {
             try {
@@ -78,11 +80,12 @@ interface ZstdCodec extends AutoCloseable {
         public int decompress(
                 byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
                 throws IOException {
+            if (decompressor == null) {
+                decompressor = new com.github.luben.zstd.ZstdDecompressCtx();
+            }
             try {
-                return (int)
-                        check(
-                                com.github.luben.zstd.Zstd.decompressByteArray(
-                                        out, outOffset, outLength, in, inOffset, inLength));
+                return decompressor.decompressByteArray(
+                        out, outOffset, outLength, in, inOffset, inLength);
             } catch (RuntimeException e) {
                 // zstd-jni reports corrupt input as an unchecked ZstdException.
                 throw new IOException("zstd: " + e.getMessage(), e);
@@ -95,13 +98,10 @@ interface ZstdCodec extends AutoCloseable {
                 compressor.close();
                 compressor = null;
             }
-        }
-
-        private static long check(long result) throws IOException {
-            if (com.github.luben.zstd.Zstd.isError(result)) {
-                throw new IOException("zstd: " + com.github.luben.zstd.Zstd.getErrorName(result));
+            if (decompressor != null) {
+                decompressor.close();
+                decompressor = null;
             }
-            return result;
         }
     }
 
