@@ -28,7 +28,7 @@ public record KeyValue(long sequence, RowKind kind, RowData row) {
         return isRetraction(kind);
     }
 
-    static boolean isRetraction(RowKind kind) {
+    public static boolean isRetraction(RowKind kind) {
         return kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE;
     }
 }

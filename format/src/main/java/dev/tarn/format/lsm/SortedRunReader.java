@@ -62,6 +62,20 @@ public final class SortedRunReader implements Iterator<KeyValue>, Closeable {
         }
     }
 
+    /**
+     * The next file row as read, without making a change of it, or null at the end of the run: for
+     * a caller that opened the files with a read type of its own.
+     */
+    @Nullable
+    public RowData nextRow() {
+        if (!hasNext()) {
+            return null;
+        }
+        RowData row = next;
+        next = null;
+        return row;
+    }
+
     @Override
     public KeyValue next() {
         if (!hasNext()) {

@@ -24,21 +24,30 @@ import org.apache.flink.types.RowKind;
 
 /**
  * Reads one bucket of a primary-key table as of a snapshot: the current row of every key, merged on
- * read. Section by section ({@link Sections}), a single file is streamed as it is and several runs
- * go through a {@link MergeIterator} with the table's merge engine; tombstones and other
- * retractions are dropped. Only a filter on key columns may prune row groups here (a filter on
- * other columns could skip a key's newest version and let an older one through); all other
- * filtering is the engine's, after the merge.
+ * read. Section by section ({@link Sections}), a single sorted run is streamed as it is (without
+ * reading its sequence numbers, which only order runs) and several runs go through a {@link
+ * FileRunMerge} with the table's merge engine; tombstones and other retractions are dropped. Only a
+ * filter on key columns may prune row groups here (a filter on other columns could skip a key's
+ * newest version and let an older one through); all other filtering is the engine's, after the
+ * merge.
  */
 final class MergeTreeSplitReader implements TableRead.SplitReader {
 
     private final KeyValueSchema schema;
     private final SortedRunReader.FileOpener opener;
+
+    /** Opens a file of a lone run: the merged columns and the row kind, no sequence number. */
+    private final SortedRunReader.FileOpener singleRunOpener;
+
+    /** Position of the row kind in rows read by {@link #singleRunOpener}. */
+    private final int singleRunKind;
+
     private final MergeFunction merge;
     private final Iterator<List<SortedRun>> sections;
     private final ProjectedRowData projected;
     private final List<SortedRunReader> openReaders = new ArrayList<>();
     @Nullable private Iterator<KeyValue> current;
+    @Nullable private SortedRunReader single;
     private long bytesRead;
 
     MergeTreeSplitReader(
@@ -59,6 +68,11 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
                         "snapshot " + split.snapshotId());
         RowType fileReadType = schema.fileType();
         this.opener = file -> files.open(file, fileReadType);
+        List<RowType.RowField> kindOnly = new ArrayList<>(mergedType.getFields());
+        kindOnly.add(fileReadType.getFields().get(fileReadType.getFieldCount() - 1));
+        RowType singleRunType = new RowType(false, kindOnly);
+        this.singleRunOpener = file -> files.open(file, singleRunType);
+        this.singleRunKind = mergedType.getFieldCount();
         this.merge =
                 MergeFunctions.create(
                         table.config().lsm().mergeEngine(),
@@ -104,11 +118,28 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
     public RowData next() throws IOException {
         try {
             while (true) {
+                if (single != null) {
+                    RowData row = nextOfSingleRun();
+                    if (row != null) {
+                        return projected.replaceRow(row);
+                    }
+                    closeReaders();
+                    single = null;
+                    continue;
+                }
                 if (current == null) {
                     if (!sections.hasNext()) {
                         return null;
                     }
-                    current = open(sections.next());
+                    List<SortedRun> section = sections.next();
+                    if (section.size() == 1) {
+                        single =
+                                new SortedRunReader(
+                                        section.get(0).files(), singleRunOpener, schema);
+                        openReaders.add(single);
+                        continue;
+                    }
+                    current = open(section);
                 }
                 while (current.hasNext()) {
                     KeyValue kv = current.next();
@@ -124,6 +155,19 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /** The next row of the lone run that is not a retraction, or null at its end. */
+    @Nullable
+    private RowData nextOfSingleRun() {
+        RowData row;
+        while ((row = single.nextRow()) != null) {
+            if (!KeyValue.isRetraction(RowKind.fromByteValue(row.getByte(singleRunKind)))) {
+                row.setRowKind(RowKind.INSERT);
+                return row;
+            }
+        }
+        return null;
     }
 
     private Iterator<KeyValue> open(List<SortedRun> runs) {
