@@ -19,8 +19,8 @@ import org.apache.parquet.column.values.ValuesReader;
 /**
  * Reads one flat column chunk into a column vector, a batch of rows at a time, decoding the pages
  * itself: definition levels and values come straight from each page's readers, without Parquet's
- * per-value record machinery. PLAIN fixed-width and byte-array values use {@link PlainValues};
- * other encodings use Parquet's own value readers.
+ * per-value record machinery. PLAIN fixed-width and byte-array values use {@link PlainValues},
+ * dictionary ids {@link DictionaryIds}; other encodings use Parquet's own value readers.
  *
  * <p>REQUIRES: the column is a top-level primitive (no repetition), so one value is one row.
  */
@@ -31,6 +31,7 @@ abstract class FlatColumnReader {
     private PageReader pages;
     private int valuesLeftInPage;
     @Nullable private Dictionary dictionary;
+    @Nullable private DictionaryIds dictionaryIds;
 
     /** Value of {@link #levels} that marks a non-null value. */
     protected final int maxDefinitionLevel;
@@ -74,6 +75,7 @@ abstract class FlatColumnReader {
         this.valuesLeftInPage = 0;
         DictionaryPage page = pages.readDictionaryPage();
         this.dictionary = page == null ? null : page.getEncoding().initDictionary(column, page);
+        this.dictionaryIds = dictionary == null ? null : DictionaryIds.of(column, dictionary);
         onDictionary(dictionary);
     }
 
@@ -136,7 +138,7 @@ abstract class FlatColumnReader {
                 throw new IOException(
                         "Column " + column + " has dictionary-encoded pages but no dictionary");
             }
-            values = encoding.getDictionaryBasedValuesReader(column, ValuesType.VALUES, dictionary);
+            values = dictionaryIds;
         } else if (encoding == Encoding.PLAIN && PlainValues.supports(column)) {
             values = new PlainValues(column);
         } else {
