@@ -19,7 +19,19 @@ import org.apache.flink.table.api.TableEnvironment;
  */
 public final class Benchmarks {
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // Flink's cluster threads are not daemons: without an exit, a failed benchmark would
+            // leave the JVM waiting for them instead of failing.
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void run(String[] args) throws Exception {
         Map<String, String> flags = flags(args);
         long rows = Long.parseLong(flags.getOrDefault("rows", "5000000"));
         int runs = Integer.parseInt(flags.getOrDefault("runs", "3"));
@@ -29,11 +41,11 @@ public final class Benchmarks {
         SessionCluster.start();
         if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(warehouse, List.of(10, 5000));
-            System.exit(0);
+            return;
         }
         if (flags.containsKey("primary-key")) {
             primaryKey(rows, runs, paimon, warehouse, flags.get("only"));
-            System.exit(0);
+            return;
         }
         System.out.printf(
                 "Tarn benchmarks: %,d rows of 8 columns, parallelism 1, %d runs each%n",
@@ -98,14 +110,13 @@ public final class Benchmarks {
         report.print(System.out);
         report.printNetOfOverhead(System.out, OVERHEAD);
         if (!pipelines.containsKey(FILTER)) {
-            System.exit(0);
+            return;
         }
         System.out.printf(
                 "Selective filter reads %.2f%% of the table's data bytes (%,d of %,d).%n",
                 100.0 * append.filterBytesRead() / append.tableBytes(),
                 append.filterBytesRead(),
                 append.tableBytes());
-        System.exit(0);
     }
 
     /** The primary-key issue's pipelines: upserts over rows / 4 keys, scan and lookup. */
@@ -202,6 +213,15 @@ public final class Benchmarks {
 
     private static final String CEILING = "datagen -> blackhole (ceiling)";
     private static final String PK_OVERHEAD = "job overhead (empty pk table scan)";
+    private static final List<String> FLAGS =
+            List.of(
+                    "rows",
+                    "runs",
+                    "paimon",
+                    "only",
+                    "cpu-breakdown",
+                    "primary-key",
+                    "commit-latency");
     private static final String FILTER = "tarn filter id BETWEEN 1000 AND 1999";
     private static final String OVERHEAD = "job overhead (scan of an empty table)";
 
@@ -216,6 +236,13 @@ public final class Benchmarks {
                 throw new IllegalArgumentException("Unexpected argument: " + args[i]);
             }
             String key = args[i].substring(2);
+            if (!FLAGS.contains(key)) {
+                throw new IllegalArgumentException(
+                        "Unknown flag --"
+                                + key
+                                + ": expected one of --"
+                                + String.join(", --", FLAGS));
+            }
             boolean hasValue = i + 1 < args.length && !args[i + 1].startsWith("--");
             flags.put(key, hasValue ? args[++i] : "true");
         }
