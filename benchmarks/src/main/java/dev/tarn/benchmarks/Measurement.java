@@ -19,12 +19,14 @@ record Measurement(double seconds, double cpuSeconds) {
         long t1 = System.nanoTime();
         long cpu1 = cpuNanos();
         if (printBreakdown) {
+            Map<String, Double> kinds = ThreadCpu.between(threads0, ThreadCpu.snapshot());
+            // The job's task threads end with it, and /proc no longer lists them: their time is
+            // what the threads still alive do not account for.
+            double alive = kinds.values().stream().mapToDouble(Double::doubleValue).sum();
+            kinds.put("ended threads", Math.max(0, (cpu1 - cpu0) / 1e9 - alive));
             System.out.printf(
                     "  %-42s %.2f s, CPU %.2f s: %s%n",
-                    name,
-                    (t1 - t0) / 1e9,
-                    (cpu1 - cpu0) / 1e9,
-                    ThreadCpu.between(threads0, ThreadCpu.snapshot()));
+                    name, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, kinds);
         }
         return new Measurement((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9);
     }

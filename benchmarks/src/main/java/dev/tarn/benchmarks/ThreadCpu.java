@@ -11,7 +11,8 @@ import java.util.stream.Stream;
  * CPU time of this process's threads by kind (task threads, JIT compilers, garbage collection, the
  * rest), read from Linux's {@code /proc/self/task}: the JVM's own threads (compilers, GC) are
  * invisible to {@code ThreadMXBean}, yet count in a pipeline's process CPU time. A diagnostic for
- * {@code --cpu-breakdown}; on systems without {@code /proc} every snapshot is empty.
+ * {@code --cpu-breakdown}; on systems without {@code /proc} every snapshot is empty. A thread that
+ * ended between two snapshots (a finished job's task threads) is in neither.
  */
 final class ThreadCpu {
 

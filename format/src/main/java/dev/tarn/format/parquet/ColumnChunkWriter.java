@@ -46,7 +46,12 @@ abstract class ColumnChunkWriter extends RecordConsumer {
     final int pageSize;
     private final int pageValueLimit;
     private final SizeStatistics noSizeStatistics;
+    private final GeospatialStatistics noGeospatialStatistics =
+            GeospatialStatistics.noopBuilder().build();
     private final PageBytes levels = new PageBytes();
+
+    /** Definition levels of a page with some nulls, before encoding. */
+    private int[] levelValues = new int[0];
 
     private PageWriter pages;
     private int valueCount;
@@ -161,7 +166,7 @@ abstract class ColumnChunkWriter extends RecordConsumer {
                     valueCount,
                     statistics,
                     noSizeStatistics,
-                    GeospatialStatistics.noopBuilder().build(),
+                    noGeospatialStatistics,
                     Encoding.BIT_PACKED,
                     Encoding.RLE,
                     encoding);
@@ -199,21 +204,15 @@ abstract class ColumnChunkWriter extends RecordConsumer {
             levels.putUnsignedVarInt(valueCount << 1);
             levels.putByte(nullCount == 0 ? 1 : 0);
         } else {
-            RunLengthBitPackingHybridEncoder encoder =
-                    new RunLengthBitPackingHybridEncoder(
-                            1, 64, pageSize, HeapByteBufferAllocator.getInstance());
-            int next = 0;
-            for (int i = 0; i < valueCount; i++) {
-                if (next < nullCount && nullPositions[next] == i) {
-                    encoder.writeInt(0);
-                    next++;
-                } else {
-                    encoder.writeInt(1);
-                }
+            if (levelValues.length < valueCount) {
+                levelValues = new int[valueCount];
             }
-            byte[] encoded = encoder.toBytes().toByteArray();
+            Arrays.fill(levelValues, 0, valueCount, 1);
+            for (int i = 0; i < nullCount; i++) {
+                levelValues[nullPositions[i]] = 0;
+            }
+            byte[] encoded = hybrid(1, levelValues, valueCount);
             levels.put(encoded, 0, encoded.length);
-            encoder.close();
         }
         levels.setInt(0, levels.size() - Integer.BYTES);
         return levels.view();
@@ -225,16 +224,24 @@ abstract class ColumnChunkWriter extends RecordConsumer {
      */
     final BytesInput encodeIds(int[] ids, int count, int dictionarySize) throws IOException {
         int bitWidth = BytesUtils.getWidthFromMaxInt(dictionarySize - 1);
+        return BytesInput.concat(
+                BytesInput.from(new byte[] {(byte) bitWidth}),
+                BytesInput.from(hybrid(bitWidth, ids, count)));
+    }
+
+    /** {@code values[0..count)} in Parquet's RLE/bit-packed hybrid encoding. */
+    private byte[] hybrid(int bitWidth, int[] values, int count) throws IOException {
         RunLengthBitPackingHybridEncoder encoder =
                 new RunLengthBitPackingHybridEncoder(
                         bitWidth, 64, pageSize, HeapByteBufferAllocator.getInstance());
-        for (int i = 0; i < count; i++) {
-            encoder.writeInt(ids[i]);
+        try {
+            for (int i = 0; i < count; i++) {
+                encoder.writeInt(values[i]);
+            }
+            return encoder.toBytes().toByteArray();
+        } finally {
+            encoder.close();
         }
-        byte[] encoded = encoder.toBytes().toByteArray();
-        encoder.close();
-        return BytesInput.concat(
-                BytesInput.from(new byte[] {(byte) bitWidth}), BytesInput.from(encoded));
     }
 
     // ---- RecordConsumer calls a flat column never gets -----------------------------------------
