@@ -6,6 +6,7 @@ import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableCommit;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,10 +24,9 @@ import org.apache.flink.table.procedures.Procedure;
 /**
  * {@code CALL <catalog>.sys.compact('db.table')}: compacts every bucket of a primary-key table into
  * one sorted run at the last level, dropping tombstones, and publishes the result as one COMPACT
- * snapshot that changes no row. Runs in the calling process, bucket by bucket; a writer of the
- * table that compacts the same bucket at the same time makes one of the two commits fail with a
- * conflict, and the table stays as it was for that one. Public because Flink calls {@code call}
- * reflectively.
+ * snapshot that changes no row. Runs in the calling process, bucket by bucket; a bucket that a
+ * writer of the table compacts (or overwrites) meanwhile is left as that writer made it, and the
+ * result says how many were. Public because Flink calls {@code call} reflectively.
  */
 public final class CompactProcedure implements Procedure {
 
@@ -76,17 +76,36 @@ public final class CompactProcedure implements Procedure {
             throw new UncheckedIOException(
                     "Cannot compact table " + target.name() + ": " + e.getMessage(), e);
         }
-        OptionalLong committed =
-                target.newCommit("compact-" + UUID.randomUUID()).commit(1, messages);
-        if (committed.isEmpty()) {
+        TableCommit.Result result =
+                target.newCommit("compact-" + UUID.randomUUID()).publish(1, messages);
+        int dropped = result.droppedCompactions().size();
+        if (result.snapshotId().isEmpty()) {
             return new String[] {
-                "Table " + target.name() + " is compacted already: " + buckets.size() + " buckets"
+                dropped == 0
+                        ? "Table "
+                                + target.name()
+                                + " is compacted already: "
+                                + buckets.size()
+                                + " buckets"
+                        : String.format(
+                                "Compacted no bucket of table %s: writers rewrote all %d buckets"
+                                        + " it compacted while it ran; the table is unchanged, call"
+                                        + " compact again",
+                                target.name(), dropped)
             };
         }
+        String compacted =
+                String.format(
+                        "Compacted %d buckets of table %s into snapshot %d",
+                        messages.size() - dropped, target.name(), result.snapshotId().getAsLong());
         return new String[] {
-            String.format(
-                    "Compacted %d buckets of table %s into snapshot %d",
-                    messages.size(), target.name(), committed.getAsLong())
+            dropped == 0
+                    ? compacted
+                    : compacted
+                            + String.format(
+                                    "; %d buckets were rewritten by writers while it ran and are"
+                                            + " left as they are",
+                                    dropped)
         };
     }
 }

@@ -44,6 +44,13 @@ public final class Levels {
         add(file);
     }
 
+    /** Replaces every file with {@code files}, each at its own level. */
+    public void resetTo(Collection<DataFile> files) {
+        level0.clear();
+        levels.forEach(List::clear);
+        files.forEach(this::add);
+    }
+
     /** Swaps a compaction's inputs for its outputs. */
     public void replace(Collection<DataFile> before, Collection<DataFile> after) {
         Set<String> names = new HashSet<>();

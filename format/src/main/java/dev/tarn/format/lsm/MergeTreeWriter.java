@@ -35,6 +35,12 @@ import org.apache.flink.table.data.RowData;
  * <p>A writer may start before the bucket's published files are known ({@link #awaitRestore}):
  * until {@link #restore} it only flushes level-0 files and never compacts, since a compaction that
  * does not see every file could drop a tombstone that an unseen older file still needs.
+ *
+ * <p>Another writer or a compaction job may replace the bucket's files under it, and a commit then
+ * drops this writer's compaction of them. The writer is then {@linkplain #markStale stale}: it
+ * stops compacting, throws away compaction results not yet handed out, and keeps flushing level-0
+ * files until its owner {@linkplain #rebuild rebuilds} its view from the table. A compaction that
+ * finds one of its input files gone (deleted by the commit that dropped it) makes it stale too.
  */
 public final class MergeTreeWriter implements AutoCloseable {
 
@@ -63,6 +69,7 @@ public final class MergeTreeWriter implements AutoCloseable {
     private long bytesFlushed;
     private long bytesCompacted;
     private boolean awaitingRestore;
+    private boolean stale;
 
     private final List<DataFile> newFiles = new ArrayList<>();
     private final List<DataFile> compactBefore = new ArrayList<>();
@@ -121,6 +128,47 @@ public final class MergeTreeWriter implements AutoCloseable {
         }
         published.forEach(levels::addFile);
         awaitingRestore = false;
+    }
+
+    /**
+     * The bucket's files changed under this writer: stops a running compaction, deletes the results
+     * of those not yet handed out by {@link #prepareCommit}, and compacts no more until {@link
+     * #rebuild}. Level-0 files flushed meanwhile are handed out as usual.
+     */
+    public void markStale() {
+        stale = true;
+        if (running != null) {
+            running.cancel(true);
+            try {
+                deleteUnpublished(running.get());
+            } catch (CancellationException | ExecutionException | InterruptedException ignored) {
+                // A cancelled or failed task deletes its own files.
+            }
+            running = null;
+            runningTask = null;
+        }
+        deleteUnpublished(compactAfter);
+        compactAfter.clear();
+        compactBefore.clear();
+    }
+
+    /** Whether the view of the bucket's files is out of date ({@link #markStale}). */
+    public boolean isStale() {
+        return stale;
+    }
+
+    /**
+     * Replaces the view of the bucket's files with {@code files} (the table's, plus this writer's
+     * files not yet published) and compacts again.
+     *
+     * @throws IllegalStateException if the writer is not {@linkplain #isStale stale}
+     */
+    public void rebuild(Collection<DataFile> files) {
+        if (!stale) {
+            throw new IllegalStateException("Bucket " + target.dir() + " is not stale");
+        }
+        levels.resetTo(files);
+        stale = false;
     }
 
     /** Adds one change; its kind is the row's. The row may be reused once this returns. */
@@ -287,7 +335,7 @@ public final class MergeTreeWriter implements AutoCloseable {
 
     /** Starts a compaction if none runs and the levels call for one; true if one started. */
     private boolean startCompaction(boolean full) {
-        if (running != null || awaitingRestore) {
+        if (running != null || awaitingRestore || stale) {
             return false;
         }
         List<SortedRun> runs = levels.runs();
@@ -320,9 +368,16 @@ public final class MergeTreeWriter implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted while waiting for a compaction");
         } catch (ExecutionException e) {
+            List<DataFile> inputs = runningTask.inputs();
             running = null;
             runningTask = null;
             Throwable cause = e.getCause();
+            if (anyMissing(inputs)) {
+                // A commit dropped the compaction that wrote the input, or another writer's
+                // replaced it and it was removed: the view is out of date, not the table.
+                markStale();
+                return;
+            }
             throw new IOException(
                     "Compaction of bucket " + target.dir() + " failed: " + cause.getMessage(),
                     cause);
@@ -349,6 +404,16 @@ public final class MergeTreeWriter implements AutoCloseable {
         compactAfter.addAll(outputs);
         outputs.forEach(f -> bytesCompacted += f.fileSize());
         deleteUnpublished(neverPublished);
+    }
+
+    private boolean anyMissing(List<DataFile> files) throws IOException {
+        for (DataFile f : files) {
+            if (!target.io()
+                    .exists(new org.apache.flink.core.fs.Path(target.dir(), f.fileName()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void deleteUnpublished(List<DataFile> files) {

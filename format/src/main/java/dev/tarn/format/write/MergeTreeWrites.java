@@ -10,13 +10,10 @@ import dev.tarn.format.lsm.MergeTreeWriter;
 import dev.tarn.format.lsm.SortBuffer;
 import dev.tarn.format.lsm.UniversalCompaction;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.LiveFiles;
-import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
 import dev.tarn.format.read.DataFileOpener;
 import dev.tarn.format.schema.TableConfig;
-import dev.tarn.format.snapshot.Snapshot;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
@@ -26,7 +23,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,8 +59,6 @@ final class MergeTreeWrites implements AutoCloseable {
     /** Shift of the wall-clock floor of sequence numbers: room for 2^20 changes a millisecond. */
     private static final int CLOCK_SHIFT = 20;
 
-    private record BucketKey(Partition partition, int bucket) {}
-
     private final Table table;
     private final boolean overwrite;
     private final TableConfig.Lsm config;
@@ -72,8 +66,9 @@ final class MergeTreeWrites implements AutoCloseable {
     private final ParquetWriteOptions parquetOptions;
     private final UniversalCompaction picker;
     private final Supplier<MergeFunction> merges;
-    private final Map<BucketKey, MergeTreeWriter> writers = new LinkedHashMap<>();
-    @Nullable private Map<BucketKey, List<DataFile>> restored;
+    private final Map<PublishedFiles.Bucket, MergeTreeWriter> writers = new LinkedHashMap<>();
+    private final Map<PublishedFiles.Bucket, BucketLedger> ledgers = new HashMap<>();
+    @Nullable private PublishedFiles published;
     @Nullable private ExecutorService compactions;
     @Nullable private ExecutorService flushes;
     @Nullable private java.nio.file.Path spillDirectory;
@@ -121,24 +116,29 @@ final class MergeTreeWrites implements AutoCloseable {
 
     List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
         flushInParallel();
+        boolean following = !overwrite && !endOfInput && published != null;
+        if (following) {
+            followTable();
+        }
         int totalBuckets = table.config().bucket();
         List<CommitMessage> messages = new ArrayList<>();
-        for (Map.Entry<BucketKey, MergeTreeWriter> e : writers.entrySet()) {
-            BucketKey key = e.getKey();
+        for (Map.Entry<PublishedFiles.Bucket, MergeTreeWriter> e : writers.entrySet()) {
+            PublishedFiles.Bucket key = e.getKey();
             MergeTreeWriter.Changes changes = e.getValue().prepareCommit(endOfInput || overwrite);
             if (overwrite) {
                 messages.add(
                         CommitMessage.append(
-                                key.partition, key.bucket, totalBuckets, finalFiles(changes)));
+                                key.partition(), key.bucket(), totalBuckets, finalFiles(changes)));
                 continue;
             }
+            ledgers.computeIfAbsent(key, k -> new BucketLedger()).handedOut(changes);
             messages.add(
                     CommitMessage.append(
-                            key.partition, key.bucket, totalBuckets, changes.newFiles()));
+                            key.partition(), key.bucket(), totalBuckets, changes.newFiles()));
             messages.add(
                     new CommitMessage(
-                            key.partition,
-                            key.bucket,
+                            key.partition(),
+                            key.bucket(),
                             totalBuckets,
                             changes.compactAfter(),
                             changes.compactBefore()));
@@ -149,10 +149,63 @@ final class MergeTreeWrites implements AutoCloseable {
             // A checkpoint barrier: the job's tasks all finished their restore before it was
             // triggered, so the committer has published what it recovered.
             restorePending = false;
-            Map<BucketKey, List<DataFile>> published = restoredFiles();
-            writers.forEach((key, w) -> w.restore(published.getOrDefault(key, List.of())));
+            PublishedFiles files = published();
+            writers.forEach((key, w) -> w.restore(files.files(key)));
+        } else if (following) {
+            rebuildStaleBuckets();
         }
         return messages;
+    }
+
+    /**
+     * Reads what the snapshots published since the last checkpoint changed in this write's buckets;
+     * a bucket another writer or a compaction job changed, or whose compaction a commit dropped,
+     * stops compacting until {@link #rebuildStaleBuckets} can rebuild its view.
+     */
+    private void followTable() {
+        published.advance(
+                new PublishedFiles.Listener() {
+                    @Override
+                    public void changed(
+                            PublishedFiles.Bucket bucket, PublishedFiles.Change change) {
+                        MergeTreeWriter writer = writers.get(bucket);
+                        BucketLedger ledger = ledgers.get(bucket);
+                        boolean own = ledger == null || ledger.observe(change);
+                        if (writer != null && !own && !writer.isStale()) {
+                            writer.markStale();
+                        }
+                    }
+
+                    @Override
+                    public void reset() {
+                        writers.values().stream()
+                                .filter(w -> !w.isStale())
+                                .forEach(MergeTreeWriter::markStale);
+                    }
+                });
+    }
+
+    /** Gives each stale bucket whose compactions are settled its files as the table has them. */
+    private void rebuildStaleBuckets() throws IOException {
+        for (Map.Entry<PublishedFiles.Bucket, MergeTreeWriter> e : writers.entrySet()) {
+            MergeTreeWriter writer = e.getValue();
+            BucketLedger ledger = ledgers.get(e.getKey());
+            if (!writer.isStale() || ledger == null) {
+                continue;
+            }
+            Path dir = table.bucketPath(e.getKey().partition(), e.getKey().bucket());
+            if (ledger.settled(name -> exists(new Path(dir, name)))) {
+                writer.rebuild(ledger.rebuild(published.files(e.getKey())));
+            }
+        }
+    }
+
+    private boolean exists(Path path) {
+        try {
+            return table.io().exists(path);
+        } catch (IOException e) {
+            return true; // Unknown: wait for the next checkpoint rather than guess.
+        }
     }
 
     /**
@@ -265,7 +318,7 @@ final class MergeTreeWrites implements AutoCloseable {
     }
 
     private MergeTreeWriter writer(Partition partition, int bucket) throws IOException {
-        BucketKey key = new BucketKey(partition, bucket);
+        PublishedFiles.Bucket key = new PublishedFiles.Bucket(partition, bucket);
         MergeTreeWriter writer = writers.get(key);
         if (writer != null) {
             return writer;
@@ -279,10 +332,7 @@ final class MergeTreeWrites implements AutoCloseable {
                         parquetOptions,
                         table.config().sizes().targetFileSize(),
                         table.schema().id());
-        List<DataFile> files =
-                overwrite || restorePending
-                        ? List.of()
-                        : restoredFiles().getOrDefault(key, List.of());
+        List<DataFile> files = overwrite || restorePending ? List.of() : published().files(key);
         Levels levels = new Levels(schema, picker.maxLevel(), files);
         long firstSequence =
                 Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
@@ -325,23 +375,11 @@ final class MergeTreeWrites implements AutoCloseable {
         return compactions;
     }
 
-    /** The live files of every bucket in the latest snapshot, read once per table write. */
-    private Map<BucketKey, List<DataFile>> restoredFiles() {
-        if (restored == null) {
-            restored = new HashMap<>();
-            OptionalLong latest = table.snapshotManager().latestId();
-            if (latest.isPresent()) {
-                Snapshot snapshot = table.snapshotManager().snapshot(latest.getAsLong());
-                for (ManifestEntry e :
-                        LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot)
-                                .values()) {
-                    restored.computeIfAbsent(
-                                    new BucketKey(e.partition(), e.bucket()),
-                                    k -> new ArrayList<>())
-                            .add(e.file());
-                }
-            }
+    /** The live files of every bucket: of the latest snapshot when first asked, then followed. */
+    private PublishedFiles published() {
+        if (published == null) {
+            published = PublishedFiles.ofLatest(table);
         }
-        return restored;
+        return published;
     }
 }

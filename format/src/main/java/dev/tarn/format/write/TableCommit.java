@@ -22,6 +22,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The commit seam: publishes {@link CommitMessage}s as one snapshot. The protocol (SPEC.md, "Commit
@@ -34,6 +36,8 @@ import org.apache.flink.core.fs.Path;
  * CommitStateUnknownException} is thrown and the caller must keep the data files.
  */
 public final class TableCommit {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableCommit.class);
 
     private final Table table;
     private final String commitUser;
@@ -48,26 +52,87 @@ public final class TableCommit {
     }
 
     /**
+     * What a commit published.
+     *
+     * @param snapshotId the id of the last new snapshot, or empty if none was published
+     * @param droppedCompactions compactions left out because another writer replaced one of their
+     *     input files first (or kept winning the race for the next snapshot); their output files
+     *     are deleted, their inputs stay live
+     */
+    public record Result(OptionalLong snapshotId, List<CommitMessage> droppedCompactions) {}
+
+    /**
+     * As {@link #publish}, returning only the id of the last new snapshot (empty if the messages
+     * hold no change that applies).
+     */
+    public OptionalLong commit(long identifier, List<CommitMessage> messages) {
+        return publish(identifier, messages).snapshotId();
+    }
+
+    /**
      * Publishes {@code messages}: those that only add files as one APPEND snapshot, then those that
      * replace files (compactions) as one COMPACT snapshot, both with {@code identifier}. The APPEND
      * snapshot comes first, so a compaction may replace files added in the same commit, and every
      * new row is in an APPEND snapshot.
      *
-     * @return the id of the last new snapshot, or empty if the messages hold no change
+     * <p>A compaction that no longer applies (another writer replaced one of its inputs) is
+     * dropped, not failed: the commit fails only if its new rows are not published. A dropped
+     * compaction's output files are deleted; a writer that still holds them in its view of the
+     * bucket must refresh it ({@link TableWrite} does so by itself).
+     *
+     * @throws CommitConflictException if the APPEND snapshot lost the race for a snapshot id more
+     *     than {@code commit.max-retries} times; nothing was published
      */
-    public OptionalLong commit(long identifier, List<CommitMessage> messages) {
+    public Result publish(long identifier, List<CommitMessage> messages) {
         List<ManifestEntry> appends =
                 entries(messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
-        List<ManifestEntry> compactions =
-                entries(messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
         OptionalLong last = OptionalLong.empty();
         if (!appends.isEmpty()) {
-            last = OptionalLong.of(tryCommit(identifier, appends, CommitKind.APPEND, null));
+            last = OptionalLong.of(tryCommit(identifier, CommitKind.APPEND, latest -> appends));
         }
-        if (!compactions.isEmpty()) {
-            last = OptionalLong.of(tryCommit(identifier, compactions, CommitKind.COMPACT, null));
+        Result compacted =
+                publishCompactions(
+                        identifier,
+                        messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
+        return compacted.snapshotId().isPresent()
+                ? compacted
+                : new Result(last, compacted.droppedCompactions());
+    }
+
+    /** Publishes the compactions that still apply as one COMPACT snapshot; drops the others. */
+    private Result publishCompactions(long identifier, List<CommitMessage> compactions) {
+        if (compactions.isEmpty()) {
+            return new Result(OptionalLong.empty(), List.of());
         }
-        return last;
+        CompactionStaging staging = new CompactionStaging(compactions);
+        OptionalLong id = OptionalLong.empty();
+        try {
+            long published =
+                    tryCommit(
+                            identifier,
+                            CommitKind.COMPACT,
+                            latest -> staging.stage(liveFiles(latest)));
+            id = published < 0 ? OptionalLong.empty() : OptionalLong.of(published);
+        } catch (CommitConflictException e) {
+            // Lost the race for a snapshot id every time: the rows are safe in the inputs.
+            LOG.warn(
+                    "Dropping the compactions of commit {} of table {}: {}",
+                    identifier,
+                    table.name(),
+                    e.getMessage());
+            staging.dropAll();
+        }
+        List<CommitMessage> dropped = staging.dropped();
+        if (!dropped.isEmpty()) {
+            LOG.info(
+                    "Dropped {} compactions of commit {} of table {}: another writer replaced"
+                            + " their input files first",
+                    dropped.size(),
+                    identifier,
+                    table.name());
+            abort(dropped);
+        }
+        return new Result(id, dropped);
     }
 
     /**
@@ -77,7 +142,20 @@ public final class TableCommit {
      */
     public long overwrite(
             long identifier, List<CommitMessage> messages, Predicate<Partition> scope) {
-        return tryCommit(identifier, entries(messages), CommitKind.OVERWRITE, scope);
+        List<ManifestEntry> written = entries(messages);
+        return tryCommit(
+                identifier,
+                CommitKind.OVERWRITE,
+                latest -> {
+                    List<ManifestEntry> delta = new ArrayList<>();
+                    for (ManifestEntry e : liveFiles(latest).values()) {
+                        if (scope.test(e.partition())) {
+                            delete(delta, e);
+                        }
+                    }
+                    delta.addAll(written);
+                    return delta;
+                });
     }
 
     /**
@@ -106,14 +184,14 @@ public final class TableCommit {
             commit(identifier, messages);
             return true;
         }
-        List<ManifestEntry> compactions =
-                entries(messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
+        List<CommitMessage> compactions =
+                messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
         if (last.identifier() > identifier
                 || last.kind() != CommitKind.APPEND
                 || compactions.isEmpty()) {
             return false;
         }
-        tryCommit(identifier, compactions, CommitKind.COMPACT, null);
+        publishCompactions(identifier, compactions);
         return true;
     }
 
@@ -171,40 +249,41 @@ public final class TableCommit {
         return entries;
     }
 
-    private long tryCommit(
-            long identifier,
-            List<ManifestEntry> changes,
-            CommitKind kind,
-            @Nullable Predicate<Partition> overwriteScope) {
+    /** The changes of one commit on top of the latest snapshot; staged again on every attempt. */
+    private interface Staging {
+        /** The entries to publish on top of {@code latest}; none if nothing applies any more. */
+        List<ManifestEntry> stage(@Nullable Snapshot latest);
+    }
+
+    private Map<ManifestEntry.FileId, ManifestEntry> liveFiles(@Nullable Snapshot latest) {
+        return latest == null ? Map.of() : LiveFiles.of(lists, table.manifestFile(), latest);
+    }
+
+    /**
+     * Publishes what {@code staging} makes of the latest snapshot as snapshot {@code latest + 1},
+     * re-reading and re-staging after every lost race.
+     *
+     * @return the new snapshot's id, or -1 if the staging left nothing to publish
+     */
+    private long tryCommit(long identifier, CommitKind kind, Staging staging) {
         int maxRetries = table.config().commit().maxRetries();
         long waitMillis = Math.max(1, table.config().commit().retryWait().toMillis());
+        // Appends do not depend on the latest snapshot: their manifest is written once.
+        boolean reuseManifest = kind == CommitKind.APPEND;
         ManifestFileMeta appendManifest = null;
         try {
             for (int attempt = 0; ; attempt++) {
                 OptionalLong latestId = snapshots.latestId();
                 Snapshot latest =
                         latestId.isPresent() ? snapshots.snapshot(latestId.getAsLong()) : null;
-                List<ManifestEntry> delta = new ArrayList<>();
-                if (overwriteScope != null || hasDeletes(changes)) {
-                    Map<ManifestEntry.FileId, ManifestEntry> live =
-                            latest == null
-                                    ? Map.of()
-                                    : LiveFiles.of(lists, table.manifestFile(), latest);
-                    checkDeletesAreLive(changes, live, latest);
-                    if (overwriteScope != null) {
-                        for (ManifestEntry e : live.values()) {
-                            if (overwriteScope.test(e.partition())) {
-                                delete(delta, e);
-                            }
-                        }
-                    }
+                List<ManifestEntry> delta = staging.stage(latest);
+                if (delta.isEmpty() && kind == CommitKind.COMPACT) {
+                    return -1;
                 }
-                delta.addAll(changes);
                 CommitAttempt written = new CommitAttempt(table);
                 try {
                     ManifestFileMeta manifest;
-                    if (overwriteScope == null && !hasDeletes(changes)) {
-                        // Appends do not depend on the latest snapshot: write their manifest once.
+                    if (reuseManifest) {
                         if (appendManifest == null) {
                             appendManifest = table.manifestFile().write(delta, table.schema().id());
                         }
@@ -276,30 +355,6 @@ public final class TableCommit {
                 table.manifestFile().delete(appendManifest.fileName());
             }
             throw e;
-        }
-    }
-
-    private static boolean hasDeletes(List<ManifestEntry> changes) {
-        return changes.stream().anyMatch(e -> e.kind() == FileKind.DELETE);
-    }
-
-    private void checkDeletesAreLive(
-            List<ManifestEntry> changes,
-            Map<ManifestEntry.FileId, ManifestEntry> live,
-            @Nullable Snapshot latest) {
-        for (ManifestEntry e : changes) {
-            if (e.kind() == FileKind.DELETE && !live.containsKey(e.fileId())) {
-                throw new CommitConflictException(
-                        String.format(
-                                "Cannot commit to table %s: file %s of partition %s bucket %d,"
-                                        + " which this commit replaces, is no longer in the"
-                                        + " table (snapshot %s); another writer rewrote it",
-                                table.name(),
-                                e.file().fileName(),
-                                e.partition(),
-                                e.bucket(),
-                                latest == null ? "none" : latest.id()));
-            }
         }
     }
 

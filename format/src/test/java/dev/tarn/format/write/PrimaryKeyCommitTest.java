@@ -85,31 +85,49 @@ class PrimaryKeyCommitTest {
     }
 
     @Test
-    void twoWritersCompactingOneBucketConflictAndTheLoserChangesNothingElse() throws IOException {
+    void twoWritersCompactingOneBucketTheLosersCompactionIsDroppedAndItsRowsPublished()
+            throws IOException {
         Table table = table(Map.of("bucket", "1", "commit.retry-wait", "1 ms"));
         List<String> originals = commitVersions(table, 3).stream().map(DataFile::fileName).toList();
+        List<CommitMessage> secondMessages;
         try (TableWrite first = table.newWrite();
                 TableWrite second = table.newWrite()) {
             second.write(row(RowKind.INSERT, 11, "new"));
             first.compactFully(Partition.EMPTY, 0);
             second.compactFully(Partition.EMPTY, 0);
             List<CommitMessage> firstMessages = first.prepareCommit(true);
-            List<CommitMessage> secondMessages = second.prepareCommit(true);
+            secondMessages = second.prepareCommit(true);
             assertThat(firstMessages).allMatch(m -> m.deletedFiles().size() == 3);
 
             assertThat(table.newCommit("first").commit(4, firstMessages)).hasValue(4);
-            assertThatThrownBy(() -> table.newCommit("second").commit(5, secondMessages))
-                    .isInstanceOf(CommitConflictException.class)
-                    .hasMessageStartingWith("Cannot commit to table db.t: file data-")
-                    .hasMessageEndingWith(
-                            " of partition [] bucket 0, which this commit replaces, is no longer"
-                                    + " in the table (snapshot 5); another writer rewrote it")
+            TableCommit.Result result = table.newCommit("second").publish(5, secondMessages);
+            // The second writer's new row is published by its APPEND snapshot 5; its compaction,
+            // of files the first writer replaced, is dropped.
+            assertThat(result.snapshotId()).hasValue(5);
+            assertThat(result.droppedCompactions())
+                    .singleElement()
                     .satisfies(
-                            e -> assertThat(originals).anyMatch(f -> e.getMessage().contains(f)));
+                            m ->
+                                    assertThat(m.deletedFiles())
+                                            .extracting(DataFile::fileName)
+                                            .containsAnyElementsOf(originals));
         }
-        // The second writer's new row was published by its APPEND snapshot; its compaction not.
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.APPEND);
         assertThat(table.snapshotManager().latestId()).hasValue(5);
+        // The dropped compaction's output is gone; every file the table references is there.
+        for (CommitMessage m : secondMessages) {
+            if (!m.deletedFiles().isEmpty()) {
+                for (DataFile f : m.newFiles()) {
+                    assertThat(
+                                    io.exists(
+                                            new Path(
+                                                    table.bucketPath(Partition.EMPTY, 0),
+                                                    f.fileName())))
+                            .as("output %s of the dropped compaction", f.fileName())
+                            .isFalse();
+                }
+            }
+        }
         assertThat(readAll(table)).isEqualTo(versions(3, "11,new"));
     }
 
@@ -170,5 +188,79 @@ class PrimaryKeyCommitTest {
 
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
         assertThat(readAll(table)).containsExactly("2,x");
+    }
+
+    /** Compacts bucket 0 fully as a job of its own (a compaction procedure) and commits it. */
+    private static void compactElsewhere(Table table, long identifier) throws IOException {
+        try (TableWrite compactor = table.newWrite()) {
+            compactor.compactFully(Partition.EMPTY, 0);
+            TableCommit.Result result =
+                    table.newCommit("compactor").publish(identifier, compactor.prepareCommit(true));
+            assertThat(result.droppedCompactions()).isEmpty();
+        }
+        assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
+    }
+
+    private static TableCommit.Result commitNewVersion(
+            Table table, TableWrite write, long identifier, String version) throws IOException {
+        for (long id = 1; id <= 10; id++) {
+            write.write(row(RowKind.UPDATE_AFTER, id, version));
+        }
+        return table.newCommit("job").publish(identifier, write.prepareCommit(false));
+    }
+
+    @Test
+    void aLongRunningWriterWhoseCompactionLostRebuildsItsViewAndCompactsAgain() throws IOException {
+        Table table = table(Map.of("bucket", "1", "num-sorted-run.compaction-trigger", "100"));
+        commitVersions(table, 3);
+        try (TableWrite write = table.newWrite()) {
+            assertThat(commitNewVersion(table, write, 10, "w1").droppedCompactions()).isEmpty();
+
+            // The writer hands out a full compaction; a compaction job replaces the same files
+            // before the writer's commit runs. The commit publishes the rows and drops the
+            // compaction.
+            write.compactFully(Partition.EMPTY, 0);
+            List<CommitMessage> handedOut = new ArrayList<>();
+            for (long id = 1; id <= 10; id++) {
+                write.write(row(RowKind.UPDATE_AFTER, id, "w2"));
+            }
+            handedOut.addAll(write.prepareCommit(false));
+            assertThat(handedOut).anyMatch(m -> !m.deletedFiles().isEmpty());
+            compactElsewhere(table, 1);
+            TableCommit.Result lost = table.newCommit("job").publish(11, handedOut);
+            assertThat(lost.droppedCompactions()).hasSize(1);
+            assertThat(readAll(table))
+                    .isEqualTo(
+                            versions(2).stream()
+                                    .map(r -> r.replace(",v2", ",w2"))
+                                    .sorted()
+                                    .toList());
+
+            // At its next checkpoint the writer sees that, rebuilds its view of the bucket from
+            // the table, and its next compaction applies.
+            assertThat(commitNewVersion(table, write, 12, "w3").droppedCompactions()).isEmpty();
+            write.compactFully(Partition.EMPTY, 0);
+            TableCommit.Result compacted = commitNewVersion(table, write, 13, "w4");
+            assertThat(compacted.droppedCompactions()).isEmpty();
+            assertThat(table.snapshotManager().latest().commit().kind())
+                    .isEqualTo(CommitKind.COMPACT);
+            assertThat(table.snapshotManager().latest().commit().user()).isEqualTo("job");
+
+            // A compaction job that runs before the writer hands out its compaction makes the
+            // writer throw that compaction away at once.
+            write.compactFully(Partition.EMPTY, 0);
+            compactElsewhere(table, 2);
+            TableCommit.Result discarded = commitNewVersion(table, write, 14, "w5");
+            assertThat(discarded.droppedCompactions()).isEmpty();
+            assertThat(table.snapshotManager().latest().commit().kind())
+                    .isEqualTo(CommitKind.APPEND);
+            write.compactFully(Partition.EMPTY, 0);
+            assertThat(commitNewVersion(table, write, 15, "w6").droppedCompactions()).isEmpty();
+            assertThat(table.snapshotManager().latest().commit().kind())
+                    .isEqualTo(CommitKind.COMPACT);
+        }
+        assertThat(readAll(table))
+                .isEqualTo(
+                        versions(2).stream().map(r -> r.replace(",v2", ",w6")).sorted().toList());
     }
 }

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -257,7 +258,7 @@ class TableCommitTest {
     }
 
     @Test
-    void compactionOfAFileNoLongerLiveConflicts() {
+    void compactionOfAFileNoLongerLiveIsDroppedAndItsOutputDeleted() {
         Table table = table();
         List<CommitMessage> first = write(table, List.of(row(1L, "a"), row(2L, "b")));
         table.newCommit("user").commit(1, first);
@@ -274,22 +275,76 @@ class TableCommitTest {
         assertThat(compacted.records().delta()).isZero();
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
 
-        // A second rewrite of the same original file must not apply: that file is gone.
+        // A second rewrite of the same original file cannot apply: that file is gone. It is
+        // dropped, its output deleted, and the table stays as it was.
+        List<DataFile> staleOutput = write(table, List.of(row(1L, "a"))).get(0).newFiles();
         CommitMessage stale =
-                new CommitMessage(
-                        Partition.EMPTY,
-                        0,
-                        -1,
-                        write(table, List.of(row(1L, "a"))).get(0).newFiles(),
-                        List.of(original));
-        assertThatThrownBy(() -> table.newCommit("compactor").commit(3, List.of(stale)))
-                .isInstanceOf(CommitConflictException.class)
-                .hasMessage(
-                        "Cannot commit to table db.t: file %s of partition [] bucket 0, which this"
-                                + " commit replaces, is no longer in the table (snapshot 2);"
-                                + " another writer rewrote it",
-                        original.fileName());
+                new CommitMessage(Partition.EMPTY, 0, -1, staleOutput, List.of(original));
+        TableCommit.Result result = table.newCommit("compactor").publish(3, List.of(stale));
+        assertThat(result.snapshotId()).isEmpty();
+        assertThat(result.droppedCompactions()).containsExactly(stale);
         assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(exists(table, staleOutput.get(0))).as("dropped output deleted").isFalse();
+        assertThat(exists(table, rewritten)).as("live file kept").isTrue();
+        assertThat(readAll(table)).containsExactly("1,a", "2,b");
+    }
+
+    @Test
+    void aDroppedCompactionLeavesTheCommitsNewRowsAndItsOtherCompactionsPublished() {
+        Table table = table();
+        List<CommitMessage> first = write(table, List.of(row(1L, "a"), row(2L, "b")));
+        List<CommitMessage> second = write(table, List.of(row(3L, "c")));
+        table.newCommit("user").commit(1, first);
+        table.newCommit("user").commit(2, second);
+        DataFile a = first.get(0).newFiles().get(0);
+        DataFile c = second.get(0).newFiles().get(0);
+        // Another writer rewrites file a first.
+        DataFile theirs =
+                write(table, List.of(row(1L, "a"), row(2L, "b"))).get(0).newFiles().get(0);
+        table.newCommit("other")
+                .commit(
+                        1,
+                        List.of(
+                                new CommitMessage(
+                                        Partition.EMPTY, 0, -1, List.of(theirs), List.of(a))));
+
+        List<CommitMessage> appended = write(table, List.of(row(4L, "d")));
+        DataFile lost = write(table, List.of(row(1L, "a"), row(2L, "b"))).get(0).newFiles().get(0);
+        DataFile kept = write(table, List.of(row(3L, "c"))).get(0).newFiles().get(0);
+        // A later compaction of the same commit that rewrites the dropped one's output is dropped
+        // with it; one of a file still live applies.
+        DataFile chained =
+                write(table, List.of(row(1L, "a"), row(2L, "b"))).get(0).newFiles().get(0);
+        CommitMessage lostCompaction =
+                new CommitMessage(Partition.EMPTY, 0, -1, List.of(lost), List.of(a));
+        CommitMessage chainedCompaction =
+                new CommitMessage(Partition.EMPTY, 0, -1, List.of(chained), List.of(lost));
+        CommitMessage keptCompaction =
+                new CommitMessage(Partition.EMPTY, 0, -1, List.of(kept), List.of(c));
+        List<CommitMessage> messages = new ArrayList<>(appended);
+        messages.addAll(List.of(lostCompaction, chainedCompaction, keptCompaction));
+
+        TableCommit.Result result = table.newCommit("user").publish(3, messages);
+
+        assertThat(result.snapshotId()).hasValue(5);
+        assertThat(result.droppedCompactions()).containsExactly(lostCompaction, chainedCompaction);
+        assertThat(table.snapshotManager().snapshot(4).commit().kind())
+                .isEqualTo(CommitKind.APPEND);
+        assertThat(table.snapshotManager().snapshot(5).commit().kind())
+                .isEqualTo(CommitKind.COMPACT);
+        assertThat(exists(table, lost)).isFalse();
+        assertThat(exists(table, chained)).isFalse();
+        assertThat(exists(table, kept)).isTrue();
+        assertThat(readAll(table)).containsExactlyInAnyOrder("1,a", "2,b", "3,c", "4,d");
+    }
+
+    private static boolean exists(Table table, DataFile file) {
+        try {
+            return table.io()
+                    .exists(new Path(table.bucketPath(Partition.EMPTY, 0), file.fileName()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
