@@ -1,13 +1,11 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.TableChange;
@@ -16,9 +14,9 @@ import org.apache.flink.table.catalog.exceptions.CatalogException;
 /**
  * Turns an {@code ALTER TABLE} into the table's next schema version. Only options and the table
  * comment may change; columns, keys and partitioning stay as they are (schema evolution is not
- * supported yet). Field ids are carried over, so data files stay readable. Once a table has a
- * snapshot its rows are spread over buckets by {@code bucket} and {@code bucket-key}, so neither
- * may change any more.
+ * supported yet). Field ids are carried over, so data files stay readable. The format checks the
+ * new options ({@link Table#checkNextSchema}): once a table has a snapshot, options fixed at
+ * creation ({@code bucket}, {@code bucket-key}, {@code merge-engine}, ...) may not change.
  */
 final class TableAlteration {
 
@@ -43,7 +41,8 @@ final class TableAlteration {
      * The schema {@code table} has after becoming {@code requested}, or empty if nothing changes.
      *
      * @throws CatalogException naming the table and what may not change
-     * @throws IllegalArgumentException from the format if a new option is unknown or invalid
+     * @throws IllegalArgumentException from the format if a new option is unknown or invalid, or
+     *     may not change
      */
     static Optional<TableSchema> nextSchema(Table table, ResolvedCatalogTable requested) {
         String name = table.name();
@@ -75,39 +74,16 @@ final class TableAlteration {
                 && Objects.equals(proposed.comment(), current.comment())) {
             return Optional.empty();
         }
-        checkBuckets(table, proposed);
-        return Optional.of(
+        TableSchema next =
                 new TableSchema(
                         current.id() + 1,
                         current.fields(),
                         current.partitionKeys(),
                         current.primaryKeys(),
                         proposed.options(),
-                        proposed.comment()));
-    }
-
-    private static void checkBuckets(Table table, TableSchema proposed) {
-        TableSchema current = table.schema();
-        int before = TableConfig.of(table.name(), current.options()).bucket();
-        int after = TableConfig.of(table.name(), proposed.options()).bucket();
-        boolean keysChanged = after > 0 && !proposed.bucketKeys().equals(current.bucketKeys());
-        if (before == after && !keysChanged) {
-            return;
-        }
-        OptionalLong snapshot = table.snapshotManager().latestId();
-        if (snapshot.isPresent()) {
-            throw new CatalogException(
-                    String.format(
-                            "Cannot alter table %s: 'bucket' (%d -> %d) and 'bucket-key' (%s ->"
-                                    + " %s) cannot change once the table has data (it is at"
-                                    + " snapshot %d); rescaling buckets is not supported yet",
-                            table.name(),
-                            before,
-                            after,
-                            current.bucketKeys(),
-                            proposed.bucketKeys(),
-                            snapshot.getAsLong()));
-        }
+                        proposed.comment());
+        table.checkNextSchema(next);
+        return Optional.of(next);
     }
 
     private static String describe(TableSchema schema) {

@@ -27,7 +27,9 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Creates Tarn table sources and sinks, for tables of a Tarn catalog and for {@code 'connector' =
  * 'tarn'} tables declared in any catalog. The table is found at its {@code path}; options given as
- * hints ({@code /*+ OPTIONS(...) *}{@code /}) are layered over the stored ones.
+ * hints ({@code /*+ OPTIONS(...) *}{@code /}), or in the DDL of a {@code 'connector' = 'tarn'}
+ * table, are layered over the stored ones where their scope allows ({@link
+ * dev.tarn.format.schema.OptionScope}).
  */
 public class TarnDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
@@ -69,17 +71,36 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                     "Table " + name + " has no 'path' option: set it to the table's location");
         }
         Path location = new Path(path);
+        Table stored;
         try {
-            Table stored = Table.load(new FlinkFileIO(), location, name);
-            return stored.withDynamicOptions(dynamicOptions(stored, options));
+            stored = Table.load(new FlinkFileIO(), location, name);
         } catch (TableNotFoundException e) {
             return createFromDdl(context, catalogTable, location, name, options);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }
+        try {
+            return stored.withDynamicOptions(dynamicOptions(stored, options));
+        } catch (IllegalArgumentException e) {
+            if (catalogTable.getOptions().containsKey(FactoryUtil.CONNECTOR.key())) {
+                throw new ValidationException(
+                        e.getMessage()
+                                + " The options of a 'connector' = '"
+                                + IDENTIFIER
+                                + "' table's DDL apply as the query's; the table at "
+                                + location
+                                + " keeps its own.",
+                        e);
+            }
+            throw new ValidationException(e.getMessage(), e);
+        }
     }
 
-    /** Options that differ from the stored ones: per-query hints. */
+    /**
+     * Options that differ from the stored ones: per-query hints, and for a {@code 'connector' =
+     * 'tarn'} table the options of its DDL; {@link Table#withDynamicOptions} refuses those only the
+     * table may set.
+     */
     private static Map<String, String> dynamicOptions(Table stored, Map<String, String> options) {
         Map<String, String> dynamic = new HashMap<>();
         options.forEach(

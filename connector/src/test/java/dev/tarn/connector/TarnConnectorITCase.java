@@ -115,6 +115,63 @@ class TarnConnectorITCase {
                 .containsExactly("+I[3, y]", "+I[5, x]");
     }
 
+    /** Declares another table over the same path, with {@code options} after 'path'. */
+    private void declare(String name, String options) {
+        env.executeSql(
+                "CREATE TABLE "
+                        + name
+                        + " (id BIGINT, k INT, name STRING, price DOUBLE, dt STRING)"
+                        + " PARTITIONED BY (dt) WITH ('connector' = 'tarn', 'path' = '"
+                        + path
+                        + "'"
+                        + options
+                        + ")");
+    }
+
+    @Test
+    void pathDdlCannotChangeOptionsFixedAtCreation() throws Exception {
+        exec("INSERT INTO events VALUES (1, 10, 'a', 1.5, 'x'), (2, 20, 'b', 2.5, 'y')");
+
+        declare("eight", ", 'bucket' = '8', 'bucket-key' = 'id'");
+        String refused =
+                "Option 'bucket' of table default_catalog.default_database.eight is fixed at"
+                        + " creation: the table has '4', the query gives '8'. Create a new table to"
+                        + " change it. The options of a 'connector' = 'tarn' table's DDL apply as"
+                        + " the query's; the table at "
+                        + new Path(path)
+                        + " keeps its own.";
+        assertThatThrownBy(() -> query("SELECT id FROM eight")).hasStackTraceContaining(refused);
+        assertThatThrownBy(() -> exec("INSERT INTO eight VALUES (3, 30, 'c', 3.5, 'x')"))
+                .hasStackTraceContaining(refused);
+        declare("rekeyed", ", 'bucket' = '4', 'bucket-key' = 'k'");
+        assertThatThrownBy(() -> query("SELECT id FROM rekeyed"))
+                .hasStackTraceContaining(
+                        "Option 'bucket-key' of table default_catalog.default_database.rekeyed is"
+                                + " fixed at creation: the table has 'id', the query gives 'k'.");
+        assertThat(snapshots().latestId()).hasValue(1);
+
+        // The stored values, or none, or other tuning: the table reads and writes as it is.
+        declare("same", ", 'bucket' = '4'");
+        declare("bare", "");
+        declare("tuned", ", 'target-file-size' = '1mb', 'source.split.target-size' = '1b'");
+        exec("INSERT INTO tuned VALUES (3, 30, 'c', 3.5, 'x')");
+        assertThat(query("SELECT id FROM same ORDER BY id"))
+                .containsExactly("+I[1]", "+I[2]", "+I[3]");
+        assertThat(query("SELECT id FROM bare ORDER BY id"))
+                .containsExactly("+I[1]", "+I[2]", "+I[3]");
+        assertThat(query("SELECT id FROM tuned ORDER BY id"))
+                .containsExactly("+I[1]", "+I[2]", "+I[3]");
+    }
+
+    @Test
+    void hintCannotChangeAnOptionFixedAtCreation() throws Exception {
+        exec("INSERT INTO events VALUES (1, 10, 'a', 1.5, 'x')");
+        assertThatThrownBy(() -> query("SELECT id FROM events /*+ OPTIONS('bucket'='2') */"))
+                .hasStackTraceContaining(
+                        "Option 'bucket' of table default_catalog.default_database.events is fixed"
+                                + " at creation: the table has '4', the query gives '2'.");
+    }
+
     @Test
     void unknownOptionIsRejectedWithItsName() {
         assertThatThrownBy(() -> query("SELECT * FROM events /*+ OPTIONS('scan.snapshot'='1') */"))

@@ -6,6 +6,7 @@ import dev.tarn.format.manifest.ManifestList;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
+import dev.tarn.format.schema.OptionChanges;
 import dev.tarn.format.schema.SchemaManager;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
@@ -86,8 +87,7 @@ public final class Table implements Serializable {
             }
         }
         schema = Tables.withDefaults(schema);
-        TableConfig config = TableConfig.of(name, schema.options());
-        Tables.validateForCreate(name, schema, config);
+        Tables.validate("create", name, schema);
         SchemaManager schemas = new SchemaManager(io, location, name);
         if (schemas.latestId().isPresent()) {
             throw new TableAlreadyExistsException(name, location);
@@ -107,11 +107,30 @@ public final class Table implements Serializable {
         return new Table(io, location, name, schema, Map.of());
     }
 
-    /** This table with per-query options (hints) layered over the stored ones. */
+    /**
+     * This table with per-query options (hints) layered over the stored ones.
+     *
+     * @throws IllegalArgumentException if an option that only the table may set ({@link
+     *     dev.tarn.format.schema.OptionScope}) is given another value than the table's, or an
+     *     option is unknown or invalid
+     */
     public Table withDynamicOptions(Map<String, String> options) {
+        OptionChanges.checkPerQuery(name, schema, options);
         Map<String, String> merged = new HashMap<>(dynamicOptions);
         merged.putAll(options);
         return new Table(io, location, name, schema, merged);
+    }
+
+    /**
+     * Checks that this table may take {@code next} as its next schema (ALTER TABLE): it meets the
+     * rules of CREATE TABLE, and, once the table has a snapshot, changes no option fixed at
+     * creation.
+     *
+     * @throws IllegalArgumentException naming the table, the option and the values
+     */
+    public void checkNextSchema(TableSchema next) {
+        OptionChanges.checkAlter(name, schema, next, snapshotManager().latestId());
+        Tables.validate("alter", name, next);
     }
 
     public Map<String, String> options() {

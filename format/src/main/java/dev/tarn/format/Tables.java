@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
-/** Rules a schema must meet for a table to be created. */
+/** Rules a schema must meet for a table to be created with it or altered to it. */
 final class Tables {
 
     /** Types a partition column may have: each value must read back from its directory name. */
@@ -54,12 +54,18 @@ final class Tables {
                 schema.comment());
     }
 
-    static void validateForCreate(String table, TableSchema schema, TableConfig config) {
+    /**
+     * Checks a schema a table is created with or altered to ({@code action}: create or alter).
+     *
+     * @throws IllegalArgumentException naming the table, the rule and the value
+     */
+    static void validate(String action, String table, TableSchema schema) {
+        TableConfig config = TableConfig.of(table, schema.options());
         try {
             ParquetDataWriter.checkSupported(schema.rowType());
         } catch (UnsupportedOperationException e) {
             throw new UnsupportedOperationException(
-                    "Cannot create table " + table + ": " + e.getMessage(), e);
+                    "Cannot " + action + " table " + table + ": " + e.getMessage(), e);
         }
         for (String key : schema.partitionKeys()) {
             LogicalType type = schema.fieldType(key);
@@ -93,7 +99,15 @@ final class Tables {
                 }
             }
         } else {
-            validatePrimaryKey(table, schema, config);
+            validatePrimaryKey(action, table, schema, config);
+        }
+        if (config.bucket() == -1 && schema.options().containsKey(TableOptions.BUCKET_KEY.key())) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Option 'bucket-key' = '%s' of table %s has no effect with 'bucket' ="
+                                    + " -1 (no bucketing): set 'bucket' to a positive number of"
+                                    + " buckets, or remove 'bucket-key'",
+                            schema.options().get(TableOptions.BUCKET_KEY.key()), table));
         }
         // Resolving the bucket keys also checks that a 'bucket-key' option names columns.
         List<String> bucketKeys = schema.bucketKeys();
@@ -112,7 +126,8 @@ final class Tables {
         }
     }
 
-    private static void validatePrimaryKey(String table, TableSchema schema, TableConfig config) {
+    private static void validatePrimaryKey(
+            String action, String table, TableSchema schema, TableConfig config) {
         List<String> primaryKeys = schema.primaryKeys();
         for (String key : schema.partitionKeys()) {
             if (!primaryKeys.contains(key)) {
@@ -157,7 +172,7 @@ final class Tables {
             UniversalCompaction.fromOptions(schema.options());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "Cannot create table " + table + ": " + e.getMessage(), e);
+                    "Cannot " + action + " table " + table + ": " + e.getMessage(), e);
         }
     }
 

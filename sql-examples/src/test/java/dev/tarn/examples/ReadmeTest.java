@@ -3,6 +3,7 @@ package dev.tarn.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.catalog.TarnCatalogOptions;
+import dev.tarn.format.schema.OptionScope;
 import dev.tarn.format.schema.TableOptions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,7 +13,10 @@ import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.junit.jupiter.api.Test;
 
-/** Keeps README.md true: every option is in its tables, and CI runs the README's test command. */
+/**
+ * Keeps README.md true: every option is in its tables with where it may change, and CI runs the
+ * README's test command.
+ */
 class ReadmeTest {
 
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
@@ -29,6 +33,17 @@ class ReadmeTest {
         String readme = readme();
         for (ConfigOption<?> option : options) {
             assertThat(readme).as("README options table").contains("| `" + option.key() + "` |");
+        }
+    }
+
+    @Test
+    void optionsTablesSayWhereEachTableOptionMayChange() throws IOException {
+        String readme = readme();
+        for (ConfigOption<?> option : TableOptions.all()) {
+            OptionScope scope = TableOptions.scope(option.key()).orElseThrow();
+            assertThat(readme)
+                    .as("README row of %s", option.key())
+                    .contains("| `" + option.key() + "` | " + scope.label() + " |");
         }
     }
 

@@ -100,7 +100,7 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
         boolean wholeVersions = engine.equals("deduplicate") || engine.equals("first-row");
         if (!wholeVersions
                 || table.options().containsKey(LsmOptions.SEQUENCE_FIELD.key())
-                || table.options().containsKey(LsmOptions.IGNORE_DELETE.key())) {
+                || table.config().lsm().ignoreDelete()) {
             return all;
         }
         List<RowType.RowField> fields = new ArrayList<>();

@@ -40,11 +40,13 @@ public record TableConfig(
      * How a primary-key table buffers, flushes and compacts (merge options are validated by {@link
      * dev.tarn.format.lsm.MergeFunctions} against the schema).
      *
+     * @param ignoreDelete whether the merge drops retractions ({@code ignore-delete})
      * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
      */
     public record Lsm(
             String mergeEngine,
+            boolean ignoreDelete,
             long writeBufferSize,
             boolean spillable,
             int sortedRunStopTrigger,
@@ -125,6 +127,7 @@ public record TableConfig(
         }
         return new Lsm(
                 get(table, conf, LsmOptions.MERGE_ENGINE),
+                get(table, conf, LsmOptions.IGNORE_DELETE),
                 positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
                 get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
                 stop == null ? trigger + 3 : stop,

@@ -3,15 +3,19 @@ package dev.tarn.format.schema;
 import dev.tarn.format.lsm.LsmOptions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
 
 /**
- * The options a table stores in its schema or takes as a per-query hint. Keys match Apache Paimon
- * where the concept is the same, so users can move between the two. Read once into a {@link
- * TableConfig}; nothing else calls {@code options.get(...)}.
+ * The options a table stores in its schema or takes as a per-query hint, and where each may change
+ * ({@link #scope}). Keys match Apache Paimon where the concept is the same, so users can move
+ * between the two. Read once into a {@link TableConfig}; nothing else calls {@code
+ * options.get(...)}.
  */
 public final class TableOptions {
 
@@ -146,6 +150,86 @@ public final class TableOptions {
                 DYNAMIC_PARTITION_OVERWRITE,
                 MANIFEST_MERGE_MIN_COUNT,
                 MANIFEST_TARGET_FILE_SIZE);
+    }
+
+    /**
+     * Where each option may change (see {@link OptionScope}), the one place that says so. Keys of
+     * per-field merge options ({@code fields.<field>.aggregate-function}, {@code
+     * fields.<field>.ignore-retract}, {@code fields.<field>.list-agg-delimiter}) are classified by
+     * their prefix: {@link OptionScope#CREATE}, as every merge option.
+     *
+     * @return empty for a key that is no table option (validation names it)
+     */
+    public static Optional<OptionScope> scope(String key) {
+        if (key.startsWith(LsmOptions.FIELDS_PREFIX)) {
+            return Optional.of(OptionScope.CREATE);
+        }
+        return Optional.ofNullable(SCOPES.get(key));
+    }
+
+    /**
+     * The option with this key, or empty (per-field merge options have no {@link ConfigOption}).
+     */
+    public static Optional<ConfigOption<?>> option(String key) {
+        return all().stream().filter(o -> o.key().equals(key)).findFirst();
+    }
+
+    private static final Map<String, OptionScope> SCOPES = scopes();
+
+    private static Map<String, OptionScope> scopes() {
+        Map<String, OptionScope> scopes = new HashMap<>();
+        // Rows are spread over buckets by these; another value would put a key in two buckets.
+        put(scopes, OptionScope.CREATE, BUCKET, BUCKET_KEY);
+        // How stored versions of a key combine, and which LSM level may drop tombstones: another
+        // value would change (or lose) rows already written.
+        put(
+                scopes,
+                OptionScope.CREATE,
+                LsmOptions.MERGE_ENGINE,
+                LsmOptions.SEQUENCE_FIELD,
+                LsmOptions.IGNORE_DELETE,
+                LsmOptions.DEFAULT_AGGREGATE_FUNCTION,
+                LsmOptions.NUM_LEVELS);
+        // Which format new files have is the table's choice; files written before keep theirs.
+        put(scopes, OptionScope.ALTER, FILE_FORMAT);
+        // Each file records its own codec and sizes; commits and scans only tune their own work.
+        put(
+                scopes,
+                OptionScope.QUERY,
+                FILE_COMPRESSION,
+                TARGET_FILE_SIZE,
+                PARQUET_ROW_GROUP_SIZE,
+                SCAN_SNAPSHOT_ID,
+                SCAN_TIMESTAMP_MILLIS,
+                SOURCE_SPLIT_TARGET_SIZE,
+                COMMIT_MAX_RETRIES,
+                COMMIT_RETRY_WAIT,
+                DYNAMIC_PARTITION_OVERWRITE,
+                MANIFEST_MERGE_MIN_COUNT,
+                MANIFEST_TARGET_FILE_SIZE,
+                LsmOptions.WRITE_BUFFER_SIZE,
+                LsmOptions.WRITE_BUFFER_SPILLABLE,
+                LsmOptions.NUM_SORTED_RUN_COMPACTION_TRIGGER,
+                LsmOptions.NUM_SORTED_RUN_STOP_TRIGGER,
+                LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,
+                LsmOptions.COMPACTION_SIZE_RATIO,
+                LsmOptions.FULL_COMPACTION_DELTA_COMMITS);
+        for (ConfigOption<?> option : all()) {
+            if (!scopes.containsKey(option.key())) {
+                throw new IllegalStateException(
+                        "Option '" + option.key() + "' has no scope; assign one here");
+            }
+        }
+        return Map.copyOf(scopes);
+    }
+
+    private static void put(
+            Map<String, OptionScope> scopes, OptionScope scope, ConfigOption<?>... options) {
+        for (ConfigOption<?> option : options) {
+            if (scopes.put(option.key(), scope) != null) {
+                throw new IllegalStateException("Option '" + option.key() + "' has two scopes");
+            }
+        }
     }
 
     /** Options that describe one query, not the table: never stored in a schema. */

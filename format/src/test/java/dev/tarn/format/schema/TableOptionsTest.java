@@ -158,6 +158,35 @@ class TableOptionsTest {
     }
 
     @Test
+    void hintMayNotChangeAnOptionOnlyTheTableSets() {
+        Table table = create(Map.of("bucket", "4"));
+        assertThatThrownBy(() -> table.withDynamicOptions(Map.of("bucket", "8")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Option 'bucket' of table db.t is fixed at creation: the table has '4', the"
+                                + " query gives '8'. Create a new table to change it.");
+        assertThat(table.withDynamicOptions(Map.of("bucket", "4", "target-file-size", "1 kb")))
+                .satisfies(t -> assertThat(t.config().bucket()).isEqualTo(4))
+                .satisfies(t -> assertThat(t.config().sizes().targetFileSize()).isEqualTo(1024));
+    }
+
+    @Test
+    void bucketKeyNeedsBuckets() {
+        assertRejected(
+                () -> create(Map.of("bucket-key", "id")),
+                IllegalArgumentException.class,
+                "Option 'bucket-key' = 'id' of table db.t has no effect with 'bucket' = -1 (no"
+                        + " bucketing): set 'bucket' to a positive number of buckets, or remove"
+                        + " 'bucket-key'");
+        assertRejected(
+                () -> create(Map.of("bucket", "-1", "bucket-key", "id")),
+                IllegalArgumentException.class,
+                "Option 'bucket-key' = 'id' of table db.t has no effect with 'bucket' = -1 (no"
+                        + " bucketing): set 'bucket' to a positive number of buckets, or remove"
+                        + " 'bucket-key'");
+    }
+
+    @Test
     void timestampPartitionColumnIsRejected() {
         RowType rowType =
                 RowType.of(
