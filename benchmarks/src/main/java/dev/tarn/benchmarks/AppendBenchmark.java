@@ -7,6 +7,7 @@ import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -14,7 +15,8 @@ import org.apache.flink.table.types.logical.BigIntType;
 /**
  * The append-table pipelines of the foundation issue: 8 columns (BIGINT, INT, two STRINGs, DOUBLE,
  * INT, TIMESTAMP, BOOLEAN) from datagen into blackhole, Tarn and Paimon, then a full scan and a
- * selective filter of what was written.
+ * selective filter of what was written; each at a given parallelism, and each with the check of its
+ * result. {@code -Dbench.tarnTableOptions="'key' = 'value', ..."} adds options to the Tarn table.
  */
 final class AppendBenchmark {
 
@@ -23,12 +25,22 @@ final class AppendBenchmark {
                     + " flag BOOLEAN";
     private static final String FILTER = " WHERE id BETWEEN 1000 AND 1999";
 
+    /** The sink of every pipeline but the writes: a blackhole that counts. */
+    private static final String SINK = "bh";
+
     private final long rows;
     private final Path warehouse;
+    private final TableSizes sizes;
+    private TableContents generated;
 
-    AppendBenchmark(long rows, Path warehouse) {
+    AppendBenchmark(long rows, Path warehouse, TableSizes sizes) {
         this.rows = rows;
         this.warehouse = warehouse;
+        this.sizes = sizes;
+    }
+
+    long rows() {
+        return rows;
     }
 
     /**
@@ -54,65 +66,113 @@ final class AppendBenchmark {
                 + " 'fields.s1.length' = '16', 'fields.s2.length' = '16')";
     }
 
-    private TableEnvironment env() {
-        TableEnvironment env = Benchmarks.batchEnv();
+    private TableEnvironment env(int parallelism) {
+        TableEnvironment env = SessionCluster.environment(false, parallelism);
         env.executeSql(genDdl());
         env.executeSql(
-                "CREATE TEMPORARY TABLE bh (" + COLUMNS + ") WITH ('connector' = 'blackhole')");
+                "CREATE TEMPORARY TABLE "
+                        + SINK
+                        + " ("
+                        + COLUMNS
+                        + ") WITH ('connector' = 'bench-blackhole')");
         SessionCluster.addCatalog(env, "tarn", warehouse);
         return env;
     }
 
-    private TableEnvironment paimonEnv() {
-        TableEnvironment env = env();
+    private TableEnvironment paimonEnv(int parallelism) {
+        TableEnvironment env = env(parallelism);
         SessionCluster.addCatalog(env, "paimon", warehouse);
         return env;
     }
 
-    void blackhole() throws Exception {
-        TableEnvironment env = env();
-        env.executeSql("INSERT INTO bh SELECT * FROM gen").await();
+    void blackhole(int parallelism) throws Exception {
+        env(parallelism).executeSql("INSERT INTO bh SELECT * FROM gen").await();
     }
 
-    void writeTarn() throws Exception {
-        TableEnvironment env = env();
-        env.executeSql("DROP TABLE IF EXISTS lake.bench.events");
+    void writeTarn(int parallelism) throws Exception {
+        List<String> options = new ArrayList<>(sizes.appendOptions());
+        String extra = System.getProperty("bench.tarnTableOptions", "");
+        if (!extra.isBlank()) {
+            options.add(extra);
+        }
+        write(env(parallelism), "lake", options);
+    }
+
+    void writePaimon(int parallelism) throws Exception {
+        write(paimonEnv(parallelism), "paimon", sizes.appendOptions());
+    }
+
+    private static void write(TableEnvironment env, String catalog, List<String> options)
+            throws Exception {
+        env.executeSql("DROP TABLE IF EXISTS " + catalog + ".bench.events");
         env.executeSql(
-                "CREATE TABLE lake.bench.events ("
+                "CREATE TABLE "
+                        + catalog
+                        + ".bench.events ("
                         + COLUMNS
                         + ")"
-                        + System.getProperty("bench.tarnTableOptions", ""));
-        env.executeSql("INSERT INTO lake.bench.events SELECT * FROM gen").await();
+                        + TableSizes.with(options));
+        env.executeSql("INSERT INTO " + catalog + ".bench.events SELECT * FROM gen").await();
     }
 
-    void scanTarn() throws Exception {
-        env().executeSql("INSERT INTO bh SELECT * FROM lake.bench.events").await();
+    void scanTarn(int parallelism) throws Exception {
+        env(parallelism).executeSql("INSERT INTO bh SELECT * FROM lake.bench.events").await();
     }
 
     /** A scan of an empty table: the fixed cost of planning, deploying and finishing a job. */
-    void scanEmptyTarn() throws Exception {
-        TableEnvironment env = env();
+    void scanEmptyTarn(int parallelism) throws Exception {
+        TableEnvironment env = env(parallelism);
         env.executeSql("CREATE TABLE IF NOT EXISTS lake.bench.no_rows (" + COLUMNS + ")");
         env.executeSql("INSERT INTO bh SELECT * FROM lake.bench.no_rows").await();
     }
 
-    void filterTarn() throws Exception {
-        env().executeSql("INSERT INTO bh SELECT * FROM lake.bench.events" + FILTER).await();
+    void filterTarn(int parallelism) throws Exception {
+        env(parallelism)
+                .executeSql("INSERT INTO bh SELECT * FROM lake.bench.events" + FILTER)
+                .await();
     }
 
-    void writePaimon() throws Exception {
-        TableEnvironment env = paimonEnv();
-        env.executeSql("DROP TABLE IF EXISTS paimon.bench.events");
-        env.executeSql("CREATE TABLE paimon.bench.events (" + COLUMNS + ")");
-        env.executeSql("INSERT INTO paimon.bench.events SELECT * FROM gen").await();
+    void scanPaimon(int parallelism) throws Exception {
+        paimonEnv(parallelism)
+                .executeSql("INSERT INTO bh SELECT * FROM paimon.bench.events")
+                .await();
     }
 
-    void scanPaimon() throws Exception {
-        paimonEnv().executeSql("INSERT INTO bh SELECT * FROM paimon.bench.events").await();
+    void filterPaimon(int parallelism) throws Exception {
+        paimonEnv(parallelism)
+                .executeSql("INSERT INTO bh SELECT * FROM paimon.bench.events" + FILTER)
+                .await();
     }
 
-    void filterPaimon() throws Exception {
-        paimonEnv().executeSql("INSERT INTO bh SELECT * FROM paimon.bench.events" + FILTER).await();
+    /** Fails unless the last pipeline's sink received {@code expected} rows. */
+    static void checkReceived(long expected) {
+        CountingSinkFactory.check(SINK, expected);
+    }
+
+    /** Rows the selective filter returns: ids 1000 to 1999 of ids 1 to rows. */
+    long filterRows() {
+        return Math.max(0, Math.min(rows, 1999) - 999);
+    }
+
+    /**
+     * Fails unless the table of {@code catalog} holds every generated row, once. The legacy
+     * generator's values are random: of its rows, only the count is checked.
+     */
+    void checkTable(String catalog) throws Exception {
+        TableEnvironment env = catalog.equals("paimon") ? paimonEnv(1) : env(1);
+        String table = catalog + ".bench.events";
+        if (Boolean.getBoolean("bench.legacyDatagen")) {
+            long actual = TableContents.query(env, table).rows();
+            if (actual != rows) {
+                throw new WrongResultException(
+                        String.format("%s holds %,d rows, expected %,d", table, actual, rows));
+            }
+            return;
+        }
+        if (generated == null) {
+            generated = TableContents.generated(new BenchGenFactory.Rows(rows, 0), 0, rows);
+        }
+        generated.check(env, table);
     }
 
     private Table table() {

@@ -53,7 +53,7 @@ public final class LsmWriteProbe {
                         "bench.probe",
                         TableSchema.create(
                                 type, List.of(), List.of("id"), Map.of("bucket", "4"), null));
-        BenchGenFactory.Rows generator = new BenchGenFactory.Rows(keys);
+        BenchGenFactory.Rows generator = new BenchGenFactory.Rows(rows, keys);
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         System.gc();
         long baseline = memory.getHeapMemoryUsage().getUsed();
@@ -63,7 +63,7 @@ public final class LsmWriteProbe {
         TableWrite.WrittenBytes written;
         try (TableWrite write = table.newWrite()) {
             for (long i = 0; i < rows; i++) {
-                write.write(generator.map(i));
+                write.write(generator.row(i));
                 if (i % rowsPerCommit == rowsPerCommit - 1) {
                     table.newCommit("probe").commit(++commits, write.prepareCommit(false));
                 }

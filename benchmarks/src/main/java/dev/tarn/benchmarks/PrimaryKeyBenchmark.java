@@ -10,33 +10,57 @@ import org.apache.flink.util.CloseableIterator;
 /**
  * The primary-key pipelines: upserts of 8 columns over a quarter as many keys into a 4-bucket table
  * (batch, and streaming with a checkpoint every 2 seconds), into Tarn and Paimon; then a full
- * merged scan and a point lookup by key; and Tarn's write amplification and peak heap.
+ * merged scan and a point lookup by key; and Tarn's write amplification and peak heap. Each at a
+ * given parallelism, and each with the check of its result: whatever the parallelism, the upserts
+ * leave the last of the generator's rows, one per key.
  */
 final class PrimaryKeyBenchmark {
 
     private static final String COLUMNS =
             "id BIGINT NOT NULL, k INT, s1 STRING, s2 STRING, price DOUBLE, qty INT,"
                     + " ts TIMESTAMP(3), flag BOOLEAN";
-    private static final String TABLE =
-            "users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')";
     private static final long LOOKUP_KEY = 777_777;
+
+    /** The sink of the scans. */
+    private static final String SCAN_SINK = "scan_bh";
 
     private final long rows;
     private final long keys;
     private final Path warehouse;
+    private final TableSizes sizes;
+    private final BenchGenFactory.Rows generator;
+    private TableContents left;
+    private List<Row> looked = List.of();
 
-    PrimaryKeyBenchmark(long rows, Path warehouse) {
+    /**
+     * @param keyMultiple keys are a multiple of it, so that at each parallelism that divides it the
+     *     writes of a key come from one subtask ({@link BenchGenFactory})
+     */
+    PrimaryKeyBenchmark(long rows, Path warehouse, TableSizes sizes, int keyMultiple) {
         this.rows = rows;
-        this.keys = Math.max(1, rows / 4);
+        this.keys = Math.max(1, rows / 4 / keyMultiple) * keyMultiple;
         this.warehouse = warehouse;
+        this.sizes = sizes;
+        this.generator = new BenchGenFactory.Rows(rows, keys);
     }
 
+    long rows() {
+        return rows;
+    }
+
+    /** Rows the upserts leave: one per key written. */
     long keys() {
-        return keys;
+        return Math.min(rows, keys);
     }
 
-    private TableEnvironment env(boolean streaming) {
-        TableEnvironment env = SessionCluster.environment(streaming);
+    private String table() {
+        List<String> options = new ArrayList<>(List.of("'bucket' = '4'"));
+        options.addAll(sizes.primaryKeyOptions());
+        return "users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED)" + TableSizes.with(options);
+    }
+
+    private TableEnvironment env(boolean streaming, int parallelism) {
+        TableEnvironment env = SessionCluster.environment(streaming, parallelism);
         if (streaming) {
             env.getConfig().set("execution.checkpointing.interval", "2s");
         }
@@ -49,52 +73,60 @@ final class PrimaryKeyBenchmark {
                         + keys
                         + "')");
         env.executeSql(
-                "CREATE TEMPORARY TABLE bh (" + COLUMNS + ") WITH ('connector' = 'blackhole')");
+                "CREATE TEMPORARY TABLE bh ("
+                        + COLUMNS
+                        + ") WITH ('connector' = 'bench-blackhole')");
         // Scans go to a blackhole without NOT NULL, so that their pipelines measure the reader,
         // not a NOT NULL check that Flink adds before a sink declaring one.
         env.executeSql(
-                "CREATE TEMPORARY TABLE scan_bh ("
+                "CREATE TEMPORARY TABLE "
+                        + SCAN_SINK
+                        + " ("
                         + COLUMNS.replace(" NOT NULL", "")
-                        + ") WITH ('connector' = 'blackhole')");
+                        + ") WITH ('connector' = 'bench-blackhole')");
         SessionCluster.addCatalog(env, "tarn", warehouse);
         return env;
     }
 
-    private TableEnvironment paimonEnv(boolean streaming) {
-        TableEnvironment env = env(streaming);
+    private TableEnvironment paimonEnv(boolean streaming, int parallelism) {
+        TableEnvironment env = env(streaming, parallelism);
         SessionCluster.addCatalog(env, "paimon", warehouse);
         return env;
     }
 
-    void blackhole() throws Exception {
-        env(false).executeSql("INSERT INTO bh SELECT * FROM gen").await();
+    void blackhole(int parallelism) throws Exception {
+        env(false, parallelism).executeSql("INSERT INTO bh SELECT * FROM gen").await();
     }
 
-    void writeTarn(boolean streaming) throws Exception {
-        TableEnvironment env = env(streaming);
-        env.executeSql("DROP TABLE IF EXISTS lake.bench.users");
-        env.executeSql("CREATE TABLE lake.bench." + TABLE);
-        env.executeSql("INSERT INTO lake.bench.users SELECT * FROM gen").await();
+    void writeTarn(boolean streaming, int parallelism) throws Exception {
+        write(env(streaming, parallelism), "lake");
     }
 
-    void writePaimon(boolean streaming) throws Exception {
-        TableEnvironment env = paimonEnv(streaming);
-        env.executeSql("DROP TABLE IF EXISTS paimon.bench.users");
-        env.executeSql("CREATE TABLE paimon.bench." + TABLE);
-        env.executeSql("INSERT INTO paimon.bench.users SELECT * FROM gen").await();
+    void writePaimon(boolean streaming, int parallelism) throws Exception {
+        write(paimonEnv(streaming, parallelism), "paimon");
     }
 
-    void scanTarn() throws Exception {
-        env(false).executeSql("INSERT INTO scan_bh SELECT * FROM lake.bench.users").await();
+    private void write(TableEnvironment env, String catalog) throws Exception {
+        env.executeSql("DROP TABLE IF EXISTS " + catalog + ".bench.users");
+        env.executeSql("CREATE TABLE " + catalog + ".bench." + table());
+        env.executeSql("INSERT INTO " + catalog + ".bench.users SELECT * FROM gen").await();
     }
 
-    void scanPaimon() throws Exception {
-        paimonEnv(false).executeSql("INSERT INTO scan_bh SELECT * FROM paimon.bench.users").await();
+    void scanTarn(int parallelism) throws Exception {
+        env(false, parallelism)
+                .executeSql("INSERT INTO scan_bh SELECT * FROM lake.bench.users")
+                .await();
+    }
+
+    void scanPaimon(int parallelism) throws Exception {
+        paimonEnv(false, parallelism)
+                .executeSql("INSERT INTO scan_bh SELECT * FROM paimon.bench.users")
+                .await();
     }
 
     /** A scan of an empty primary-key table: the fixed cost of planning and running a job. */
-    void scanEmptyTarn() throws Exception {
-        TableEnvironment env = env(false);
+    void scanEmptyTarn(int parallelism) throws Exception {
+        TableEnvironment env = env(false, parallelism);
         env.executeSql(
                 "CREATE TABLE IF NOT EXISTS lake.bench.no_rows ("
                         + COLUMNS
@@ -102,12 +134,16 @@ final class PrimaryKeyBenchmark {
         env.executeSql("INSERT INTO scan_bh SELECT * FROM lake.bench.no_rows").await();
     }
 
-    void lookupTarn() throws Exception {
-        lookup(env(false), "lake");
+    void lookupTarn(int parallelism) throws Exception {
+        lookup(env(false, parallelism), "lake");
     }
 
-    void lookupPaimon() throws Exception {
-        lookup(paimonEnv(false), "paimon");
+    void lookupPaimon(int parallelism) throws Exception {
+        lookup(paimonEnv(false, parallelism), "paimon");
+    }
+
+    private long lookupKey() {
+        return Math.min(LOOKUP_KEY, keys());
     }
 
     private void lookup(TableEnvironment env, String catalog) throws Exception {
@@ -117,26 +153,59 @@ final class PrimaryKeyBenchmark {
                                 "SELECT * FROM "
                                         + catalog
                                         + ".bench.users WHERE id = "
-                                        + Math.min(LOOKUP_KEY, keys))
+                                        + lookupKey())
                         .collect()) {
             it.forEachRemaining(found::add);
         }
-        if (found.size() != 1) {
-            throw new IllegalStateException(
-                    "Point lookup in " + catalog + " found " + found.size() + " rows, not 1");
+        looked = found;
+    }
+
+    /** Fails unless the last point lookup found the key's last write, alone. */
+    void checkLookup() {
+        long expected = RowChecksum.of(generator.row(lastWrite(lookupKey())));
+        if (looked.size() != 1 || RowChecksum.of(looked.get(0)) != expected) {
+            throw new WrongResultException(
+                    String.format(
+                            "point lookup of key %d found %s, expected one row with checksum %d",
+                            lookupKey(), looked, expected));
         }
     }
 
-    /** Checks the table holds one row per key, the last written. */
-    void checkTarnCount() throws Exception {
-        try (CloseableIterator<Row> it =
-                env(false).executeSql("SELECT COUNT(*) FROM lake.bench.users").collect()) {
-            long count = (Long) it.next().getField(0);
-            if (count != keys) {
-                throw new IllegalStateException(
-                        "Tarn table holds " + count + " rows, expected one per key: " + keys);
+    /** The last row the generator writes for a key: each is written among the last keys rows. */
+    private long lastWrite(long key) {
+        for (long i = Math.max(0, rows - keys); i < rows; i++) {
+            if (generator.id(i) == key) {
+                return i;
             }
         }
+        throw new IllegalArgumentException("The generator never writes key " + key);
+    }
+
+    /** Fails unless the last scan's sink received one row per key. */
+    void checkScanned() {
+        CountingSinkFactory.check(SCAN_SINK, keys());
+    }
+
+    /** Fails unless the empty table's scan received nothing. */
+    static void checkScannedNothing() {
+        CountingSinkFactory.check(SCAN_SINK, 0);
+    }
+
+    /** Fails unless the ceiling's sink received every generated row. */
+    void checkGenerated() {
+        CountingSinkFactory.check("bh", rows);
+    }
+
+    /**
+     * Fails unless the table of {@code catalog} holds the last write of every key: the last {@code
+     * keys} rows of the generator, every key once.
+     */
+    void checkTable(String catalog) throws Exception {
+        if (left == null) {
+            left = TableContents.generated(generator, Math.max(0, rows - keys), rows);
+        }
+        TableEnvironment env = catalog.equals("paimon") ? paimonEnv(false, 1) : env(false, 1);
+        left.check(env, catalog + ".bench.users");
     }
 
     /**

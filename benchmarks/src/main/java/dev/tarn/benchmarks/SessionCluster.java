@@ -20,18 +20,23 @@ final class SessionCluster {
 
     private SessionCluster() {}
 
-    static synchronized void start() throws Exception {
+    /**
+     * Starts the cluster, with enough slots for jobs at {@code maxParallelism}: a job takes as many
+     * slots as its parallelism (its operators share them), and a few are kept spare.
+     */
+    static synchronized void start(int maxParallelism) throws Exception {
         if (started) {
             return;
         }
+        int slots = Math.max(4, maxParallelism);
         Configuration conf = new Configuration();
-        conf.set(TaskManagerOptions.NUM_TASK_SLOTS, 4);
+        conf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
         MiniCluster cluster =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()
                                 .setConfiguration(conf)
                                 .setNumTaskManagers(1)
-                                .setNumSlotsPerTaskManager(4)
+                                .setNumSlotsPerTaskManager(slots)
                                 .build());
         cluster.start();
         TestStreamEnvironment.setAsContext(cluster, 1);
@@ -51,8 +56,12 @@ final class SessionCluster {
         env.executeSql("CREATE DATABASE IF NOT EXISTS " + name + ".bench");
     }
 
-    /** A table environment whose jobs run on the session cluster, at parallelism 1. */
-    static TableEnvironment environment(boolean streaming) {
+    /**
+     * A table environment whose jobs run on the session cluster, every operator at {@code
+     * parallelism}: in batch mode too, where Flink would otherwise choose the parallelism of each
+     * operator after a shuffle from the data volume (up to the default).
+     */
+    static TableEnvironment environment(boolean streaming, int parallelism) {
         if (!started) {
             throw new IllegalStateException("The session cluster is not started");
         }
@@ -61,7 +70,8 @@ final class SessionCluster {
                         streaming
                                 ? EnvironmentSettings.inStreamingMode()
                                 : EnvironmentSettings.inBatchMode());
-        env.getConfig().set("parallelism.default", "1");
+        env.getConfig().set("parallelism.default", String.valueOf(parallelism));
+        env.getConfig().set("execution.batch.adaptive.auto-parallelism.enabled", "false");
         return env;
     }
 }
