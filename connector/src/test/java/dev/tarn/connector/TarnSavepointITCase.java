@@ -37,13 +37,13 @@ class TarnSavepointITCase {
 
     private static final long ROWS = 40_000;
 
-    @TempDir File dir;
-
     /** The input rate of the first job, slow enough to stop it halfway. */
     private static final double FIRST_RATE = 4_000;
 
     /** The input rate of the restored job, which only has to finish. */
     private static final double RESTORED_RATE = 20_000;
+
+    @TempDir File dir;
 
     private static Row row(long id) {
         return Row.of(id, "v" + id);
