@@ -98,7 +98,8 @@ class TarnCatalogFactoryTest {
             assertThatThrownBy(catalog::open)
                     .isInstanceOf(CatalogException.class)
                     .hasMessageContaining("Cannot open catalog lake")
-                    .hasMessageContaining("/ro");
+                    .hasMessageContaining("/ro")
+                    .hasMessageContaining("cannot be created or written");
         } finally {
             Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
         }

@@ -63,13 +63,17 @@ class TarnCatalogSnapshotsTest {
         assertThat(catalog.getPartition(EVENTS, dt("2024-01-01")).getProperties()).isEmpty();
         assertThatThrownBy(() -> catalog.getPartition(EVENTS, dt("2030-01-01")))
                 .isInstanceOf(PartitionNotExistException.class)
-                .hasMessageContaining("db.events");
+                .hasMessage(
+                        "Partition CatalogPartitionSpec{{dt=2030-01-01}} of table db.events in"
+                                + " catalog lake does not exist.");
         assertThatThrownBy(
                         () ->
                                 catalog.listPartitions(
                                         EVENTS, new CatalogPartitionSpec(Map.of("v", "a"))))
                 .isInstanceOf(PartitionSpecInvalidException.class)
-                .hasMessageContaining("db.events");
+                .hasMessage(
+                        "PartitionSpec CatalogPartitionSpec{{v=a}} does not match partition keys"
+                                + " [dt] of table db.events in catalog lake.");
         assertThatThrownBy(() -> catalog.dropPartition(EVENTS, dt("2024-01-01"), false))
                 .isInstanceOf(CatalogException.class)
                 .hasMessageContaining("Cannot drop partition")
@@ -97,7 +101,7 @@ class TarnCatalogSnapshotsTest {
         long beforeAnySnapshot = System.currentTimeMillis() - 1;
         assertThatThrownBy(() -> catalog.getTable(EVENTS, beforeAnySnapshot))
                 .isInstanceOf(CatalogException.class)
-                .hasMessageContaining("db.events");
+                .hasMessage("Table db.events has no snapshot at or before " + beforeAnySnapshot);
 
         TestCatalogTables.append(location, "db.events", 1, new Object[] {1L, "a", "d"});
         long now = System.currentTimeMillis();

@@ -102,7 +102,8 @@ class TarnPrimaryKeyITCase {
         assertThatThrownBy(() -> query("CALL lake.sys.compact('db.log')"))
                 .hasStackTraceContaining("Cannot compact table db.log: it has no primary key");
         assertThatThrownBy(() -> query("CALL lake.sys.compact('db.missing')"))
-                .hasStackTraceContaining("db.missing");
+                .hasStackTraceContaining(
+                        "Table (or view) db.missing does not exist in Catalog lake");
     }
 
     @Test
@@ -168,6 +169,20 @@ class TarnPrimaryKeyITCase {
         assertThatThrownBy(() -> exec("DELETE FROM db.log WHERE id = 1"))
                 .hasStackTraceContaining(
                         "Cannot DELETE rows of Tarn table lake.db.log: it has no primary key");
-        assertThatThrownBy(() -> exec("UPDATE db.users SET id = 2 WHERE id = 1")).isNotNull();
+    }
+
+    @Test
+    void updatesOfKeyColumnsAreRefused() throws Exception {
+        exec(CREATE_USERS);
+        exec("INSERT INTO db.users VALUES (1, 'a', 5, 'a')");
+        assertThatThrownBy(() -> exec("UPDATE db.users SET id = 2 WHERE id = 1"))
+                .hasStackTraceContaining(
+                        "Cannot UPDATE primary-key column id of Tarn table lake.db.users: a key"
+                                + " identifies its row; DELETE it and INSERT the new key");
+        // The partition column is part of the key, too.
+        assertThatThrownBy(() -> exec("UPDATE db.users SET dt = 'b' WHERE id = 1"))
+                .hasStackTraceContaining(
+                        "Cannot UPDATE primary-key column dt of Tarn table lake.db.users");
+        assertThat(query("SELECT * FROM db.users")).containsExactly("+I[1, a, 5.00, a]");
     }
 }

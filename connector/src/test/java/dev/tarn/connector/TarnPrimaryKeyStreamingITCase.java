@@ -2,6 +2,7 @@ package dev.tarn.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.connector.FaultyFileSystem.Publication;
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.snapshot.CommitKind;
@@ -14,7 +15,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -48,6 +48,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Streaming upserts and deletes into a primary-key table with flushes and compactions during the
@@ -69,9 +71,7 @@ class TarnPrimaryKeyStreamingITCase {
     private static final long VERSIONS = 10;
     private static final long CHANGES = KEYS * VERSIONS;
 
-    /** Fails the job once, when the input passes {@link #FAIL_AT}. Static: survives restarts. */
-    private static final AtomicBoolean FAILED = new AtomicBoolean();
-
+    /** Where the input fails once, as soon as a snapshot has been published. */
     private static final long FAIL_AT = 17_000;
 
     /** The latest checkpoint {@link CheckpointProbe} saw complete. */
@@ -87,7 +87,7 @@ class TarnPrimaryKeyStreamingITCase {
 
     @BeforeEach
     void reset() {
-        FAILED.set(false);
+        InjectedFailure.reset();
         COMPLETED.set(0);
         LAST_INPUT.set(0);
         LATEST.set(0);
@@ -141,8 +141,8 @@ class TarnPrimaryKeyStreamingITCase {
         return new Path(dir.toURI()) + "/t";
     }
 
-    private String faultyPath() {
-        return "faulty://" + dir.getAbsolutePath() + "/t";
+    private String faultyPath(Publication publication) {
+        return publication.path(dir, "t");
     }
 
     private static String ddl(String path) {
@@ -175,7 +175,10 @@ class TarnPrimaryKeyStreamingITCase {
                         .filter(i -> i < CHANGES)
                         .setParallelism(1)
                         .uid("input")
-                        .map(run.failOnce ? new FailOnce() : TarnPrimaryKeyStreamingITCase::change)
+                        .map(
+                                run.failOnce
+                                        ? new FailOnce(new InjectedFailure(run.path, FAIL_AT))
+                                        : TarnPrimaryKeyStreamingITCase::change)
                         .setParallelism(1)
                         .uid("rows")
                         .returns(Types.ROW_NAMED(new String[] {"k", "v"}, Types.LONG, Types.LONG));
@@ -208,35 +211,63 @@ class TarnPrimaryKeyStreamingITCase {
     @Test
     void failureBeforeACheckpointLosesAndDuplicatesNothing() throws Exception {
         runToEnd(Run.of(localPath()).failingOnce());
-        assertThat(FAILED).as("the job failed once").isTrue();
+        Snapshot before = InjectedFailure.latestAtFailure();
+        assertThat(before).as("the job failed once, after a snapshot was published").isNotNull();
         assertFinalRows(localPath());
-        assertCommitsInOrder(localPath());
+        assertThat(assertCommitsInOrder(localPath()))
+                .as("the restart went on from the committed snapshot %s", before.id())
+                .anyMatch(s -> s.commit().identifier() > before.commit().identifier())
+                .allMatch(s -> s.commit().user().equals(before.commit().user()));
     }
 
-    @Test
-    void failureBeforeACompactSnapshotIsPublishedRetriesTheCompaction() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void failureBeforeACompactSnapshotIsPublishedRetriesTheCompaction(Publication publication)
+            throws Exception {
         FaultyFileSystem.arm(FaultyFileSystem.Mode.BEFORE_PUBLISH, 1, "COMPACT", null);
-        runToEnd(Run.of(faultyPath()));
+        String path = faultyPath(publication);
+        runToEnd(Run.of(path));
         assertThat(FaultyFileSystem.failures()).isEqualTo(1);
-        assertFinalRows(faultyPath());
-        assertCommitsInOrder(faultyPath());
+        assertFinalRows(path);
+        List<Snapshot> commits = assertCommitsInOrder(path);
+        long failed = FaultyFileSystem.failedIdentifier();
+        assertThat(commits)
+                .as("a COMPACT snapshot published before the failing one")
+                .anyMatch(
+                        s ->
+                                s.commit().identifier() < failed
+                                        && s.commit().kind() == CommitKind.COMPACT);
         // The commit whose COMPACT snapshot failed published its APPEND snapshot; the retry
         // after the restart must publish the compaction rather than count it as committed.
-        assertThat(kindsOf(faultyPath(), FaultyFileSystem.failedIdentifier()))
-                .containsExactly(CommitKind.APPEND, CommitKind.COMPACT);
+        assertThat(kindsOf(path, failed)).containsExactly(CommitKind.APPEND, CommitKind.COMPACT);
     }
 
-    @Test
-    void failureAfterASnapshotIsPublishedIsNotCommittedTwice() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Publication.class)
+    void failureAfterASnapshotIsPublishedIsNotCommittedTwice(Publication publication)
+            throws Exception {
         FaultyFileSystem.arm(FaultyFileSystem.Mode.AFTER_PUBLISH, 3);
-        runToEnd(Run.of(faultyPath()));
+        String path = faultyPath(publication);
+        runToEnd(Run.of(path));
         assertThat(FaultyFileSystem.failures()).isEqualTo(1);
-        assertFinalRows(faultyPath());
-        assertCommitsInOrder(faultyPath());
+        assertFinalRows(path);
+        List<Snapshot> commits = assertCommitsInOrder(path);
+        long failed = FaultyFileSystem.failedIdentifier();
+        assertThat(commits)
+                .as("snapshots published before the failing one")
+                .filteredOn(s -> s.commit().identifier() < failed)
+                .isNotEmpty();
+        assertThat(kindsOf(path, failed))
+                .as("the snapshot whose publication failed, published once")
+                .isNotEmpty()
+                .doesNotHaveDuplicates();
     }
 
     @Test
     void checkpointsCompletingWhileACommitIsPendingAreAllCommittedOnce() throws Exception {
+        // What this tests is the committer's state, not how a snapshot file appears: one run,
+        // through the publication local files use in production (the slowest test of the class).
+        String path = faultyPath(Publication.LINK);
         // The third commit fails, but only once a later checkpoint has completed: the job then
         // restores from that checkpoint, whose state holds the committables of both.
         FaultyFileSystem.arm(
@@ -244,12 +275,19 @@ class TarnPrimaryKeyStreamingITCase {
                 2,
                 "APPEND",
                 identifier -> COMPLETED.get() > identifier);
-        start(Run.of(faultyPath()).withSlowAcknowledgements(), 100).getJobExecutionResult().get();
+        start(Run.of(path).withSlowAcknowledgements(), 100).getJobExecutionResult().get();
         assertThat(FaultyFileSystem.failures()).isEqualTo(1);
         assertThat(FaultyFileSystem.released()).as("a later checkpoint completed").isTrue();
-        assertFinalRows(faultyPath());
-        List<Snapshot> commits = assertCommitsInOrder(faultyPath());
+        assertFinalRows(path);
+        List<Snapshot> commits = assertCommitsInOrder(path);
         long pending = FaultyFileSystem.failedIdentifier();
+        assertThat(commits)
+                .as("APPEND snapshots published before the failing one")
+                .filteredOn(
+                        s ->
+                                s.commit().identifier() < pending
+                                        && s.commit().kind() == CommitKind.APPEND)
+                .hasSize(2);
         assertThat(commits)
                 .as("the pending commit and the next checkpoint's, both once")
                 .filteredOn(s -> s.commit().kind() == CommitKind.APPEND)
@@ -275,7 +313,10 @@ class TarnPrimaryKeyStreamingITCase {
         long committedAtStop = table(localPath()).snapshotManager().latest().records().total();
         assertThat(committedAtStop).isPositive();
 
-        runToEnd(first.restoring(3, savepoint));
+        // The restored job only has to finish: at the default rate.
+        runToEnd(
+                first.restoring(3, savepoint)
+                        .rate(RateLimiterStrategy.perSecond(10_000), first.inputLength()));
         assertFinalRows(localPath());
         assertCommitsInOrder(localPath());
     }
@@ -367,12 +408,17 @@ class TarnPrimaryKeyStreamingITCase {
                 .toList();
     }
 
+    /** Turns positions into changes and fails the job once, after a snapshot was published. */
     private static final class FailOnce implements MapFunction<Long, Row> {
+        private final InjectedFailure failure;
+
+        FailOnce(InjectedFailure failure) {
+            this.failure = failure;
+        }
+
         @Override
         public Row map(Long i) {
-            if (i == FAIL_AT && FAILED.compareAndSet(false, true)) {
-                throw new IllegalStateException("Injected failure at change " + i);
-            }
+            failure.check(i);
             return change(i);
         }
     }

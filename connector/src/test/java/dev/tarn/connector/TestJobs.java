@@ -72,6 +72,15 @@ final class TestJobs {
                 .returns(Types.ROW_NAMED(new String[] {"id", "v"}, Types.LONG, Types.STRING));
     }
 
+    /** Every row a query returns. */
+    static List<Row> collect(TableEnvironment env, String query) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = env.executeSql(query).collect()) {
+            it.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+
     /** Every row a query returns, as text. */
     static List<String> rows(TableEnvironment env, String query) throws Exception {
         List<String> rows = new ArrayList<>();

@@ -57,9 +57,11 @@ class FaultInjectingFileIOTest {
 
         assertThat(io.tryCreateExclusive(path("manifest-list-1"), new byte[1])).isTrue();
         assertThatThrownBy(() -> io.tryCreateExclusive(path("manifest-1"), new byte[1]))
-                .isInstanceOf(IOException.class);
+                .isInstanceOf(IOException.class)
+                .hasMessage("Injected failure of TRY_CREATE_EXCLUSIVE on " + path("manifest-1"));
         assertThatThrownBy(() -> io.tryCreateExclusive(path("manifest-2"), new byte[1]))
-                .isInstanceOf(IOException.class);
+                .isInstanceOf(IOException.class)
+                .hasMessage("Injected failure of TRY_CREATE_EXCLUSIVE on " + path("manifest-2"));
 
         io.heal();
         assertThat(io.tryCreateExclusive(path("manifest-3"), new byte[1])).isTrue();

@@ -91,14 +91,16 @@ class FlinkFileIOTest {
         assertThat(io.exists(path("nothing"))).isFalse();
         assertThat(io.delete(path("nothing"), false)).isFalse();
         assertThatThrownBy(() -> io.readAllBytes(path("nothing")))
-                .isInstanceOf(FileNotFoundException.class);
+                .isInstanceOf(FileNotFoundException.class)
+                .hasMessageEndingWith("nothing (No such file or directory)");
     }
 
     @Test
     void newOutputStreamRefusesAnExistingFile() throws IOException {
         io.tryCreateExclusive(path("data-1.parquet"), bytes("x"));
         assertThatThrownBy(() -> io.newOutputStream(path("data-1.parquet")).close())
-                .isInstanceOf(IOException.class);
+                .isInstanceOf(IOException.class)
+                .hasMessage("File already exists: " + path("data-1.parquet"));
         assertThat(io.readAllBytes(path("data-1.parquet"))).isEqualTo(bytes("x"));
     }
 

@@ -99,6 +99,8 @@ class MergeIteratorTest {
                                 List.of(List.of(), List.of(insert(1, 1, 1L, "a", 0)), List.of())))
                 .containsExactly(expected(1L, "+I", 1, 1L, "a", 0));
         MergeIterator empty = new MergeIterator(List.of(), KEYS, dedup, true);
-        assertThatThrownBy(empty::next).isInstanceOf(NoSuchElementException.class);
+        assertThatThrownBy(empty::next)
+                .isInstanceOf(NoSuchElementException.class)
+                .hasMessage("All 0 sorted runs are merged");
     }
 }

@@ -48,7 +48,12 @@ class DictionaryIdsTest {
                         assertThat(reader.readValueDictionaryId()).isEqualTo(ids[i]);
                     }
                 }
-                assertThatThrownBy(reader::skip).isInstanceOf(ParquetDecodingException.class);
+                assertThatThrownBy(reader::skip)
+                        .isInstanceOf(ParquetDecodingException.class)
+                        .hasMessage(
+                                "Page ends after "
+                                        + count
+                                        + " dictionary ids, more values were read");
             }
         }
     }

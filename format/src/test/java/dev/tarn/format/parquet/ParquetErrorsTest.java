@@ -149,7 +149,7 @@ class ParquetErrorsTest {
         assertThat(IO.exists(aborted)).isFalse();
         assertThatThrownBy(() -> writer.write(GenericRowData.of(2L, null)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("aborted");
+                .hasMessage("Parquet writer for " + aborted + " is aborted");
 
         Path closed = path(dir, "closed.parquet");
         try (ParquetDataWriter unfinished =

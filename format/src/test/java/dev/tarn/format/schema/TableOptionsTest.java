@@ -44,7 +44,8 @@ class TableOptionsTest {
     private void assertRejected(Runnable create, Class<? extends Throwable> type, String message) {
         assertThatThrownBy(create::run).isInstanceOf(type).hasMessage(message);
         assertThatThrownBy(() -> Table.load(new FlinkFileIO(), location, "db.t"))
-                .isInstanceOf(TableNotFoundException.class);
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessage("Table db.t does not exist: no schema file under %s", location);
     }
 
     @Test
@@ -222,7 +223,8 @@ class TableOptionsTest {
                         "Cannot create table db.t: Parquet data files cannot hold column span of"
                                 + " type INTERVAL YEAR(2): the type is not supported");
         assertThatThrownBy(() -> Table.load(new FlinkFileIO(), location, "db.t"))
-                .isInstanceOf(TableNotFoundException.class);
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessage("Table db.t does not exist: no schema file under %s", location);
     }
 
     @Test

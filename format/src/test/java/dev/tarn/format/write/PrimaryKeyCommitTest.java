@@ -145,7 +145,11 @@ class PrimaryKeyCommitTest {
         io.failNth(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"), 2);
         TableCommit commit = table.newCommit("job");
         assertThatThrownBy(() -> commit.commit(7, messages))
-                .isInstanceOf(CommitStateUnknownException.class);
+                .isInstanceOf(CommitStateUnknownException.class)
+                .hasMessageStartingWith(
+                        "Cannot tell whether snapshot 4 of table db.t was committed: Injected"
+                                + " failure of TRY_CREATE_EXCLUSIVE on ")
+                .hasMessageEndingWith("/snapshot/snapshot-4");
         io.heal();
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.APPEND);
         assertThat(commit.isCommitted(7, 0)).as("the identifier is in a snapshot").isTrue();
