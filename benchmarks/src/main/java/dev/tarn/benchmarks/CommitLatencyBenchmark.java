@@ -4,7 +4,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableCommit;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.write.TableWrite;
 import java.util.ArrayList;
 import java.util.Collections;

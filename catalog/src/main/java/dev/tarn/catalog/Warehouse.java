@@ -1,5 +1,7 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.SchemaManager;
 import java.io.IOException;
@@ -143,7 +145,7 @@ final class Warehouse {
     }
 
     private boolean hasSchema(Path tableDir, String table) {
-        return new SchemaManager(io, tableDir, table).latestId().isPresent();
+        return new SchemaManager(io, TablePaths.of(tableDir), table, SnapshotCommit.forFileSystem(io)).latestId().isPresent();
     }
 
     private boolean isDirectory(Path path, String what) {

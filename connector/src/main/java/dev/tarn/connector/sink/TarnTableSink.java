@@ -1,6 +1,7 @@
 package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.schema.TableKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +108,7 @@ public final class TarnTableSink
     }
 
     private boolean isPrimaryKeyTable() {
-        return !table.schema().primaryKeys().isEmpty();
+        return table.kind() == TableKind.PRIMARY_KEY;
     }
 
     private String mergeEngine() {

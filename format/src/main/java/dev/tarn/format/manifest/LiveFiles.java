@@ -1,7 +1,5 @@
 package dev.tarn.format.manifest;
 
-import dev.tarn.format.snapshot.Snapshot;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,20 +12,15 @@ import java.util.Map;
  */
 public final class LiveFiles {
 
+    /** The live files of the manifests {@code metas}, in the order they were added. */
     public static Map<ManifestEntry.FileId, ManifestEntry> of(
-            ManifestList lists, ManifestFile manifests, Snapshot snapshot) {
+            ManifestFile manifests, List<ManifestFileMeta> metas) {
         Map<ManifestEntry.FileId, ManifestEntry> live = new LinkedHashMap<>();
         Map<ManifestEntry.FileId, ManifestEntry> deleted = new HashMap<>();
-        for (ManifestFileMeta meta : manifestsOf(lists, snapshot)) {
+        for (ManifestFileMeta meta : metas) {
             apply(live, deleted, manifests.read(meta.fileName()));
         }
         return live;
-    }
-
-    public static List<ManifestFileMeta> manifestsOf(ManifestList lists, Snapshot snapshot) {
-        List<ManifestFileMeta> metas = new ArrayList<>(lists.read(snapshot.baseManifestList()));
-        metas.addAll(lists.read(snapshot.deltaManifestList()));
-        return metas;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.tarn.format.manifest;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -37,9 +38,9 @@ public final class ManifestFile {
     private final FileIO io;
     private final Path dir;
 
-    public ManifestFile(FileIO io, Path tableLocation) {
+    public ManifestFile(FileIO io, TablePaths paths) {
         this.io = io;
-        this.dir = new Path(tableLocation, "manifest");
+        this.dir = paths.manifestDir();
     }
 
     public Path path(String fileName) {
@@ -58,9 +59,8 @@ public final class ManifestFile {
         out.flush();
         byte[] bytes = Binary.frame(MAGIC, VERSION, body);
         String name = "manifest-" + UUID.randomUUID();
-        if (!io.tryCreateExclusive(path(name), bytes)) {
-            throw new IOException("Manifest file " + path(name) + " already exists");
-        }
+        // A new, unique name: written whole or not at all, never partly visible.
+        io.overwrite(path(name), bytes);
         CACHE.put(path(name).toString(), List.copyOf(entries));
         return new ManifestFileMeta(name, bytes.length, added, entries.size() - added, schemaId);
     }

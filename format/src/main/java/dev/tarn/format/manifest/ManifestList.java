@@ -1,6 +1,7 @@
 package dev.tarn.format.manifest;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -25,9 +26,9 @@ public final class ManifestList {
     private final FileIO io;
     private final Path dir;
 
-    public ManifestList(FileIO io, Path tableLocation) {
+    public ManifestList(FileIO io, TablePaths paths) {
         this.io = io;
-        this.dir = new Path(tableLocation, "manifest");
+        this.dir = paths.manifestDir();
     }
 
     public Path path(String fileName) {
@@ -47,9 +48,8 @@ public final class ManifestList {
         }
         out.flush();
         String name = "manifest-list-" + UUID.randomUUID();
-        if (!io.tryCreateExclusive(path(name), Binary.frame(MAGIC, VERSION, body))) {
-            throw new IOException("Manifest list " + path(name) + " already exists");
-        }
+        // A new, unique name: written whole or not at all, never partly visible.
+        io.overwrite(path(name), Binary.frame(MAGIC, VERSION, body));
         return name;
     }
 

@@ -1,6 +1,5 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.lsm.FileRunMerge;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
@@ -10,6 +9,8 @@ import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.Sections;
 import dev.tarn.format.lsm.SortedRun;
 import dev.tarn.format.lsm.SortedRunReader;
+import dev.tarn.format.table.DataFileOpener;
+import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
     private long bytesRead;
 
     MergeTreeSplitReader(
-            Table table, Split split, RowType readType, @Nullable Predicate keyFilter) {
+            TableContext table, Split split, RowType readType, @Nullable Predicate keyFilter) {
         KeyValueSchema full = KeyValueSchema.of(table.schema());
         RowType mergedType = mergedType(table, readType);
         int[] keys =
@@ -94,7 +95,7 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
      * (deduplicate, first-row) without ordering by columns: then the key and the read columns, in
      * table order.
      */
-    private static RowType mergedType(Table table, RowType readType) {
+    private static RowType mergedType(TableContext table, RowType readType) {
         RowType all = table.schema().rowType();
         String engine = table.config().lsm().mergeEngine();
         boolean wholeVersions = engine.equals("deduplicate") || engine.equals("first-row");

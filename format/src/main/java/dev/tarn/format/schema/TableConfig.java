@@ -1,7 +1,6 @@
 package dev.tarn.format.schema;
 
 import dev.tarn.format.lsm.LsmOptions;
-import dev.tarn.format.parquet.ParquetCompression;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -18,7 +17,7 @@ import org.apache.flink.configuration.Configuration;
  */
 public record TableConfig(
         int bucket,
-        ParquetCompression compression,
+        FileCompression compression,
         Sizes sizes,
         @Nullable Long scanSnapshotId,
         @Nullable Long scanTimestampMillis,
@@ -73,10 +72,10 @@ public record TableConfig(
                             "Invalid option 'file.format' of table %s: '%s'. Supported: parquet.",
                             table, format));
         }
-        ParquetCompression compression;
+        FileCompression compression;
         try {
             compression =
-                    ParquetCompression.fromOption(get(table, conf, TableOptions.FILE_COMPRESSION));
+                    FileCompression.fromOption(get(table, conf, TableOptions.FILE_COMPRESSION));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Invalid option 'file.compression' of table " + table + ": " + e.getMessage(),

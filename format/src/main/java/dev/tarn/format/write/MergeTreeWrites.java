@@ -1,6 +1,5 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.lsm.KeyValueFileWriter;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.Levels;
@@ -9,11 +8,13 @@ import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.MergeTreeWriter;
 import dev.tarn.format.lsm.SortBuffer;
 import dev.tarn.format.lsm.UniversalCompaction;
+import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
-import dev.tarn.format.read.DataFileOpener;
 import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.table.DataFileOpener;
+import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
@@ -59,15 +60,15 @@ final class MergeTreeWrites implements AutoCloseable {
     /** Shift of the wall-clock floor of sequence numbers: room for 2^20 changes a millisecond. */
     private static final int CLOCK_SHIFT = 20;
 
-    private final Table table;
+    private final TableContext table;
     private final boolean overwrite;
     private final TableConfig.Lsm config;
     private final KeyValueSchema schema;
     private final ParquetWriteOptions parquetOptions;
     private final UniversalCompaction picker;
     private final Supplier<MergeFunction> merges;
-    private final Map<PublishedFiles.Bucket, MergeTreeWriter> writers = new LinkedHashMap<>();
-    private final Map<PublishedFiles.Bucket, BucketLedger> ledgers = new HashMap<>();
+    private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
+    private final Map<BucketId, BucketLedger> ledgers = new HashMap<>();
     @Nullable private PublishedFiles published;
     @Nullable private ExecutorService compactions;
     @Nullable private ExecutorService flushes;
@@ -79,7 +80,7 @@ final class MergeTreeWrites implements AutoCloseable {
      * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
      *     final files of each bucket
      */
-    MergeTreeWrites(Table table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+    MergeTreeWrites(TableContext table, ParquetWriteOptions parquetOptions, boolean overwrite) {
         this.table = table;
         this.overwrite = overwrite;
         this.config = table.config().lsm();
@@ -122,8 +123,8 @@ final class MergeTreeWrites implements AutoCloseable {
         }
         int totalBuckets = table.config().bucket();
         List<CommitMessage> messages = new ArrayList<>();
-        for (Map.Entry<PublishedFiles.Bucket, MergeTreeWriter> e : writers.entrySet()) {
-            PublishedFiles.Bucket key = e.getKey();
+        for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
+            BucketId key = e.getKey();
             MergeTreeWriter.Changes changes = e.getValue().prepareCommit(endOfInput || overwrite);
             if (overwrite) {
                 messages.add(
@@ -166,8 +167,7 @@ final class MergeTreeWrites implements AutoCloseable {
         published.advance(
                 new PublishedFiles.Listener() {
                     @Override
-                    public void changed(
-                            PublishedFiles.Bucket bucket, PublishedFiles.Change change) {
+                    public void changed(BucketId bucket, PublishedFiles.Change change) {
                         MergeTreeWriter writer = writers.get(bucket);
                         BucketLedger ledger = ledgers.get(bucket);
                         boolean own = ledger == null || ledger.observe(change);
@@ -187,7 +187,7 @@ final class MergeTreeWrites implements AutoCloseable {
 
     /** Gives each stale bucket whose compactions are settled its files as the table has them. */
     private void rebuildStaleBuckets() throws IOException {
-        for (Map.Entry<PublishedFiles.Bucket, MergeTreeWriter> e : writers.entrySet()) {
+        for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
             MergeTreeWriter writer = e.getValue();
             BucketLedger ledger = ledgers.get(e.getKey());
             if (!writer.isStale() || ledger == null) {
@@ -318,7 +318,7 @@ final class MergeTreeWrites implements AutoCloseable {
     }
 
     private MergeTreeWriter writer(Partition partition, int bucket) throws IOException {
-        PublishedFiles.Bucket key = new PublishedFiles.Bucket(partition, bucket);
+        BucketId key = new BucketId(partition, bucket);
         MergeTreeWriter writer = writers.get(key);
         if (writer != null) {
             return writer;

@@ -1,8 +1,8 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +17,7 @@ import org.apache.flink.table.types.logical.RowType;
  * (partition, bucket): in an append table a rolling file writer, in a primary-key table the
  * bucket's LSM tree ({@link MergeTreeWrites}), which takes the row's kind as the kind of change.
  * {@link #prepareCommit} closes the open files and returns what they hold as {@link
- * CommitMessage}s, which a {@link TableCommit} publishes. Not thread-safe.
+ * CommitMessage}s, which a {@code TableCommit} publishes. Not thread-safe.
  *
  * <p>REQUIRES for a primary-key table: each bucket is written by one table write at a time (the
  * connector routes rows by bucket), so its sequence numbers grow and its compactions do not race.
@@ -36,7 +36,7 @@ public final class TableWrite implements AutoCloseable {
      */
     public record WrittenBytes(long flushed, long compacted) {}
 
-    private final Table table;
+    private final TableContext table;
     private final RowType rowType;
     private final RowRouter router;
     private final int totalBuckets;
@@ -47,15 +47,15 @@ public final class TableWrite implements AutoCloseable {
     private BucketKey lastKey;
     private RollingFileWriter lastWriter;
 
-    public TableWrite(Table table) {
+    public TableWrite(TableContext table) {
         this(table, false);
     }
 
     /**
-     * @param overwrite the files will be committed by {@link TableCommit#overwrite}: primary-key
+     * @param overwrite the files will be committed by {@code TableCommit.overwrite}: primary-key
      *     buckets start empty instead of from their files in the latest snapshot
      */
-    public TableWrite(Table table, boolean overwrite) {
+    public TableWrite(TableContext table, boolean overwrite) {
         this.table = table;
         this.rowType = table.schema().rowType();
         this.totalBuckets = table.config().bucket();

@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
 /**
  * Writing a snapshot failed in a way that leaves unknown whether it was published. The caller must

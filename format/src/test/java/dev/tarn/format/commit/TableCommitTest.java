@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
 import static dev.tarn.format.TestTables.ID_V;
 import static dev.tarn.format.TestTables.ID_V_DT;
@@ -20,6 +20,7 @@ import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.write.CommitMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -110,7 +111,7 @@ class TableCommitTest {
                 .isEmpty();
 
         assertThat(table.snapshotManager().latestId()).hasValue(1);
-        assertThat(io.calls(Op.TRY_CREATE_EXCLUSIVE)).as("files created").isZero();
+        assertThat(io.calls(Op.LINK)).as("files created").isZero();
     }
 
     @Test
@@ -119,7 +120,7 @@ class TableCommitTest {
         append(table, 1, List.of(row(1L, "a")));
         Set<String> metadataBefore = metadataFiles();
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
-        io.failNth(Op.TRY_CREATE_EXCLUSIVE, manifestFiles(), 1);
+        io.failNth(Op.OVERWRITE, manifestFiles(), 1);
 
         assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
                 .isInstanceOf(UncheckedIOException.class)
@@ -141,7 +142,7 @@ class TableCommitTest {
         append(table, 1, List.of(row(1L, "a")));
         Set<String> metadataBefore = metadataFiles();
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
-        io.failNth(Op.TRY_CREATE_EXCLUSIVE, named("manifest-list-"), failingList);
+        io.failNth(Op.OVERWRITE, named("manifest-list-"), failingList);
 
         assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
                 .isInstanceOf(UncheckedIOException.class)
@@ -160,13 +161,13 @@ class TableCommitTest {
         append(table, 1, List.of(row(1L, "a")));
         Set<String> snapshotFilesBefore = files("snapshot");
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
-        io.failNth(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"), 1);
+        io.failNth(Op.LINK, named("snapshot-"), 1);
 
         assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
                 .isInstanceOf(CommitStateUnknownException.class)
                 .hasMessageStartingWith(
                         "Cannot tell whether snapshot 2 of table db.t was committed: Injected"
-                                + " failure of TRY_CREATE_EXCLUSIVE on ")
+                                + " failure of LINK on ")
                 .hasMessageEndingWith("/snapshot/snapshot-2");
 
         assertThat(table.snapshotManager().latestId()).hasValue(1);
@@ -180,7 +181,7 @@ class TableCommitTest {
         Table table = table();
         append(table, 1, List.of(row(1L, "a")));
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
-        io.failAfterNth(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"), 1);
+        io.failAfterNth(Op.LINK, named("snapshot-"), 1);
 
         assertThatThrownBy(() -> table.newCommit("user").commit(7, messages))
                 .isInstanceOf(CommitStateUnknownException.class)
@@ -239,7 +240,7 @@ class TableCommitTest {
         List<CommitMessage> messages = write(table, List.of(row(5L, "e", "y")));
         // Another writer appends into the overwritten partition just before our snapshot.
         io.beforeNth(
-                Op.TRY_CREATE_EXCLUSIVE,
+                Op.LINK,
                 named("snapshot-"),
                 1,
                 (path, real) -> {

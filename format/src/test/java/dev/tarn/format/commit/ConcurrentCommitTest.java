@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
 import static dev.tarn.format.TestTables.ID_V;
 import static dev.tarn.format.TestTables.append;
@@ -14,14 +14,15 @@ import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.manifest.FileKind;
-import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestFileMeta;
 import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotJson;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.write.CommitMessage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -120,8 +121,8 @@ class ConcurrentCommitTest {
         // Every committed file is added exactly once across the manifests of the last snapshot.
         Snapshot latest = snapshots.latest();
         List<String> added = new ArrayList<>();
-        for (ManifestFileMeta meta : LiveFiles.manifestsOf(table.manifestList(), latest)) {
-            for (ManifestEntry e : table.manifestFile().read(meta.fileName())) {
+        for (ManifestFileMeta meta : table.snapshotReader().manifests(latest)) {
+            for (ManifestEntry e : table.context().manifestFile().read(meta.fileName())) {
                 assertThat(e.kind()).isEqualTo(FileKind.ADD);
                 added.add(e.file().fileName());
             }
@@ -141,7 +142,7 @@ class ConcurrentCommitTest {
         append(table, 1, List.of(row(1L, "a")));
         Set<String> manifestsBefore = manifestDir();
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
-        io.beforeNth(Op.TRY_CREATE_EXCLUSIVE, exactly("snapshot-2"), 1, ConcurrentCommitTest::race);
+        io.beforeNth(Op.LINK, exactly("snapshot-2"), 1, ConcurrentCommitTest::race);
 
         assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
                 .isInstanceOf(CommitConflictException.class)
@@ -165,13 +166,12 @@ class ConcurrentCommitTest {
                 TestTables.create(
                         io, location, ID_V, List.of(), Map.of("commit.retry-wait", "1 ms"));
         append(table, 1, List.of(row(1L, "a")));
-        io.beforeNth(Op.TRY_CREATE_EXCLUSIVE, exactly("snapshot-2"), 1, ConcurrentCommitTest::race);
+        io.beforeNth(Op.LINK, exactly("snapshot-2"), 1, ConcurrentCommitTest::race);
 
         assertThat(table.newCommit("user").commit(2, write(table, List.of(row(2L, "b")))))
                 .hasValue(3);
 
-        assertThat(io.calls(Op.TRY_CREATE_EXCLUSIVE, FaultInjectingFileIO.named("snapshot-")))
-                .isEqualTo(3);
+        assertThat(io.calls(Op.LINK, FaultInjectingFileIO.named("snapshot-"))).isEqualTo(3);
         assertThat(table.snapshotManager().snapshot(2).commit().user()).isEqualTo("racer");
         Snapshot mine = table.snapshotManager().snapshot(3);
         assertThat(mine.commit().user()).isEqualTo("user");
@@ -182,7 +182,9 @@ class ConcurrentCommitTest {
     /** Another committer publishes an empty snapshot under the id about to be created. */
     private static void race(Path snapshotPath, FileIO real) throws IOException {
         Path tableLocation = snapshotPath.getParent().getParent();
-        SnapshotManager snapshots = new SnapshotManager(real, tableLocation, "db.t");
+        SnapshotCommit publisher = SnapshotCommit.forFileSystem(real);
+        SnapshotManager snapshots =
+                new SnapshotManager(real, TablePaths.of(tableLocation), "db.t", publisher);
         long id = Long.parseLong(snapshotPath.getName().substring("snapshot-".length()));
         Snapshot previous = snapshots.snapshot(id - 1);
         Snapshot racer =
@@ -194,7 +196,7 @@ class ConcurrentCommitTest {
                         new Snapshot.Commit(
                                 "racer", 1, CommitKind.APPEND, System.currentTimeMillis(), null),
                         new Snapshot.RecordCounts(previous.records().total(), 0));
-        assertThat(real.tryCreateExclusive(snapshotPath, SnapshotJson.toJson(racer))).isTrue();
+        assertThat(snapshots.tryCommit(racer)).isTrue();
     }
 
     private static java.util.function.Predicate<Path> exactly(String name) {

@@ -1,39 +1,29 @@
-package dev.tarn.format.parquet;
+package dev.tarn.format.schema;
 
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The page compression codecs Tarn writes. All of them are pure Java ({@link TarnCodecFactory}), so
- * the shaded jar needs no native library and no Hadoop.
+ * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
+ * page codec; all of them have a pure-Java implementation, so the shaded jar needs no native
+ * library and no Hadoop.
  */
-public enum ParquetCompression {
-    ZSTD(CompressionCodecName.ZSTD),
-    GZIP(CompressionCodecName.GZIP),
-    NONE(CompressionCodecName.UNCOMPRESSED);
-
-    private final CompressionCodecName codecName;
-
-    ParquetCompression(CompressionCodecName codecName) {
-        this.codecName = codecName;
-    }
-
-    CompressionCodecName codecName() {
-        return codecName;
-    }
+public enum FileCompression {
+    ZSTD,
+    GZIP,
+    NONE;
 
     /**
      * Parses a table option value, ignoring case: {@code zstd}, {@code gzip}, {@code none} or its
      * alias {@code uncompressed}.
      */
-    public static ParquetCompression fromOption(String value) {
+    public static FileCompression fromOption(String value) {
         String normalized = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
         if (normalized.equals("uncompressed")) {
             return NONE;
         }
-        for (ParquetCompression compression : values()) {
+        for (FileCompression compression : values()) {
             if (compression.name().toLowerCase(Locale.ROOT).equals(normalized)) {
                 return compression;
             }

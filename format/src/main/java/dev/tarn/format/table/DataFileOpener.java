@@ -1,8 +1,8 @@
-package dev.tarn.format.read;
+package dev.tarn.format.table;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.read.Predicate;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -18,7 +18,11 @@ import org.apache.flink.table.types.logical.RowType;
  * @param purpose what reads the files, for error messages: {@code snapshot 7}, {@code compaction}
  */
 public record DataFileOpener(
-        Table table, Path dir, RowType fileType, @Nullable Predicate filter, String purpose) {
+        TableContext table,
+        Path dir,
+        RowType fileType,
+        @Nullable Predicate filter,
+        String purpose) {
 
     /** As {@link #open(DataFile, RowType)}, reading every column. */
     public ParquetDataReader open(DataFile file) throws IOException {

@@ -1,8 +1,9 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

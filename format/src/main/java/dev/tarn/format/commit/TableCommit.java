@@ -1,24 +1,22 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.FileKind;
-import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestFileMeta;
-import dev.tarn.format.manifest.ManifestList;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.table.TableContext;
+import dev.tarn.format.write.CommitMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
@@ -27,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The commit seam: publishes {@link CommitMessage}s as one snapshot. The protocol (SPEC.md, "Commit
- * protocol"): write the delta manifest, then for each attempt read the latest snapshot, check for
- * conflicts, write the manifest lists and create {@code snapshot-<n+1>} exclusively. A committer
- * that loses the race re-reads and retries, up to {@code commit.max-retries} times.
+ * protocol"): each attempt reads the latest snapshot, stages the commit's changes against it (a
+ * {@link CommitAttempt}: conflicts checked, manifests and lists written) and creates {@code
+ * snapshot-<n+1>} through the table's atomic publish step ({@code SnapshotCommit}). A committer
+ * that loses the race re-reads and retries as {@link CommitRetry} says.
  *
  * <p>Failure: an exception before the snapshot file is created leaves the table unchanged (stray
  * manifests are unreferenced). If creating the snapshot file fails with an unknown outcome, {@link
@@ -39,16 +38,16 @@ public final class TableCommit {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableCommit.class);
 
-    private final Table table;
+    private final TableContext table;
     private final String commitUser;
     private final SnapshotManager snapshots;
-    private final ManifestList lists;
+    private final CommitRetry retry;
 
-    public TableCommit(Table table, String commitUser) {
+    public TableCommit(TableContext table, String commitUser) {
         this.table = table;
         this.commitUser = commitUser;
         this.snapshots = table.snapshotManager();
-        this.lists = table.manifestList();
+        this.retry = CommitRetry.of(table.name(), table.config().commit());
     }
 
     /**
@@ -256,103 +255,74 @@ public final class TableCommit {
     }
 
     private Map<ManifestEntry.FileId, ManifestEntry> liveFiles(@Nullable Snapshot latest) {
-        return latest == null ? Map.of() : LiveFiles.of(lists, table.manifestFile(), latest);
+        return latest == null ? Map.of() : table.snapshotReader().liveFiles(latest);
     }
 
     /**
-     * Publishes what {@code staging} makes of the latest snapshot as snapshot {@code latest + 1},
-     * re-reading and re-staging after every lost race.
+     * Publishes what {@code staging} makes of the latest snapshot as the next snapshot, staging
+     * again after every lost race.
      *
      * @return the new snapshot's id, or -1 if the staging left nothing to publish
      */
     private long tryCommit(long identifier, CommitKind kind, Staging staging) {
-        int maxRetries = table.config().commit().maxRetries();
-        long waitMillis = Math.max(1, table.config().commit().retryWait().toMillis());
+        CommitAttempt.Header header = new CommitAttempt.Header(commitUser, identifier, kind);
         // Appends do not depend on the latest snapshot: their manifest is written once.
-        boolean reuseManifest = kind == CommitKind.APPEND;
-        ManifestFileMeta appendManifest = null;
+        ManifestFileMeta[] appendManifest = new ManifestFileMeta[1];
+        long[] published = {-1};
         try {
-            for (int attempt = 0; ; attempt++) {
-                OptionalLong latestId = snapshots.latestId();
-                Snapshot latest =
-                        latestId.isPresent() ? snapshots.snapshot(latestId.getAsLong()) : null;
-                List<ManifestEntry> delta = staging.stage(latest);
-                if (delta.isEmpty() && kind == CommitKind.COMPACT) {
-                    return -1;
-                }
-                CommitAttempt written = new CommitAttempt(table);
-                try {
-                    ManifestFileMeta manifest;
-                    if (reuseManifest) {
-                        if (appendManifest == null) {
-                            appendManifest = table.manifestFile().write(delta, table.schema().id());
+            retry.run(
+                    attempt -> {
+                        OptionalLong latestId = snapshots.latestId();
+                        Snapshot latest =
+                                latestId.isPresent()
+                                        ? snapshots.snapshot(latestId.getAsLong())
+                                        : null;
+                        List<ManifestEntry> delta = staging.stage(latest);
+                        if (delta.isEmpty() && kind == CommitKind.COMPACT) {
+                            return true; // Nothing applies any more.
                         }
-                        manifest = appendManifest;
-                    } else {
-                        manifest = written.writeManifest(delta);
-                    }
-                    List<ManifestFileMeta> base =
-                            latest == null
-                                    ? List.of()
-                                    : written.mergeBase(LiveFiles.manifestsOf(lists, latest));
-                    String baseList = written.writeList(base);
-                    String deltaList = written.writeList(List.of(manifest));
-                    long id = latest == null ? 1 : latest.id() + 1;
-                    Snapshot snapshot =
-                            new Snapshot(
-                                    id,
-                                    table.schema().id(),
-                                    baseList,
-                                    deltaList,
-                                    new Snapshot.Commit(
-                                            commitUser,
-                                            identifier,
-                                            kind,
-                                            System.currentTimeMillis(),
-                                            null),
-                                    records(latest, delta));
-                    boolean created;
-                    try {
-                        created = snapshots.tryCommit(snapshot);
-                    } catch (IOException | RuntimeException e) {
-                        // Whatever failed, the file may exist: the caller must keep every file.
-                        throw new CommitStateUnknownException(
-                                String.format(
-                                        "Cannot tell whether snapshot %d of table %s was committed: %s",
-                                        id, table.name(), e.getMessage()),
-                                e);
-                    }
-                    if (created) {
-                        return id;
-                    }
-                } catch (CommitStateUnknownException e) {
-                    throw e; // The snapshot may reference what this attempt wrote.
-                } catch (IOException e) {
-                    written.cleanUp();
-                    throw new UncheckedIOException(
-                            "Cannot commit to table " + table.name() + ": " + e.getMessage(), e);
-                } catch (RuntimeException e) {
-                    written.cleanUp();
-                    throw e;
-                }
-                written.cleanUp();
-                if (attempt >= maxRetries) {
-                    throw new CommitConflictException(
-                            String.format(
-                                    "Cannot commit to table %s: lost the race for a new snapshot %d"
-                                            + " times in a row (commit.max-retries = %d); other"
-                                            + " writers commit too often",
-                                    table.name(), attempt + 1, maxRetries));
-                }
-                sleep(waitMillis << Math.min(attempt, 6));
-            }
+                        CommitAttempt staged = new CommitAttempt(table, latest);
+                        try {
+                            ManifestFileMeta manifest;
+                            if (kind == CommitKind.APPEND) {
+                                if (appendManifest[0] == null) {
+                                    appendManifest[0] =
+                                            table.manifestFile().write(delta, table.schema().id());
+                                }
+                                manifest = appendManifest[0];
+                            } else {
+                                manifest = staged.writeManifest(delta);
+                            }
+                            Snapshot snapshot = staged.stage(header, manifest, delta);
+                            if (staged.publish(snapshot)) {
+                                published[0] = snapshot.id();
+                                return true;
+                            }
+                        } catch (CommitStateUnknownException e) {
+                            throw e; // The snapshot may reference what this attempt wrote.
+                        } catch (IOException e) {
+                            staged.cleanUp();
+                            throw new UncheckedIOException(
+                                    "Cannot commit to table "
+                                            + table.name()
+                                            + ": "
+                                            + e.getMessage(),
+                                    e);
+                        } catch (RuntimeException e) {
+                            staged.cleanUp();
+                            throw e;
+                        }
+                        staged.cleanUp();
+                        return false;
+                    });
+            return published[0];
         } catch (CommitStateUnknownException e) {
             // The snapshot may exist and reference the manifest: keep it.
             throw e;
         } catch (RuntimeException e) {
             // No snapshot references the append manifest: remove it with the failed commit.
-            if (appendManifest != null) {
-                table.manifestFile().delete(appendManifest.fileName());
+            if (appendManifest[0] != null) {
+                table.manifestFile().delete(appendManifest[0].fileName());
             }
             throw e;
         }
@@ -366,24 +336,5 @@ public final class TableCommit {
                         live.bucket(),
                         live.totalBuckets(),
                         live.file()));
-    }
-
-    private static Snapshot.RecordCounts records(
-            @Nullable Snapshot latest, List<ManifestEntry> delta) {
-        long change = 0;
-        for (ManifestEntry e : delta) {
-            change += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
-        }
-        long total = (latest == null ? 0 : latest.records().total()) + change;
-        return new Snapshot.RecordCounts(total, change);
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis + ThreadLocalRandom.current().nextLong(millis + 1));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CommitConflictException("Interrupted while retrying a commit");
-        }
     }
 }

@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
 /** A commit cannot apply to the table as it now is (another writer changed what it depends on). */
 public class CommitConflictException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.commit;
 
 import static dev.tarn.format.TestTables.readAll;
 import static dev.tarn.format.io.FaultInjectingFileIO.named;
@@ -12,6 +12,8 @@ import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,13 +144,13 @@ class PrimaryKeyCommitTest {
             messages = write.prepareCommit(true);
         }
         // The APPEND snapshot 3 is published, the COMPACT snapshot 4 fails.
-        io.failNth(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"), 2);
+        io.failNth(Op.LINK, named("snapshot-"), 2);
         TableCommit commit = table.newCommit("job");
         assertThatThrownBy(() -> commit.commit(7, messages))
                 .isInstanceOf(CommitStateUnknownException.class)
                 .hasMessageStartingWith(
                         "Cannot tell whether snapshot 4 of table db.t was committed: Injected"
-                                + " failure of TRY_CREATE_EXCLUSIVE on ")
+                                + " failure of LINK on ")
                 .hasMessageEndingWith("/snapshot/snapshot-4");
         io.heal();
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.APPEND);

@@ -6,6 +6,7 @@ import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.UniversalCompaction;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableKind;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.HashMap;
@@ -17,7 +18,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 /** Rules a schema must meet for a table to be created with it or altered to it. */
-final class Tables {
+final class SchemaRules {
 
     /** Types a partition column may have: each value must read back from its directory name. */
     private static final Set<LogicalTypeRoot> PARTITION_TYPES =
@@ -37,7 +38,7 @@ final class Tables {
      * TableOptions#PRIMARY_KEY_DEFAULT_BUCKETS}, written down so a later default never changes it.
      */
     static TableSchema withDefaults(TableSchema schema) {
-        if (schema.primaryKeys().isEmpty()
+        if (schema.kind() == TableKind.APPEND
                 || schema.options().containsKey(TableOptions.BUCKET.key())) {
             return schema;
         }
@@ -87,7 +88,7 @@ final class Tables {
                             + table
                             + " must have at least one column that is not a partition key");
         }
-        if (schema.primaryKeys().isEmpty()) {
+        if (schema.kind() == TableKind.APPEND) {
             for (String key : schema.options().keySet()) {
                 if (LsmOptions.all().stream().anyMatch(o -> o.key().equals(key))
                         || key.startsWith(LsmOptions.FIELDS_PREFIX)) {
@@ -176,5 +177,5 @@ final class Tables {
         }
     }
 
-    private Tables() {}
+    private SchemaRules() {}
 }
