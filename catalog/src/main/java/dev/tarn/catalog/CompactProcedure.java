@@ -12,7 +12,8 @@ import org.apache.flink.table.procedures.Procedure;
  * {@code CALL <catalog>.sys.compact('db.table')}: compacts every bucket of a primary-key table into
  * one sorted run at the last level, dropping tombstones, and publishes the result as one COMPACT
  * snapshot that changes no row ({@link FullCompaction}, in the calling process). Parses the
- * arguments and reports the result; the work is the format's. Public because Flink calls {@code call} reflectively.
+ * arguments and reports the result; the work is the format's. Public because Flink calls {@code
+ * call} reflectively.
  */
 public final class CompactProcedure implements Procedure {
 

@@ -135,10 +135,7 @@ class TarnSinkWriterTest {
     }
 
     private static Set<String> liveFiles(Table table) {
-        return table.snapshotReader()
-                .liveFiles(table.snapshotManager().latest())
-                .values()
-                .stream()
+        return table.snapshotReader().liveFiles(table.snapshotManager().latest()).values().stream()
                 .map(ManifestEntry::file)
                 .map(DataFile::fileName)
                 .collect(Collectors.toSet());

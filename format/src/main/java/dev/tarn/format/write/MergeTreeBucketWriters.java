@@ -10,7 +10,6 @@ import dev.tarn.format.lsm.SortBuffer;
 import dev.tarn.format.lsm.UniversalCompaction;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.table.DataFileOpener;
@@ -20,7 +19,6 @@ import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +30,12 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.data.RowData;
 
 /**
- * The buckets of a primary-key table one {@link TableWrite} holds: a {@link MergeTreeWriter} per
- * (partition, bucket), started from the bucket's files in the latest snapshot, all sharing one
- * {@code write-buffer-size} of memory (past it, the fullest bucket spills or flushes) and one
- * background compaction thread.
+ * The primary-key kind's {@link BucketWriters}: what the buckets of one {@link TableWrite} share.
+ * Each bucket is a {@link MergeTreeBucketWriter} around a {@link MergeTreeWriter}, started from the
+ * bucket's files in the latest snapshot, all sharing one {@code write-buffer-size} of memory (past
+ * it, the fullest bucket spills or flushes) and one background compaction thread.
  *
  * <p>Sequence numbers: a bucket starts above the highest sequence of its files and above the wall
  * clock in milliseconds times 2^20, so that a writer restarted before the commit of its previous
@@ -48,7 +45,7 @@ import org.apache.flink.table.data.RowData;
  * checkpoint: before it, the commits of the checkpoints they were restored from may still be under
  * way.
  */
-final class MergeTreeWrites implements AutoCloseable {
+final class MergeTreeBucketWriters implements BucketWriters {
 
     /** Spill files per bucket before it must flush: bounds open files when reading them back. */
     private static final int MAX_SPILL_FILES = 64;
@@ -67,20 +64,21 @@ final class MergeTreeWrites implements AutoCloseable {
     private final ParquetWriteOptions parquetOptions;
     private final UniversalCompaction picker;
     private final Supplier<MergeFunction> merges;
-    private final Map<BucketId, MergeTreeWriter> writers = new LinkedHashMap<>();
-    private final Map<BucketId, BucketLedger> ledgers = new HashMap<>();
+    private final Map<BucketId, MergeTreeBucketWriter> writers = new LinkedHashMap<>();
     @Nullable private PublishedFiles published;
     @Nullable private ExecutorService compactions;
     @Nullable private ExecutorService flushes;
     @Nullable private java.nio.file.Path spillDirectory;
     private long memoryUsed;
     private boolean restorePending;
+    private boolean following;
 
     /**
      * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
      *     final files of each bucket
      */
-    MergeTreeWrites(TableContext table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+    MergeTreeBucketWriters(
+            TableContext table, ParquetWriteOptions parquetOptions, boolean overwrite) {
         this.table = table;
         this.overwrite = overwrite;
         this.config = table.config().lsm();
@@ -95,67 +93,64 @@ final class MergeTreeWrites implements AutoCloseable {
         this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);
     }
 
-    void write(Partition partition, int bucket, RowData row) throws IOException {
-        MergeTreeWriter writer = writer(partition, bucket);
-        long before = writer.memoryUsed();
-        writer.write(row);
-        memoryUsed += writer.memoryUsed() - before;
+    boolean overwrite() {
+        return overwrite;
+    }
+
+    int totalBuckets() {
+        return table.config().bucket();
+    }
+
+    /** A bucket's buffer grew or shrank; past the budget, the fullest bucket lets go. */
+    void memoryChanged(long delta) throws IOException {
+        memoryUsed += delta;
         if (memoryUsed > config.writeBufferSize()) {
-            relieveMemory();
+            MergeTreeWriter fullest =
+                    writers.values().stream()
+                            .map(MergeTreeBucketWriter::tree)
+                            .max(Comparator.comparingLong(MergeTreeWriter::memoryUsed))
+                            .orElseThrow();
+            fullest.releaseMemory();
+            recountMemory();
         }
     }
 
+    private void recountMemory() {
+        memoryUsed = writers.values().stream().mapToLong(w -> w.tree().memoryUsed()).sum();
+    }
+
     /**
-     * Reads the buckets' published files at the first {@link #prepareCommit} of a checkpoint, not
-     * earlier; until then buckets flush level-0 files and do not compact.
+     * Reads the buckets' published files at the first commit of a checkpoint, not earlier; until
+     * then buckets flush level-0 files and do not compact.
      */
-    void deferRestore() {
+    @Override
+    public void deferRestore() {
         if (!overwrite) {
             restorePending = true;
         }
     }
 
-    List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
+    @Override
+    public void beforeCommit(boolean endOfInput) throws IOException {
         flushInParallel();
-        boolean following = !overwrite && !endOfInput && published != null;
+        following = !overwrite && !endOfInput && published != null;
         if (following) {
             followTable();
         }
-        int totalBuckets = table.config().bucket();
-        List<CommitMessage> messages = new ArrayList<>();
-        for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
-            BucketId key = e.getKey();
-            MergeTreeWriter.Changes changes = e.getValue().prepareCommit(endOfInput || overwrite);
-            if (overwrite) {
-                messages.add(
-                        CommitMessage.append(
-                                key.partition(), key.bucket(), totalBuckets, finalFiles(changes)));
-                continue;
-            }
-            ledgers.computeIfAbsent(key, k -> new BucketLedger()).handedOut(changes);
-            messages.add(
-                    CommitMessage.append(
-                            key.partition(), key.bucket(), totalBuckets, changes.newFiles()));
-            messages.add(
-                    new CommitMessage(
-                            key.partition(),
-                            key.bucket(),
-                            totalBuckets,
-                            changes.compactAfter(),
-                            changes.compactBefore()));
-        }
-        memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
-        messages.removeIf(CommitMessage::isEmpty);
+    }
+
+    @Override
+    public void afterCommit(boolean endOfInput) throws IOException {
+        recountMemory();
         if (restorePending && !endOfInput) {
             // A checkpoint barrier: the job's tasks all finished their restore before it was
             // triggered, so the committer has published what it recovered.
             restorePending = false;
             PublishedFiles files = published();
-            writers.forEach((key, w) -> w.restore(files.files(key)));
+            writers.forEach((key, w) -> w.tree().restore(files.files(key)));
         } else if (following) {
             rebuildStaleBuckets();
         }
-        return messages;
     }
 
     /**
@@ -168,9 +163,9 @@ final class MergeTreeWrites implements AutoCloseable {
                 new PublishedFiles.Listener() {
                     @Override
                     public void changed(BucketId bucket, PublishedFiles.Change change) {
-                        MergeTreeWriter writer = writers.get(bucket);
-                        BucketLedger ledger = ledgers.get(bucket);
-                        boolean own = ledger == null || ledger.observe(change);
+                        MergeTreeBucketWriter owner = writers.get(bucket);
+                        MergeTreeWriter writer = owner == null ? null : owner.tree();
+                        boolean own = owner == null || owner.ledger().observe(change);
                         if (writer != null && !own && !writer.isStale()) {
                             writer.markStale();
                         }
@@ -179,6 +174,7 @@ final class MergeTreeWrites implements AutoCloseable {
                     @Override
                     public void reset() {
                         writers.values().stream()
+                                .map(MergeTreeBucketWriter::tree)
                                 .filter(w -> !w.isStale())
                                 .forEach(MergeTreeWriter::markStale);
                     }
@@ -187,15 +183,14 @@ final class MergeTreeWrites implements AutoCloseable {
 
     /** Gives each stale bucket whose compactions are settled its files as the table has them. */
     private void rebuildStaleBuckets() throws IOException {
-        for (Map.Entry<BucketId, MergeTreeWriter> e : writers.entrySet()) {
-            MergeTreeWriter writer = e.getValue();
-            BucketLedger ledger = ledgers.get(e.getKey());
-            if (!writer.isStale() || ledger == null) {
+        for (MergeTreeBucketWriter bucket : writers.values()) {
+            MergeTreeWriter writer = bucket.tree();
+            if (!writer.isStale()) {
                 continue;
             }
-            Path dir = table.bucketPath(e.getKey().partition(), e.getKey().bucket());
-            if (ledger.settled(name -> exists(new Path(dir, name)))) {
-                writer.rebuild(ledger.rebuild(published.files(e.getKey())));
+            Path dir = table.bucketPath(bucket.bucket());
+            if (bucket.ledger().settled(name -> exists(new Path(dir, name)))) {
+                writer.rebuild(bucket.ledger().rebuild(published.files(bucket.bucket())));
             }
         }
     }
@@ -213,7 +208,8 @@ final class MergeTreeWrites implements AutoCloseable {
      * checkpoint anyway, and its other cores would idle meanwhile.
      */
     private void flushInParallel() throws IOException {
-        List<MergeTreeWriter> buckets = new ArrayList<>(writers.values());
+        List<MergeTreeWriter> buckets =
+                writers.values().stream().map(MergeTreeBucketWriter::tree).toList();
         if (buckets.size() < 2 || FLUSH_THREADS < 2) {
             return; // Each writer flushes itself in its prepareCommit.
         }
@@ -259,25 +255,19 @@ final class MergeTreeWrites implements AutoCloseable {
         };
     }
 
-    /** Bytes written so far by flushes and by compactions, over all open buckets. */
-    TableWrite.WrittenBytes writtenBytes() {
+    @Override
+    public TableWrite.WrittenBytes writtenBytes() {
         long flushed = 0;
         long compacted = 0;
-        for (MergeTreeWriter writer : writers.values()) {
-            flushed += writer.bytesFlushed();
-            compacted += writer.bytesCompacted();
+        for (MergeTreeBucketWriter writer : writers.values()) {
+            flushed += writer.tree().bytesFlushed();
+            compacted += writer.tree().bytesCompacted();
         }
         return new TableWrite.WrittenBytes(flushed, compacted);
     }
 
-    /** Compacts one bucket fully now; its changes come with the next prepareCommit. */
-    void compactFully(Partition partition, int bucket) throws IOException {
-        writer(partition, bucket).compactFully();
-    }
-
     @Override
     public void close() {
-        writers.values().forEach(MergeTreeWriter::close);
         writers.clear();
         if (compactions != null) {
             compactions.shutdownNow();
@@ -300,30 +290,9 @@ final class MergeTreeWrites implements AutoCloseable {
         }
     }
 
-    /** In an overwrite nothing is published before the commit: only the surviving files count. */
-    private List<DataFile> finalFiles(MergeTreeWriter.Changes changes) {
-        List<DataFile> files = new ArrayList<>(changes.newFiles());
-        files.addAll(changes.compactAfter());
-        files.removeAll(changes.compactBefore());
-        return files;
-    }
-
-    private void relieveMemory() throws IOException {
-        MergeTreeWriter fullest =
-                writers.values().stream()
-                        .max(Comparator.comparingLong(MergeTreeWriter::memoryUsed))
-                        .orElseThrow();
-        fullest.releaseMemory();
-        memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
-    }
-
-    private MergeTreeWriter writer(Partition partition, int bucket) throws IOException {
-        BucketId key = new BucketId(partition, bucket);
-        MergeTreeWriter writer = writers.get(key);
-        if (writer != null) {
-            return writer;
-        }
-        Path dir = table.bucketPath(partition, bucket);
+    @Override
+    public BucketWriter open(BucketId key) throws IOException {
+        Path dir = table.bucketPath(key);
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
                         table.io(),
@@ -336,7 +305,7 @@ final class MergeTreeWrites implements AutoCloseable {
         Levels levels = new Levels(schema, picker.maxLevel(), files);
         long firstSequence =
                 Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
-        writer =
+        MergeTreeWriter tree =
                 new MergeTreeWriter(
                         new MergeTreeWriter.Setup(
                                 schema,
@@ -351,8 +320,9 @@ final class MergeTreeWrites implements AutoCloseable {
                         buffer(),
                         firstSequence);
         if (restorePending) {
-            writer.awaitRestore();
+            tree.awaitRestore();
         }
+        MergeTreeBucketWriter writer = new MergeTreeBucketWriter(key, tree, this);
         writers.put(key, writer);
         return writer;
     }
