@@ -2,6 +2,7 @@ package dev.tarn;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -71,6 +72,42 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .haveSimpleNameStartingWith("Manifest")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tarn.format.parquet..")
+                .check(classes);
+    }
+
+    @Test
+    void formatPackagesAreFreeOfCycles() {
+        slices().matching("dev.tarn.format.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void formatPackagesDoNotReachUpToTheFacade() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tarn.format.*..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tarn.format")
+                .check(classes);
+    }
+
+    @Test
+    void catalogDoesNotReachIntoManifestsOrDataFiles() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tarn.catalog..")
+                .should()
+                .dependOnClassesThat()
+                .haveSimpleNameStartingWith("Manifest")
+                .orShould()
+                .dependOnClassesThat()
+                .haveSimpleName("LiveFiles")
+                .orShould()
+                .dependOnClassesThat()
+                .haveSimpleName("DataFileCodec")
                 .orShould()
                 .dependOnClassesThat()
                 .resideInAPackage("dev.tarn.format.parquet..")
