@@ -3,6 +3,7 @@ package dev.tarn.format.read;
 import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.predicate.Predicate;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import javax.annotation.Nullable;

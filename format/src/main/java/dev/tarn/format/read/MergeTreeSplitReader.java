@@ -10,6 +10,7 @@ import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.Sections;
 import dev.tarn.format.lsm.SortedRun;
 import dev.tarn.format.lsm.SortedRunReader;
+import dev.tarn.format.predicate.Predicate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

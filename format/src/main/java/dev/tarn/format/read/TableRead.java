@@ -2,6 +2,8 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.Predicates;
 import java.io.Closeable;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -43,7 +45,11 @@ public final class TableRead {
     public SplitReader open(Split split) {
         if (!table.schema().primaryKeys().isEmpty()) {
             return new MergeTreeSplitReader(
-                    table, split, readType, Predicates.onlyKeys(filter, table.schema()));
+                    table,
+                    split,
+                    readType,
+                    Predicates.onlyFields(
+                            filter, table.schema().fieldIndexes(table.schema().primaryKeys())));
         }
         return new FileSplitReader(split);
     }

@@ -1,10 +1,15 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.bucket.BucketPruning;
+import dev.tarn.format.bucket.PartitionPruning;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.PredicateEvaluator;
+import dev.tarn.format.predicate.Predicates;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -96,9 +101,13 @@ public final class TableScan {
         boolean primaryKey = !table.schema().primaryKeys().isEmpty();
         // A primary-key file holds versions of keys: only key columns may rule a file out.
         Predicate filter =
-                primaryKey ? Predicates.onlyKeys(this.filter, table.schema()) : this.filter;
-        PredicateEvaluator evaluator =
-                new PredicateEvaluator(table.schema().fieldIndexes(table.schema().partitionKeys()));
+                primaryKey
+                        ? Predicates.onlyFields(
+                                this.filter,
+                                table.schema().fieldIndexes(table.schema().primaryKeys()))
+                        : this.filter;
+        PartitionPruning partitions =
+                new PartitionPruning(table.schema().fieldIndexes(table.schema().partitionKeys()));
         Map<ManifestEntry.FileId, ManifestEntry> live =
                 LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot);
         Set<Integer> buckets =
@@ -114,8 +123,8 @@ public final class TableScan {
             if (filter != null) {
                 boolean partitionOk =
                         partitionMatches.computeIfAbsent(
-                                e.partition(), p -> evaluator.mayMatchPartition(filter, p));
-                if (!partitionOk || !evaluator.mayMatchFile(filter, e.file())) {
+                                e.partition(), p -> partitions.mayMatch(filter, p));
+                if (!partitionOk || !PredicateEvaluator.mayMatchFile(filter, e.file())) {
                     continue;
                 }
             }

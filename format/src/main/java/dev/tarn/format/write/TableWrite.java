@@ -1,6 +1,7 @@
 package dev.tarn.format.write;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.bucket.RowRouter;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
 import java.io.IOException;
