@@ -7,7 +7,7 @@ import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;

@@ -57,7 +57,7 @@ public final class ManifestFile {
             added += entry.kind() == FileKind.ADD ? 1 : 0;
         }
         out.flush();
-        byte[] bytes = Binary.frame(MAGIC, VERSION, body);
+        byte[] bytes = MetadataFrame.frame(MAGIC, VERSION, body);
         String name = "manifest-" + UUID.randomUUID();
         // A new, unique name: written whole or not at all, never partly visible.
         io.overwrite(path(name), bytes);
@@ -75,8 +75,8 @@ public final class ManifestFile {
 
     private List<ManifestEntry> readUncached(Path path) {
         try {
-            Binary.Body body =
-                    Binary.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
+            MetadataFrame.Body body =
+                    MetadataFrame.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
             DataInputStream in = body.in();
             int count = in.readInt();
             List<ManifestEntry> entries = new ArrayList<>(count);

@@ -9,6 +9,7 @@ import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.Sections;
 import dev.tarn.format.lsm.SortedRun;
 import dev.tarn.format.lsm.SortedRunReader;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;

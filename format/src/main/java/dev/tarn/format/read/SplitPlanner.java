@@ -2,6 +2,8 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.Predicates;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
@@ -70,7 +72,7 @@ interface SplitPlanner {
 
         @Override
         public Predicate pruningFilter(@Nullable Predicate filter) {
-            return Predicates.onlyKeys(filter, schema);
+            return Predicates.onlyFields(filter, schema.fieldIndexes(schema.primaryKeys()));
         }
 
         @Override

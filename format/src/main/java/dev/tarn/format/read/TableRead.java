@@ -1,6 +1,8 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.Predicates;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.Closeable;
@@ -46,7 +48,12 @@ public final class TableRead {
             case APPEND -> new FileSplitReader(split);
             case PRIMARY_KEY ->
                     new MergeTreeSplitReader(
-                            table, split, readType, Predicates.onlyKeys(filter, table.schema()));
+                            table,
+                            split,
+                            readType,
+                            Predicates.onlyFields(
+                                    filter,
+                                    table.schema().fieldIndexes(table.schema().primaryKeys())));
         };
     }
 

@@ -1,8 +1,12 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.bucket.BucketPruning;
+import dev.tarn.format.bucket.PartitionPruning;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.PredicateEvaluator;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -94,8 +98,8 @@ public final class TableScan {
     private List<Split> splits(Snapshot snapshot) {
         SplitPlanner planner = SplitPlanner.of(table);
         Predicate filter = planner.pruningFilter(this.filter);
-        PredicateEvaluator evaluator =
-                new PredicateEvaluator(table.schema().fieldIndexes(table.schema().partitionKeys()));
+        PartitionPruning partitions =
+                new PartitionPruning(table.schema().fieldIndexes(table.schema().partitionKeys()));
         Set<Integer> buckets =
                 BucketPruning.buckets(filter, table.schema(), table.config().bucket());
         Map<Partition, Boolean> partitionMatches = new LinkedHashMap<>();
@@ -112,8 +116,8 @@ public final class TableScan {
                 if (filter != null) {
                     boolean partitionOk =
                             partitionMatches.computeIfAbsent(
-                                    e.partition(), p -> evaluator.mayMatchPartition(filter, p));
-                    if (!partitionOk || !evaluator.mayMatchFile(filter, e.file())) {
+                                    e.partition(), p -> partitions.mayMatch(filter, p));
+                    if (!partitionOk || !PredicateEvaluator.mayMatchFile(filter, e.file())) {
                         continue;
                     }
                 }

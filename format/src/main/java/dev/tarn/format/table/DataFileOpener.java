@@ -2,7 +2,7 @@ package dev.tarn.format.table;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import javax.annotation.Nullable;

@@ -1,5 +1,6 @@
 package dev.tarn.format.write;
 
+import dev.tarn.format.bucket.RowRouter;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;

@@ -3,7 +3,7 @@
  * bucket writer per (partition, bucket), one implementation per table kind (an append table's
  * rolling files; a primary-key table's LSM tree, with the buffer budget, flush and compaction
  * threads its buckets share, and a view of the table that long-running writers follow snapshot by
- * snapshot). At a commit it hands out what it wrote as {@link dev.tarn.format.write.CommitMessage}s;
- * until they are published those files belong to the caller.
+ * snapshot). At a commit it hands out what it wrote as {@link
+ * dev.tarn.format.write.CommitMessage}s; until they are published those files belong to the caller.
  */
 package dev.tarn.format.write;

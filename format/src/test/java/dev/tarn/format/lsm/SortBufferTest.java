@@ -21,6 +21,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.DoubleType;
 import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -235,6 +236,53 @@ class SortBufferTest {
                         threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
             }
             assertThat(allocated / rows).as("bytes allocated per put").isZero();
+        }
+    }
+
+    @Test
+    void sortsManyScrambledBigintKeysOfWideRowsInKeyThenSequenceOrder() {
+        RowType eightColumns =
+                RowType.of(
+                        new BigIntType(false),
+                        new IntType(),
+                        new BigIntType(),
+                        new DoubleType(),
+                        new VarCharType(20),
+                        new VarCharType(100),
+                        new DecimalType(10, 2),
+                        new TimestampType(3));
+        int rows = 100_000;
+        // Keys below 2^21 and sequences below 2^20: (key, sequence) packs into one long in order.
+        long[] expected = new long[rows];
+        GenericRowData row = new GenericRowData(8);
+        StringData comment = StringData.fromString("a comment column that is a bit longer");
+        try (SortBuffer buffer =
+                SortBuffer.inMemory(new KeyComparator(eightColumns, new int[] {0}), 64 << 20)) {
+            for (int i = 0; i < rows; i++) {
+                long key = (i * 2_654_435_761L) % 1_250_000;
+                expected[i] = key << 20 | i;
+                row.setField(0, key);
+                row.setField(1, i);
+                row.setField(2, (long) i * 31);
+                row.setField(3, i * 0.5);
+                row.setField(4, StringData.fromString("name-" + (i & 1023)));
+                row.setField(5, comment);
+                row.setField(6, DecimalData.fromBigDecimal(BigDecimal.valueOf(i * 101L, 2), 10, 2));
+                row.setField(7, TimestampData.fromEpochMillis(1_700_000_000_000L + i));
+                assertThat(buffer.put(i, RowKind.INSERT, row)).as("put %d", i).isTrue();
+            }
+            Arrays.sort(expected);
+            long[] actual = new long[rows];
+            int n = 0;
+            for (Iterator<KeyValue> it = buffer.iterator(); it.hasNext(); ) {
+                KeyValue kv = it.next();
+                assertThat(n).as("rows returned").isLessThan(rows);
+                actual[n++] = kv.row().getLong(0) << 20 | kv.sequence();
+            }
+            assertThat(n).as("rows returned").isEqualTo(rows);
+            assertThat(Arrays.mismatch(actual, expected))
+                    .as("first position out of (key, sequence) order, -1 if none")
+                    .isEqualTo(-1);
         }
     }
 }

@@ -1,7 +1,7 @@
-package dev.tarn.format.read;
+package dev.tarn.format.bucket;
 
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableSchema;
-import dev.tarn.format.write.BucketHasher;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -14,7 +14,7 @@ import org.apache.flink.table.data.GenericRowData;
  * ({@code =} or {@code IN}, under a top-level AND), only the buckets those values hash to hold
  * matching rows. A point lookup by primary key so reads one bucket of its partition.
  */
-final class BucketPruning {
+public final class BucketPruning {
 
     /** Value combinations hashed at most; beyond, pruning would cost more than it saves. */
     private static final int MAX_COMBINATIONS = 1024;
@@ -23,7 +23,8 @@ final class BucketPruning {
 
     /** The matching buckets, or null if the filter does not narrow them down. */
     @Nullable
-    static Set<Integer> buckets(@Nullable Predicate filter, TableSchema schema, int totalBuckets) {
+    public static Set<Integer> buckets(
+            @Nullable Predicate filter, TableSchema schema, int totalBuckets) {
         if (filter == null || totalBuckets <= 0) {
             return null;
         }

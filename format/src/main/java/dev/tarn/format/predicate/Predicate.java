@@ -1,4 +1,4 @@
-package dev.tarn.format.read;
+package dev.tarn.format.predicate;
 
 import java.io.Serializable;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.bucket;
 
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.TableSchema;

@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.bucket;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -12,9 +12,9 @@ import org.apache.flink.table.types.logical.LogicalType;
  * dev.tarn.format.manifest.Partition} holds. The mapping is one-to-one for every partition type a
  * table accepts (see {@code Tables}).
  */
-public final class PartitionValues {
+final class PartitionValues {
 
-    public static String toText(Object internal, LogicalType type) {
+    static String toText(Object internal, LogicalType type) {
         if (internal == null) {
             return null;
         }
@@ -25,7 +25,7 @@ public final class PartitionValues {
         };
     }
 
-    public static Object fromText(String text, LogicalType type) {
+    static Object fromText(String text, LogicalType type) {
         if (text == null) {
             return null;
         }

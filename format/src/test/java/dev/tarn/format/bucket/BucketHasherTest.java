@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.bucket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

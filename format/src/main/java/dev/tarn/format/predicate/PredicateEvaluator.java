@@ -1,45 +1,21 @@
-package dev.tarn.format.read;
+package dev.tarn.format.predicate;
 
 import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.write.PartitionValues;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
- * Decides, without reading rows, whether a partition or a file may hold rows matching a {@link
- * Predicate}. Answers "may" whenever it cannot be sure: pruning must never drop a matching row.
+ * Decides, without reading rows, whether a file, or a row whose column holds a given value, may
+ * match a {@link Predicate}. Answers "may" whenever it cannot be sure: pruning must never drop a
+ * matching row.
  */
-final class PredicateEvaluator {
+public final class PredicateEvaluator {
 
-    private final int[] partitionFieldIndexes;
+    private PredicateEvaluator() {}
 
-    /**
-     * @param partitionFieldIndexes the table field index of each partition key, in key order
-     */
-    PredicateEvaluator(int[] partitionFieldIndexes) {
-        this.partitionFieldIndexes = partitionFieldIndexes;
-    }
-
-    boolean mayMatchPartition(Predicate p, Partition partition) {
-        if (p instanceof Predicate.And and) {
-            return and.children().stream().allMatch(c -> mayMatchPartition(c, partition));
-        }
-        if (p instanceof Predicate.Or or) {
-            return or.children().stream().anyMatch(c -> mayMatchPartition(c, partition));
-        }
-        Predicate.Leaf leaf = (Predicate.Leaf) p;
-        int key = indexOf(partitionFieldIndexes, leaf.field());
-        if (key < 0) {
-            return true;
-        }
-        Object value = PartitionValues.fromText(partition.values().get(key), leaf.type());
-        return value == null
-                ? leaf.op() == Predicate.Op.IS_NULL
-                : mayMatch(leaf, value, value, 0, 1);
-    }
-
-    boolean mayMatchFile(Predicate p, DataFile file) {
+    /** Whether {@code file} may hold a row matching {@code p}, judged by its column statistics. */
+    public static boolean mayMatchFile(Predicate p, DataFile file) {
         if (p instanceof Predicate.And and) {
             return and.children().stream().allMatch(c -> mayMatchFile(c, file));
         }
@@ -65,6 +41,16 @@ final class PredicateEvaluator {
             return true;
         }
         return mayMatch(leaf, min, max, nulls, file.rowCount());
+    }
+
+    /**
+     * Whether a row whose column {@code leaf.field()} holds {@code value} (Flink internal data of
+     * the leaf's type, null for SQL NULL) may match {@code leaf}: a partition value, for example.
+     */
+    public static boolean mayMatchValue(Predicate.Leaf leaf, @Nullable Object value) {
+        return value == null
+                ? leaf.op() == Predicate.Op.IS_NULL
+                : mayMatch(leaf, value, value, 0, 1);
     }
 
     private static boolean mayMatch(
@@ -100,14 +86,5 @@ final class PredicateEvaluator {
             return Double.compare(x.doubleValue(), y.doubleValue());
         }
         return ((Comparable) a).compareTo(b);
-    }
-
-    private static int indexOf(int[] array, int value) {
-        for (int i = 0; i < array.length; i++) {
-            if (array[i] == value) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -3,6 +3,8 @@ package dev.tarn.format.parquet;
 import com.sun.management.ThreadMXBean;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.FlinkFileIO;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -18,13 +20,14 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
 
 /**
- * Prints the CPU cost of writing a Parquet file of the append benchmark's rows (the shape of the
+ * The CPU cost of writing a Parquet file of the append benchmark's rows (the shape of the
  * benchmarks module's generator: BIGINT, INT, two random 16-character STRINGs, DOUBLE, INT,
  * TIMESTAMP(3), BOOLEAN) through the record path and the flat path, interleaved over several
- * rounds, as CPU seconds of the writing thread per million rows. Rows come from a pre-built pool
- * larger than any dictionary Parquet keeps, so the timings hold writing only and the columns encode
- * as the generator's unique values do. Not a test: run its {@code main} by hand, with arguments
- * {@code [rows] [rounds]}.
+ * rounds, as CPU seconds of the writing thread per million rows, and the bytes it allocates per
+ * row. Rows come from a pre-built pool larger than any dictionary Parquet keeps, so the timings
+ * hold writing only and the columns encode as the generator's unique values do. It lives in the
+ * format's Parquet package to choose the write path, which the format does not expose. Every file
+ * is checked: its footer must count every row written.
  */
 public final class ParquetWriteCpuProbe {
 
@@ -58,36 +61,39 @@ public final class ParquetWriteCpuProbe {
 
     private ParquetWriteCpuProbe() {}
 
-    public static void main(String[] args) throws Exception {
-        int rows = args.length > 0 ? Integer.parseInt(args[0]) : 3_000_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    /** Writes {@code rows} rows through each path in {@code runs} rounds, after a warm-up. */
+    public static void run(int rows, int runs, PrintStream out) throws IOException {
         java.nio.file.Path dir = Files.createTempDirectory("parquet-write-probe");
-        // Warm up both paths so the JIT has compiled them before the first timed round.
-        for (int i = 0; i < 2; i++) {
-            write(dir, ParquetDataWriter.WritePath.RECORD, rows / 5);
-            write(dir, ParquetDataWriter.WritePath.FLAT, rows / 5);
+        try {
+            // Warm up both paths so the JIT has compiled them before the first timed round.
+            for (int i = 0; i < 2; i++) {
+                write(dir, ParquetDataWriter.WritePath.RECORD, Math.max(1, rows / 5));
+                write(dir, ParquetDataWriter.WritePath.FLAT, Math.max(1, rows / 5));
+            }
+            List<Double> record = new ArrayList<>();
+            List<Double> flat = new ArrayList<>();
+            for (int round = 0; round < runs; round++) {
+                long[] r = write(dir, ParquetDataWriter.WritePath.RECORD, rows);
+                long[] f = write(dir, ParquetDataWriter.WritePath.FLAT, rows);
+                record.add(perMillion(r[0], rows));
+                flat.add(perMillion(f[0], rows));
+                out.printf(
+                        "round %d: record %.3f, flat %.3f CPU-s/M rows; allocated record %d, flat"
+                                + " %d bytes/row%n",
+                        round, record.get(round), flat.get(round), r[1] / rows, f[1] / rows);
+            }
+            out.printf(
+                    "Parquet write CPU, medians over %d rounds of %,d rows, CPU-s per million"
+                            + " rows: record %.3f, flat %.3f%n",
+                    runs, rows, median(record), median(flat));
+        } finally {
+            IO.delete(new Path(dir.toUri()), true);
         }
-        List<Double> record = new ArrayList<>();
-        List<Double> flat = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
-            long[] r = write(dir, ParquetDataWriter.WritePath.RECORD, rows);
-            long[] f = write(dir, ParquetDataWriter.WritePath.FLAT, rows);
-            record.add(perMillion(r[0], rows));
-            flat.add(perMillion(f[0], rows));
-            System.out.printf(
-                    "round %d: record %.3f, flat %.3f CPU-s/M rows; allocated record %d, flat %d"
-                            + " bytes/row%n",
-                    round, record.get(round), flat.get(round), r[1] / rows, f[1] / rows);
-        }
-        System.out.printf(
-                "medians over %d rounds of %d rows, CPU-s per million rows: record %.3f, flat"
-                        + " %.3f%n",
-                rounds, rows, median(record), median(flat));
     }
 
     /** CPU nanoseconds and bytes allocated to write {@code rows} rows of the pool to a file. */
     private static long[] write(java.nio.file.Path dir, ParquetDataWriter.WritePath path, int rows)
-            throws Exception {
+            throws IOException {
         java.nio.file.Path file = dir.resolve(path + "-" + System.nanoTime() + ".parquet");
         long start = THREADS.getCurrentThreadCpuTime();
         long allocated = THREADS.getCurrentThreadAllocatedBytes();
@@ -102,7 +108,16 @@ public final class ParquetWriteCpuProbe {
             for (int i = 0; i < rows; i++) {
                 writer.write(POOL[i & (POOL.length - 1)]);
             }
-            writer.finish();
+            long written = writer.finish().rowCount();
+            if (written != rows) {
+                throw new IllegalStateException(
+                        "Wrong result of the Parquet write probe: the footer of "
+                                + file
+                                + " counts "
+                                + written
+                                + " rows, expected "
+                                + rows);
+            }
         }
         long cpu = THREADS.getCurrentThreadCpuTime() - start;
         allocated = THREADS.getCurrentThreadAllocatedBytes() - allocated;
@@ -143,7 +158,7 @@ public final class ParquetWriteCpuProbe {
         return nanos / 1e9 / (rows / 1e6);
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
         Arrays.sort(sorted);
         int n = sorted.length;

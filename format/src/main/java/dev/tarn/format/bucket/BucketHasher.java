@@ -1,4 +1,4 @@
-package dev.tarn.format.write;
+package dev.tarn.format.bucket;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.table.data.DecimalData;
@@ -12,13 +12,13 @@ import org.apache.flink.table.types.logical.RowType;
  * "Bucketing"): it must never change, or rows of one key would land in two buckets. It depends only
  * on the SQL values, never on Java's or Flink's {@code hashCode}.
  */
-public final class BucketHasher {
+final class BucketHasher {
 
     private final int[] keyIndexes;
     private final LogicalType[] keyTypes;
     private final RowData.FieldGetter[] getters;
 
-    public BucketHasher(RowType rowType, int[] keyIndexes) {
+    BucketHasher(RowType rowType, int[] keyIndexes) {
         this.keyIndexes = keyIndexes.clone();
         this.keyTypes = new LogicalType[keyIndexes.length];
         this.getters = new RowData.FieldGetter[keyIndexes.length];
@@ -28,11 +28,11 @@ public final class BucketHasher {
         }
     }
 
-    public int bucket(RowData row, int totalBuckets) {
+    int bucket(RowData row, int totalBuckets) {
         return Math.floorMod(hash(row), totalBuckets);
     }
 
-    public int hash(RowData row) {
+    int hash(RowData row) {
         int h = 42;
         for (int i = 0; i < keyIndexes.length; i++) {
             h = h * 31 + valueHash(row, i);

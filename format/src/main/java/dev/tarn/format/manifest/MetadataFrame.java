@@ -2,9 +2,7 @@ package dev.tarn.format.manifest;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInput;
 import java.io.DataInputStream;
-import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -12,16 +10,14 @@ import java.util.Arrays;
 import java.util.zip.CRC32;
 
 /**
- * Framing of Tarn's binary metadata files: a 4-byte magic, a format version byte, the body, and a
- * CRC-32 of everything before it. A truncated or damaged file fails the check with a message that
- * names the file, instead of decoding garbage.
+ * The frame of Tarn's binary metadata files (manifests and manifest lists, SPEC.md section 4): a
+ * 4-byte magic, a format version byte, the body, and a CRC-32 of everything before it. A truncated
+ * or damaged file fails the check with a message that names the file, instead of decoding garbage.
  */
-public final class Binary {
+final class MetadataFrame {
 
-    /** Upper bound for a length prefix: no metadata string or blob is near this. */
-    private static final int MAX_LENGTH = 64 << 20;
-
-    public static byte[] frame(byte[] magic, int version, ByteArrayOutputStream body) {
+    /** Frames {@code body} as a file of kind {@code magic} written with format {@code version}. */
+    static byte[] frame(byte[] magic, int version, ByteArrayOutputStream body) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(body.size() + 9);
         out.writeBytes(magic);
         out.write(version);
@@ -36,9 +32,14 @@ public final class Binary {
     }
 
     /** A checked file's body, and the version it was written with. */
-    public record Body(int version, DataInputStream in) {}
+    record Body(int version, DataInputStream in) {}
 
-    public static Body unframe(byte[] bytes, byte[] magic, int maxVersion, String source)
+    /**
+     * Checks the frame of {@code bytes}, read from {@code source}, and returns its body.
+     *
+     * @throws IOException naming {@code source} if the magic, the checksum or the version is wrong
+     */
+    static Body unframe(byte[] bytes, byte[] magic, int maxVersion, String source)
             throws IOException {
         if (bytes.length < magic.length + 5
                 || !Arrays.equals(Arrays.copyOf(bytes, magic.length), magic)) {
@@ -76,40 +77,5 @@ public final class Binary {
                                 bytes, magic.length + 1, bytes.length - magic.length - 5)));
     }
 
-    public static void writeBytes(DataOutput out, byte[] bytes) throws IOException {
-        out.writeInt(bytes.length);
-        out.write(bytes);
-    }
-
-    public static byte[] readBytes(DataInput in) throws IOException {
-        int length = in.readInt();
-        if (length < 0 || length > MAX_LENGTH) {
-            throw new IOException("Invalid length prefix " + length);
-        }
-        byte[] bytes = new byte[length];
-        in.readFully(bytes);
-        return bytes;
-    }
-
-    public static void writeString(DataOutput out, String s) throws IOException {
-        writeBytes(out, s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    public static String readString(DataInput in) throws IOException {
-        return new String(readBytes(in), StandardCharsets.UTF_8);
-    }
-
-    /** A string that may be null: a presence byte, then the string. */
-    public static void writeNullableString(DataOutput out, String s) throws IOException {
-        out.writeBoolean(s != null);
-        if (s != null) {
-            writeString(out, s);
-        }
-    }
-
-    public static String readNullableString(DataInput in) throws IOException {
-        return in.readBoolean() ? readString(in) : null;
-    }
-
-    private Binary() {}
+    private MetadataFrame() {}
 }

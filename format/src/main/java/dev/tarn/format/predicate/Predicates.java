@@ -1,6 +1,5 @@
-package dev.tarn.format.read;
+package dev.tarn.format.predicate;
 
-import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -8,25 +7,26 @@ import java.util.Set;
 import javax.annotation.Nullable;
 
 /** Operations on {@link Predicate}s. */
-final class Predicates {
+public final class Predicates {
 
     private Predicates() {}
 
     /**
-     * The part of a filter that refers to primary-key columns only: every row it rules out is ruled
-     * out by the filter too, and it rules out all versions of a key alike, so it may prune before
-     * versions merge. Null if no such part exists (or the filter is null).
+     * The part of a filter that refers to the given fields only (table field indexes): every row it
+     * rules out is ruled out by the filter too. Restricted to the primary-key columns, it rules out
+     * all versions of a key alike, so it may prune before versions merge. Null if no such part
+     * exists (or the filter is null).
      */
     @Nullable
-    static Predicate onlyKeys(@Nullable Predicate filter, TableSchema schema) {
+    public static Predicate onlyFields(@Nullable Predicate filter, int[] fields) {
         if (filter == null) {
             return null;
         }
-        Set<Integer> keys = new HashSet<>();
-        for (int i : schema.fieldIndexes(schema.primaryKeys())) {
-            keys.add(i);
+        Set<Integer> kept = new HashSet<>();
+        for (int i : fields) {
+            kept.add(i);
         }
-        return restrict(filter, keys);
+        return restrict(filter, kept);
     }
 
     @Nullable
