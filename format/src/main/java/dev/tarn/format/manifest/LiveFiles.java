@@ -10,10 +10,10 @@ import java.util.Map;
  * file, once deleted, is never added again (names are unique), so the order of manifests does not
  * matter, and any subset of them can be merged into one (see {@link ManifestMerger}).
  */
-public final class LiveFiles {
+final class LiveFiles {
 
     /** The live files of the manifests {@code metas}, in the order they were added. */
-    public static Map<ManifestEntry.FileId, ManifestEntry> of(
+    static Map<ManifestEntry.FileId, ManifestEntry> of(
             ManifestFile manifests, List<ManifestFileMeta> metas) {
         Map<ManifestEntry.FileId, ManifestEntry> live = new LinkedHashMap<>();
         Map<ManifestEntry.FileId, ManifestEntry> deleted = new HashMap<>();
@@ -27,7 +27,7 @@ public final class LiveFiles {
      * Applies {@code entries} to {@code live}; {@code deleted} collects DELETE entries whose ADD
      * has not been seen yet, so that the ADD, when it comes, is cancelled too.
      */
-    public static void apply(
+    static void apply(
             Map<ManifestEntry.FileId, ManifestEntry> live,
             Map<ManifestEntry.FileId, ManifestEntry> deleted,
             List<ManifestEntry> entries) {

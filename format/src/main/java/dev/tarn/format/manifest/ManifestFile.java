@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 
@@ -63,6 +64,14 @@ public final class ManifestFile {
         io.overwrite(path(name), bytes);
         CACHE.put(path(name).toString(), List.copyOf(entries));
         return new ManifestFileMeta(name, bytes.length, added, entries.size() - added, schemaId);
+    }
+
+    /**
+     * The live files of the manifests {@code metas} (SPEC.md, "Live files"): every file with an ADD
+     * entry and no DELETE entry, in the order they were added.
+     */
+    public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(List<ManifestFileMeta> metas) {
+        return LiveFiles.of(this, metas);
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.tarn.format.snapshot;
 
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.FileKind;
-import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestFile;
 import dev.tarn.format.manifest.ManifestFileMeta;
@@ -71,7 +70,7 @@ public final class SnapshotReader {
 
     /** The live files of {@code snapshot} (SPEC.md, "Live files"), by file. */
     public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(Snapshot snapshot) {
-        return LiveFiles.of(manifests, manifests(snapshot));
+        return manifests.liveFiles(manifests(snapshot));
     }
 
     /** The live files of {@code snapshot}, grouped by bucket in the order they were added. */
