@@ -1,9 +1,12 @@
 package dev.tarn.format.bucket;
 
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -54,7 +57,7 @@ final class BucketHasher {
             case BIGINT, INTERVAL_DAY_TIME -> fmix64(row.getLong(pos));
             case FLOAT -> fmix32(Float.floatToIntBits(row.getFloat(pos)));
             case DOUBLE -> fmix64(Double.doubleToLongBits(row.getDouble(pos)));
-            case CHAR, VARCHAR -> murmur3(row.getString(pos).toBytes());
+            case CHAR, VARCHAR -> stringHash(row.getString(pos));
             case BINARY, VARBINARY -> murmur3(row.getBinary(pos));
             case DECIMAL -> {
                 DecimalData d = (DecimalData) getters[i].getFieldOrNull(row);
@@ -69,6 +72,50 @@ final class BucketHasher {
                             String.valueOf(getters[i].getFieldOrNull(row))
                                     .getBytes(StandardCharsets.UTF_8));
         };
+    }
+
+    /**
+     * MurmurHash3 of a string's UTF-8 bytes, read where the string keeps them: a binary string in
+     * one memory segment (as rows read from files or the network hold them) is not copied.
+     */
+    private static int stringHash(StringData value) {
+        if (value instanceof BinaryStringData binary) {
+            MemorySegment[] segments = binary.getSegments();
+            if (segments.length == 1) {
+                return murmur3(segments[0], binary.getOffset(), binary.getSizeInBytes());
+            }
+        }
+        return murmur3(value.toBytes());
+    }
+
+    /** MurmurHash3 x86 32-bit of {@code length} bytes of {@code segment} from {@code offset}. */
+    static int murmur3(MemorySegment segment, int offset, int length) {
+        int h = 0;
+        int n = length & ~3;
+        for (int i = 0; i < n; i += 4) {
+            int k =
+                    (segment.get(offset + i) & 0xFF)
+                            | (segment.get(offset + i + 1) & 0xFF) << 8
+                            | (segment.get(offset + i + 2) & 0xFF) << 16
+                            | (segment.get(offset + i + 3) & 0xFF) << 24;
+            h = mixH(h, mixK(k));
+            h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
+        }
+        int k = 0;
+        switch (length & 3) {
+            case 3:
+                k ^= (segment.get(offset + n + 2) & 0xFF) << 16;
+            // fall through
+            case 2:
+                k ^= (segment.get(offset + n + 1) & 0xFF) << 8;
+            // fall through
+            case 1:
+                k ^= segment.get(offset + n) & 0xFF;
+                h ^= mixK(k);
+            // fall through
+            default:
+        }
+        return fmix32(h ^ length);
     }
 
     /** MurmurHash3's 32-bit finalizer. */

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.stream.Stream;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.utils.JoinedRowData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BooleanType;
@@ -92,6 +96,27 @@ class BucketHasherTest {
                 new BucketHasher(
                         RowType.of(new LogicalType[] {type}, new String[] {"k"}), new int[] {0});
         assertThat(hasher.hash(GenericRowData.of(value))).isEqualTo(hash);
+    }
+
+    @Test
+    void aStringHashesTheSameWhereverItsBytesAre() {
+        for (String text : List.of("", "a", "ab", "abc", "abcd", "abcde", "ünïcödé ключ 键")) {
+            byte[] utf8 = bytes(text);
+            byte[] padded = new byte[utf8.length + 7];
+            System.arraycopy(utf8, 0, padded, 3, utf8.length);
+            MemorySegment segment = MemorySegmentFactory.wrap(padded);
+            assertThat(BucketHasher.murmur3(segment, 3, utf8.length))
+                    .as("'%s' at an offset of a segment", text)
+                    .isEqualTo(BucketHasher.murmur3(utf8));
+            BucketHasher byString = new BucketHasher(ID_S, new int[] {1});
+            GenericRowData fromJava = GenericRowData.of(1L, StringData.fromString(text));
+            GenericRowData fromBytes =
+                    GenericRowData.of(
+                            1L,
+                            BinaryStringData.fromAddress(
+                                    new MemorySegment[] {segment}, 3, utf8.length));
+            assertThat(byString.hash(fromBytes)).isEqualTo(byString.hash(fromJava));
+        }
     }
 
     @Test
