@@ -1,72 +1,50 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.MergeEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import javax.annotation.Nullable;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Builds the {@link MergeFunction} of a primary-key table from its {@code merge-engine} and options
+ * Builds the {@link MergeFunction} of a primary-key table from its {@link MergeEngine} and options
  * ({@link LsmOptions}), validating them up front so that a bad option fails when the table is
  * opened, with a message naming the option and its value, rather than on the first merge.
  */
 public final class MergeFunctions {
 
-    /** The values of {@code merge-engine}. */
-    public static final List<String> ENGINES =
-            List.of("deduplicate", "partial-update", "aggregation", "first-row");
-
     private MergeFunctions() {}
 
     /**
-     * @param mergeEngine one of {@link #ENGINES}; null means the default, deduplicate
+     * @param engine the table's {@code merge-engine}
      * @param rowType the table's full row type
      * @param primaryKey indexes of the primary-key fields in {@code rowType}
      * @param options the table options; unrelated keys are ignored
      * @throws IllegalArgumentException naming the option and value for any invalid option
      */
     public static MergeFunction create(
-            @Nullable String mergeEngine,
-            RowType rowType,
-            int[] primaryKey,
-            Map<String, String> options) {
-        String engineName =
-                mergeEngine == null ? LsmOptions.MERGE_ENGINE.defaultValue() : mergeEngine;
+            MergeEngine engine, RowType rowType, int[] primaryKey, Map<String, String> options) {
         KeyComparator keys = new KeyComparator(rowType, primaryKey);
-        checkFieldOptions(engineName, rowType, options);
-        MergeFunction engine;
-        switch (engineName) {
-            case "deduplicate":
-                engine = new DeduplicateMergeFunction();
-                break;
-            case "partial-update":
-                engine = new PartialUpdateMergeFunction(keys);
-                break;
-            case "aggregation":
-                engine = aggregation(rowType, primaryKey, options);
-                break;
-            case "first-row":
-                engine = new FirstRowMergeFunction();
-                break;
-            default:
-                throw new IllegalArgumentException(
-                        String.format(
-                                "Unknown merge engine '%s' (option 'merge-engine'); supported are"
-                                        + " %s",
-                                engineName, ENGINES));
-        }
+        checkFieldOptions(engine, rowType, options);
+        MergeFunction function =
+                switch (engine) {
+                    case DEDUPLICATE -> new DeduplicateMergeFunction();
+                    case PARTIAL_UPDATE -> new PartialUpdateMergeFunction(keys);
+                    case AGGREGATION -> aggregation(rowType, primaryKey, options);
+                    case FIRST_ROW -> new FirstRowMergeFunction();
+                };
         String sequenceField = options.get(LsmOptions.SEQUENCE_FIELD.key());
         if (sequenceField != null) {
-            engine =
+            function =
                     new SequenceFieldMergeFunction(
-                            engine, rowType, columns(rowType, sequenceField));
+                            function, rowType, columns(rowType, sequenceField));
         }
         if (bool(options, LsmOptions.IGNORE_DELETE.key(), false)) {
-            engine = new IgnoreDeleteMergeFunction(engine);
+            function = new IgnoreDeleteMergeFunction(function);
         }
-        return engine;
+        return function;
     }
 
     private static MergeFunction aggregation(
@@ -102,7 +80,7 @@ public final class MergeFunctions {
 
     /** Per-field options must name a column, and aggregation options need that engine. */
     private static void checkFieldOptions(
-            String engine, RowType rowType, Map<String, String> options) {
+            MergeEngine engine, RowType rowType, Map<String, String> options) {
         for (String key : options.keySet()) {
             if (key.equals(LsmOptions.DEFAULT_AGGREGATE_FUNCTION.key())) {
                 requireAggregation(engine, key);
@@ -133,12 +111,12 @@ public final class MergeFunctions {
         }
     }
 
-    private static void requireAggregation(String engine, String key) {
-        if (!engine.equals("aggregation")) {
+    private static void requireAggregation(MergeEngine engine, String key) {
+        if (engine != MergeEngine.AGGREGATION) {
             throw new IllegalArgumentException(
                     String.format(
                             "Option '%s' only applies to merge-engine 'aggregation', not '%s'",
-                            key, engine));
+                            key, engine.key()));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.schema.LsmOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -4,12 +4,13 @@ import dev.tarn.format.Table;
 import dev.tarn.format.lsm.FileRunMerge;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.LsmOptions;
 import dev.tarn.format.lsm.MergeFunction;
 import dev.tarn.format.lsm.MergeFunctions;
 import dev.tarn.format.lsm.Sections;
 import dev.tarn.format.lsm.SortedRun;
 import dev.tarn.format.lsm.SortedRunReader;
+import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.MergeEngine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -91,14 +92,12 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
 
     /**
      * The columns to read and merge: all of them, unless the engine picks one whole version per key
-     * (deduplicate, first-row) without ordering by columns: then the key and the read columns, in
-     * table order.
+     * ({@link MergeEngine#picksWholeVersion}) without ordering by columns or dropping retractions:
+     * then the key and the read columns, in table order.
      */
     private static RowType mergedType(Table table, RowType readType) {
         RowType all = table.schema().rowType();
-        String engine = table.config().lsm().mergeEngine();
-        boolean wholeVersions = engine.equals("deduplicate") || engine.equals("first-row");
-        if (!wholeVersions
+        if (!table.config().lsm().mergeEngine().picksWholeVersion()
                 || table.options().containsKey(LsmOptions.SEQUENCE_FIELD.key())
                 || table.config().lsm().ignoreDelete()) {
             return all;

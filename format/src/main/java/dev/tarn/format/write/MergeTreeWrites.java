@@ -13,6 +13,7 @@ import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
 import dev.tarn.format.read.DataFileOpener;
+import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableConfig;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -88,7 +89,7 @@ final class MergeTreeWrites implements AutoCloseable {
         Map<String, String> options = table.options();
         this.picker = UniversalCompaction.fromOptions(options);
         int[] keys = table.schema().fieldIndexes(table.schema().primaryKeys());
-        String engine = config.mergeEngine();
+        MergeEngine engine = config.mergeEngine();
         // Built once here so a bad merge option fails before the first row.
         MergeFunctions.create(engine, schema.tableType(), keys, options);
         this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);

@@ -3,6 +3,7 @@ package dev.tarn.format.lsm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.schema.MergeEngine;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +55,7 @@ class AggregationMergeTest {
         }
         RowType table = RowType.of(types.toArray(new LogicalType[0]), names.toArray(new String[0]));
         MergeFunction function =
-                MergeFunctions.create("aggregation", table, new int[] {0}, options);
+                MergeFunctions.create(MergeEngine.AGGREGATION, table, new int[] {0}, options);
         function.reset();
         for (int v = 0; v < kinds.length; v++) {
             GenericRowData row = new GenericRowData(columns.size() + 1);
@@ -219,7 +220,7 @@ class AggregationMergeTest {
         assertThatThrownBy(
                         () ->
                                 MergeFunctions.create(
-                                        "aggregation",
+                                        MergeEngine.AGGREGATION,
                                         table,
                                         new int[] {0},
                                         Map.of("fields.k.aggregate-function", "sum")))
@@ -232,7 +233,7 @@ class AggregationMergeTest {
         RowType table =
                 RowType.of(new LogicalType[] {new IntType(false), type}, new String[] {"k", "v"});
         MergeFunctions.create(
-                "aggregation",
+                MergeEngine.AGGREGATION,
                 table,
                 new int[] {0},
                 Map.of("fields.v.aggregate-function", function));

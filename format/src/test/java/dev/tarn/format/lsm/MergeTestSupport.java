@@ -1,5 +1,6 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.schema.MergeEngine;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +25,9 @@ final class MergeTestSupport {
 
     private MergeTestSupport() {}
 
+    /** The merge function of the engine {@code name} ({@code merge-engine}) with these options. */
     static MergeFunction engine(String name, Map<String, String> options) {
-        return MergeFunctions.create(name, TABLE, KEY, options);
+        return MergeFunctions.create(MergeEngine.fromOption("db.t", name), TABLE, KEY, options);
     }
 
     /** Feeds the versions in the order given and describes the result, or null. */

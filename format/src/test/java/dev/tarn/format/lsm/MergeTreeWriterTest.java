@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.schema.MergeEngine;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +43,9 @@ class MergeTreeWriterTest {
         MergeTreeWriter.Setup setup =
                 new MergeTreeWriter.Setup(
                         schema,
-                        () -> MergeFunctions.create("deduplicate", TABLE, new int[] {0}, Map.of()),
+                        () ->
+                                MergeFunctions.create(
+                                        MergeEngine.DEDUPLICATE, TABLE, new int[] {0}, Map.of()),
                         new UniversalCompaction(200, 1, 2, 5),
                         compactions,
                         stopTrigger,

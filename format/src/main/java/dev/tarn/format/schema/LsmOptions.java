@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm;
+package dev.tarn.format.schema;
 
 import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
@@ -7,9 +7,9 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * The table options that shape a primary-key table's LSM trees: how versions merge and when runs
- * compact. Keys match Apache Paimon's. Read once by {@link MergeFunctions#create} and {@link
- * UniversalCompaction#fromOptions}; per-field aggregation options are templates on {@code
- * fields.<field>.}.
+ * compact. Keys match Apache Paimon's. Read once by the LSM tree's merge-function factory and
+ * compaction picker; per-field aggregation options are templates on {@code fields.<field>.}. {@code
+ * merge-engine} is typed as {@link MergeEngine} in {@link TableConfig.Lsm}.
  */
 public final class LsmOptions {
 
