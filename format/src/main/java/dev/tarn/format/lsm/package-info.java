@@ -59,7 +59,7 @@
  * {@link dev.tarn.format.lsm.KeyValueSchema} lays changes out in data files (the table's columns,
  * then sequence and kind); {@link dev.tarn.format.lsm.KeyValueFileWriter} writes a run's files and
  * {@link dev.tarn.format.lsm.SortedRunReader} reads them back. {@link
- * dev.tarn.format.lsm.MergeTreeWriter} is one bucket's writer: it numbers changes, flushes the
+ * dev.tarn.format.lsm.BucketTreeWriter} is one bucket's writer: it numbers changes, flushes the
  * buffer to level 0, keeps {@link dev.tarn.format.lsm.Levels} and runs one {@link
  * dev.tarn.format.lsm.CompactionTask} at a time in the background. Readers split a bucket into
  * {@link dev.tarn.format.lsm.Sections} of overlapping files and merge only where files overlap.

@@ -15,7 +15,7 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * The write seam, one per writer task: rows in, data files out. Rows are routed to a writer per
  * (partition, bucket): in an append table a rolling file writer, in a primary-key table the
- * bucket's LSM tree ({@link MergeTreeWrites}), which takes the row's kind as the kind of change.
+ * bucket's LSM tree ({@link MergeTreeBuckets}), which takes the row's kind as the kind of change.
  * {@link #prepareCommit} closes the open files and returns what they hold as {@link
  * CommitMessage}s, which a {@link TableCommit} publishes. Not thread-safe.
  *
@@ -42,7 +42,7 @@ public final class TableWrite implements AutoCloseable {
     private final int totalBuckets;
     private final ParquetWriteOptions parquetOptions;
     private final Map<BucketKey, RollingFileWriter> writers = new LinkedHashMap<>();
-    @Nullable private final MergeTreeWrites mergeTrees;
+    @Nullable private final MergeTreeBuckets mergeTrees;
 
     private BucketKey lastKey;
     private RollingFileWriter lastWriter;
@@ -71,7 +71,7 @@ public final class TableWrite implements AutoCloseable {
         this.mergeTrees =
                 table.schema().primaryKeys().isEmpty()
                         ? null
-                        : new MergeTreeWrites(table, parquetOptions, overwrite);
+                        : new MergeTreeBuckets(table, parquetOptions, overwrite);
     }
 
     /**

@@ -42,7 +42,7 @@ import org.apache.flink.table.data.RowData;
  * files until its owner {@linkplain #rebuild rebuilds} its view from the table. A compaction that
  * finds one of its input files gone (deleted by the commit that dropped it) makes it stale too.
  */
-public final class MergeTreeWriter implements AutoCloseable {
+public final class BucketTreeWriter implements AutoCloseable {
 
     /** What a bucket's writer shares with the other buckets of its table write. */
     public record Setup(
@@ -81,7 +81,7 @@ public final class MergeTreeWriter implements AutoCloseable {
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
      */
-    public MergeTreeWriter(
+    public BucketTreeWriter(
             Setup setup,
             KeyValueFileWriter.Target target,
             SortedRunReader.FileOpener opener,

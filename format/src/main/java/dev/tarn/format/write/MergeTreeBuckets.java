@@ -1,12 +1,12 @@
 package dev.tarn.format.write;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.lsm.BucketTreeWriter;
 import dev.tarn.format.lsm.KeyValueFileWriter;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.Levels;
 import dev.tarn.format.lsm.MergeFunction;
 import dev.tarn.format.lsm.MergeFunctions;
-import dev.tarn.format.lsm.MergeTreeWriter;
 import dev.tarn.format.lsm.SortBuffer;
 import dev.tarn.format.lsm.UniversalCompaction;
 import dev.tarn.format.manifest.DataFile;
@@ -35,7 +35,7 @@ import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 
 /**
- * The buckets of a primary-key table one {@link TableWrite} holds: a {@link MergeTreeWriter} per
+ * The buckets of a primary-key table one {@link TableWrite} holds: a {@link BucketTreeWriter} per
  * (partition, bucket), started from the bucket's files in the latest snapshot, all sharing one
  * {@code write-buffer-size} of memory (past it, the fullest bucket spills or flushes) and one
  * background compaction thread.
@@ -48,7 +48,7 @@ import org.apache.flink.table.data.RowData;
  * checkpoint: before it, the commits of the checkpoints they were restored from may still be under
  * way.
  */
-final class MergeTreeWrites implements AutoCloseable {
+final class MergeTreeBuckets implements AutoCloseable {
 
     /** Spill files per bucket before it must flush: bounds open files when reading them back. */
     private static final int MAX_SPILL_FILES = 64;
@@ -67,7 +67,7 @@ final class MergeTreeWrites implements AutoCloseable {
     private final ParquetWriteOptions parquetOptions;
     private final UniversalCompaction picker;
     private final Supplier<MergeFunction> merges;
-    private final Map<PublishedFiles.Bucket, MergeTreeWriter> writers = new LinkedHashMap<>();
+    private final Map<PublishedFiles.Bucket, BucketTreeWriter> writers = new LinkedHashMap<>();
     private final Map<PublishedFiles.Bucket, BucketLedger> ledgers = new HashMap<>();
     @Nullable private PublishedFiles published;
     @Nullable private ExecutorService compactions;
@@ -80,7 +80,7 @@ final class MergeTreeWrites implements AutoCloseable {
      * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
      *     final files of each bucket
      */
-    MergeTreeWrites(Table table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+    MergeTreeBuckets(Table table, ParquetWriteOptions parquetOptions, boolean overwrite) {
         this.table = table;
         this.overwrite = overwrite;
         this.config = table.config().lsm();
@@ -96,7 +96,7 @@ final class MergeTreeWrites implements AutoCloseable {
     }
 
     void write(Partition partition, int bucket, RowData row) throws IOException {
-        MergeTreeWriter writer = writer(partition, bucket);
+        BucketTreeWriter writer = writer(partition, bucket);
         long before = writer.memoryUsed();
         writer.write(row);
         memoryUsed += writer.memoryUsed() - before;
@@ -123,9 +123,9 @@ final class MergeTreeWrites implements AutoCloseable {
         }
         int totalBuckets = table.config().bucket();
         List<CommitMessage> messages = new ArrayList<>();
-        for (Map.Entry<PublishedFiles.Bucket, MergeTreeWriter> e : writers.entrySet()) {
+        for (Map.Entry<PublishedFiles.Bucket, BucketTreeWriter> e : writers.entrySet()) {
             PublishedFiles.Bucket key = e.getKey();
-            MergeTreeWriter.Changes changes = e.getValue().prepareCommit(endOfInput || overwrite);
+            BucketTreeWriter.Changes changes = e.getValue().prepareCommit(endOfInput || overwrite);
             if (overwrite) {
                 messages.add(
                         CommitMessage.append(
@@ -144,7 +144,7 @@ final class MergeTreeWrites implements AutoCloseable {
                             changes.compactAfter(),
                             changes.compactBefore()));
         }
-        memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
+        memoryUsed = writers.values().stream().mapToLong(BucketTreeWriter::memoryUsed).sum();
         messages.removeIf(CommitMessage::isEmpty);
         if (restorePending && !endOfInput) {
             // A checkpoint barrier: the job's tasks all finished their restore before it was
@@ -169,7 +169,7 @@ final class MergeTreeWrites implements AutoCloseable {
                     @Override
                     public void changed(
                             PublishedFiles.Bucket bucket, PublishedFiles.Change change) {
-                        MergeTreeWriter writer = writers.get(bucket);
+                        BucketTreeWriter writer = writers.get(bucket);
                         BucketLedger ledger = ledgers.get(bucket);
                         boolean own = ledger == null || ledger.observe(change);
                         if (writer != null && !own && !writer.isStale()) {
@@ -181,15 +181,15 @@ final class MergeTreeWrites implements AutoCloseable {
                     public void reset() {
                         writers.values().stream()
                                 .filter(w -> !w.isStale())
-                                .forEach(MergeTreeWriter::markStale);
+                                .forEach(BucketTreeWriter::markStale);
                     }
                 });
     }
 
     /** Gives each stale bucket whose compactions are settled its files as the table has them. */
     private void rebuildStaleBuckets() throws IOException {
-        for (Map.Entry<PublishedFiles.Bucket, MergeTreeWriter> e : writers.entrySet()) {
-            MergeTreeWriter writer = e.getValue();
+        for (Map.Entry<PublishedFiles.Bucket, BucketTreeWriter> e : writers.entrySet()) {
+            BucketTreeWriter writer = e.getValue();
             BucketLedger ledger = ledgers.get(e.getKey());
             if (!writer.isStale() || ledger == null) {
                 continue;
@@ -214,7 +214,7 @@ final class MergeTreeWrites implements AutoCloseable {
      * checkpoint anyway, and its other cores would idle meanwhile.
      */
     private void flushInParallel() throws IOException {
-        List<MergeTreeWriter> buckets = new ArrayList<>(writers.values());
+        List<BucketTreeWriter> buckets = new ArrayList<>(writers.values());
         if (buckets.size() < 2 || FLUSH_THREADS < 2) {
             return; // Each writer flushes itself in its prepareCommit.
         }
@@ -222,7 +222,7 @@ final class MergeTreeWrites implements AutoCloseable {
             flushes = Executors.newFixedThreadPool(FLUSH_THREADS, daemon("tarn-flush-"));
         }
         List<Future<List<DataFile>>> written = new ArrayList<>();
-        for (MergeTreeWriter writer : buckets) {
+        for (BucketTreeWriter writer : buckets) {
             written.add(flushes.submit(writer::writeBuffer));
         }
         IOException failure = null;
@@ -264,7 +264,7 @@ final class MergeTreeWrites implements AutoCloseable {
     TableWrite.WrittenBytes writtenBytes() {
         long flushed = 0;
         long compacted = 0;
-        for (MergeTreeWriter writer : writers.values()) {
+        for (BucketTreeWriter writer : writers.values()) {
             flushed += writer.bytesFlushed();
             compacted += writer.bytesCompacted();
         }
@@ -278,7 +278,7 @@ final class MergeTreeWrites implements AutoCloseable {
 
     @Override
     public void close() {
-        writers.values().forEach(MergeTreeWriter::close);
+        writers.values().forEach(BucketTreeWriter::close);
         writers.clear();
         if (compactions != null) {
             compactions.shutdownNow();
@@ -302,7 +302,7 @@ final class MergeTreeWrites implements AutoCloseable {
     }
 
     /** In an overwrite nothing is published before the commit: only the surviving files count. */
-    private List<DataFile> finalFiles(MergeTreeWriter.Changes changes) {
+    private List<DataFile> finalFiles(BucketTreeWriter.Changes changes) {
         List<DataFile> files = new ArrayList<>(changes.newFiles());
         files.addAll(changes.compactAfter());
         files.removeAll(changes.compactBefore());
@@ -310,17 +310,17 @@ final class MergeTreeWrites implements AutoCloseable {
     }
 
     private void relieveMemory() throws IOException {
-        MergeTreeWriter fullest =
+        BucketTreeWriter fullest =
                 writers.values().stream()
-                        .max(Comparator.comparingLong(MergeTreeWriter::memoryUsed))
+                        .max(Comparator.comparingLong(BucketTreeWriter::memoryUsed))
                         .orElseThrow();
         fullest.releaseMemory();
-        memoryUsed = writers.values().stream().mapToLong(MergeTreeWriter::memoryUsed).sum();
+        memoryUsed = writers.values().stream().mapToLong(BucketTreeWriter::memoryUsed).sum();
     }
 
-    private MergeTreeWriter writer(Partition partition, int bucket) throws IOException {
+    private BucketTreeWriter writer(Partition partition, int bucket) throws IOException {
         PublishedFiles.Bucket key = new PublishedFiles.Bucket(partition, bucket);
-        MergeTreeWriter writer = writers.get(key);
+        BucketTreeWriter writer = writers.get(key);
         if (writer != null) {
             return writer;
         }
@@ -338,8 +338,8 @@ final class MergeTreeWrites implements AutoCloseable {
         long firstSequence =
                 Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
         writer =
-                new MergeTreeWriter(
-                        new MergeTreeWriter.Setup(
+                new BucketTreeWriter(
+                        new BucketTreeWriter.Setup(
                                 schema,
                                 merges,
                                 picker,

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One bucket's writer: writing waits for compaction only past the stop trigger. */
-class MergeTreeWriterTest {
+class BucketTreeWriterTest {
 
     private static final RowType TABLE =
             RowType.of(
@@ -40,8 +40,8 @@ class MergeTreeWriterTest {
         // Holds the compaction thread, so compactions queue behind it while flushes go on.
         compactions.submit(() -> slow.await(200, TimeUnit.MILLISECONDS));
         int stopTrigger = 4;
-        MergeTreeWriter.Setup setup =
-                new MergeTreeWriter.Setup(
+        BucketTreeWriter.Setup setup =
+                new BucketTreeWriter.Setup(
                         schema,
                         () ->
                                 MergeFunctions.create(
@@ -65,8 +65,8 @@ class MergeTreeWriterTest {
                                 schema.fileType(),
                                 null);
         int maxRuns = 0;
-        try (MergeTreeWriter writer =
-                new MergeTreeWriter(
+        try (BucketTreeWriter writer =
+                new BucketTreeWriter(
                         setup,
                         target,
                         opener,
