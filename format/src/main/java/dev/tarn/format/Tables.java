@@ -1,8 +1,8 @@
 package dev.tarn.format;
 
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.MergeFunctions;
-import dev.tarn.format.lsm.UniversalCompaction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.tree.UniversalCompaction;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.TableConfig;

@@ -1,6 +1,6 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.lsm.BucketTreeWriter;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.DataFile;
 import java.util.ArrayList;
 import java.util.HashSet;

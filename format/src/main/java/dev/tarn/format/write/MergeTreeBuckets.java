@@ -1,14 +1,14 @@
 package dev.tarn.format.write;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.lsm.BucketTreeWriter;
-import dev.tarn.format.lsm.KeyValueFileWriter;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.Levels;
-import dev.tarn.format.lsm.MergeFunction;
-import dev.tarn.format.lsm.MergeFunctions;
-import dev.tarn.format.lsm.SortBuffer;
-import dev.tarn.format.lsm.UniversalCompaction;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
+import dev.tarn.format.lsm.tree.Levels;
+import dev.tarn.format.lsm.tree.UniversalCompaction;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;

@@ -4,6 +4,10 @@ import static dev.tarn.format.lsm.MergeTestSupport.KEY;
 import static dev.tarn.format.lsm.MergeTestSupport.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.MergeIterator;
+import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.schema.MergeEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +56,9 @@ class LsmModelTest {
         final MergeEngine engine;
         final Map<String, String> options;
 
-        /** Whether the workload deletes; see {@link SequenceFieldMergeFunction} for why not. */
+        /**
+         * Whether the workload deletes; see {@code merge.SequenceFieldMergeFunction} for why not.
+         */
         final boolean deletes;
 
         Engine(MergeEngine engine, Map<String, String> options, boolean deletes) {

@@ -2,7 +2,7 @@ package dev.tarn.format.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.lsm.BucketTreeWriter;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.SequenceRange;
