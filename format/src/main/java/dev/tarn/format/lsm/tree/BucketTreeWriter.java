@@ -6,35 +6,27 @@ import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.run.MergeIterator;
 import dev.tarn.format.lsm.run.SortedRun;
-import dev.tarn.format.lsm.run.SortedRunInfo;
 import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.lsm.run.StableRunMerge;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.function.Supplier;
-import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 
 /**
  * The writer of one bucket of a primary-key table: gives every change the next sequence number,
  * sorts changes in a {@link SortBuffer}, flushes them as level-0 files and keeps the bucket's
  * {@link Levels} compacted by {@link UniversalCompaction}, one compaction at a time on a background
- * executor while writing goes on. Writing waits for compaction only past {@code
- * num-sorted-run.stop-trigger} runs, at a full compaction, or when asked to at a commit.
+ * executor while writing goes on ({@link BucketCompactions}). Writing waits for compaction only
+ * past {@code num-sorted-run.stop-trigger} runs, at a full compaction, or when asked to at a
+ * commit.
  *
  * <p>What changed since the last {@link #prepareCommit} is returned by it: new level-0 files, and
  * the inputs and outputs of finished compactions. A compaction output compacted again before it was
@@ -69,24 +61,18 @@ public final class BucketTreeWriter implements AutoCloseable {
 
     private final Setup setup;
     private final KeyValueFileWriter.Target target;
-    private final SortedRunReader.FileOpener opener;
     private final Levels levels;
     private final SortBuffer buffer;
     private final MergeFunction merge;
+    private final BucketCompactions compactions;
     private final long firstSequence;
     private long nextSequence;
     private long commits;
     private long bytesFlushed;
-    private long bytesCompacted;
     private boolean awaitingRestore;
     private boolean stale;
 
     private final List<DataFile> newFiles = new ArrayList<>();
-    private final List<DataFile> compactBefore = new ArrayList<>();
-    private final List<DataFile> compactAfter = new ArrayList<>();
-
-    @Nullable private CompactionTask runningTask;
-    @Nullable private Future<List<DataFile>> running;
 
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
@@ -100,10 +86,10 @@ public final class BucketTreeWriter implements AutoCloseable {
             long firstSequence) {
         this.setup = setup;
         this.target = target;
-        this.opener = opener;
         this.levels = levels;
         this.buffer = buffer;
         this.merge = setup.merges().get();
+        this.compactions = new BucketCompactions(setup, target, opener, levels);
         this.firstSequence = firstSequence;
         this.nextSequence = firstSequence;
     }
@@ -147,19 +133,8 @@ public final class BucketTreeWriter implements AutoCloseable {
      */
     public void markStale() {
         stale = true;
-        if (running != null) {
-            running.cancel(true);
-            try {
-                deleteUnpublished(running.get());
-            } catch (CancellationException | ExecutionException | InterruptedException ignored) {
-                // A cancelled or failed task deletes its own files.
-            }
-            running = null;
-            runningTask = null;
-        }
-        deleteUnpublished(compactAfter);
-        compactAfter.clear();
-        compactBefore.clear();
+        compactions.cancel();
+        compactions.discardUnpublished();
     }
 
     /** Whether the view of the bucket's files is out of date ({@link #markStale}). */
@@ -259,7 +234,7 @@ public final class BucketTreeWriter implements AutoCloseable {
             bytesFlushed += file.fileSize();
         }
         startCompaction(false);
-        while (levels.runCount() > setup.stopTrigger() && running != null) {
+        while (levels.runCount() > setup.stopTrigger() && compactions.isRunning()) {
             collectCompaction(true);
             startCompaction(false);
         }
@@ -281,13 +256,9 @@ public final class BucketTreeWriter implements AutoCloseable {
             collectCompaction(waitForCompaction);
         }
         Changes changes =
-                new Changes(
-                        List.copyOf(newFiles),
-                        List.copyOf(compactBefore),
-                        List.copyOf(compactAfter));
+                new Changes(List.copyOf(newFiles), compactions.before(), compactions.after());
         newFiles.clear();
-        compactBefore.clear();
-        compactAfter.clear();
+        compactions.handedOut();
         return changes;
     }
 
@@ -311,7 +282,7 @@ public final class BucketTreeWriter implements AutoCloseable {
 
     /** Bytes of files its finished compactions wrote. */
     public long bytesCompacted() {
-        return bytesCompacted;
+        return compactions.bytesCompacted();
     }
 
     /** The bucket's sorted runs as this writer knows them, newest first. */
@@ -325,108 +296,25 @@ public final class BucketTreeWriter implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (running != null) {
-            running.cancel(true);
-            try {
-                deleteUnpublished(running.get());
-            } catch (CancellationException | ExecutionException | InterruptedException ignored) {
-                // A cancelled or failed task deletes its own files.
-            }
-            running = null;
-            runningTask = null;
-        }
-        deleteUnpublished(newFiles);
-        deleteUnpublished(compactAfter);
+        compactions.cancel();
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), newFiles);
         newFiles.clear();
-        compactAfter.clear();
-        compactBefore.clear();
+        compactions.discardUnpublished();
         buffer.close();
     }
 
     /** Starts a compaction if none runs and the levels call for one; true if one started. */
     private boolean startCompaction(boolean full) {
-        if (running != null || awaitingRestore || stale) {
+        if (awaitingRestore || stale) {
             return false;
         }
-        List<SortedRun> runs = levels.runs();
-        List<SortedRunInfo> infos = runs.stream().map(SortedRun::info).toList();
-        Optional<CompactionUnit> unit =
-                full ? setup.picker().pickFull(infos) : setup.picker().pick(infos);
-        if (unit.isEmpty()) {
-            return false;
-        }
-        runningTask =
-                new CompactionTask(
-                        runs.subList(0, unit.get().runCount()),
-                        unit.get(),
-                        target,
-                        setup.merges().get(),
-                        opener);
-        running = setup.compactions().submit(runningTask);
-        return true;
+        return compactions.start(full);
     }
 
     /** Applies a finished compaction; with {@code block}, waits for a running one first. */
     private void collectCompaction(boolean block) throws IOException {
-        if (running == null || (!block && !running.isDone())) {
-            return;
+        if (!compactions.collect(block)) {
+            markStale();
         }
-        List<DataFile> outputs;
-        try {
-            outputs = running.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("Interrupted while waiting for a compaction");
-        } catch (ExecutionException e) {
-            List<DataFile> inputs = runningTask.inputs();
-            running = null;
-            runningTask = null;
-            Throwable cause = e.getCause();
-            if (anyMissing(inputs)) {
-                // A commit dropped the compaction that wrote the input, or another writer's
-                // replaced it and it was removed: the view is out of date, not the table.
-                markStale();
-                return;
-            }
-            throw new IOException(
-                    "Compaction of bucket " + target.dir() + " failed: " + cause.getMessage(),
-                    cause);
-        }
-        List<DataFile> inputs = runningTask.inputs();
-        running = null;
-        runningTask = null;
-        levels.replace(inputs, outputs);
-        // An output of an earlier compaction not yet handed out was never published: it goes
-        // away without a trace. Level-0 files are handed out as new data even when compacted
-        // away before the commit, so the commit's APPEND snapshot holds every new row and its
-        // COMPACT snapshot changes none.
-        Set<String> unpublished = new HashSet<>();
-        compactAfter.forEach(f -> unpublished.add(f.fileName()));
-        List<DataFile> neverPublished = new ArrayList<>();
-        for (DataFile input : inputs) {
-            if (unpublished.contains(input.fileName())) {
-                neverPublished.add(input);
-            } else {
-                compactBefore.add(input);
-            }
-        }
-        compactAfter.removeAll(neverPublished);
-        compactAfter.addAll(outputs);
-        outputs.forEach(f -> bytesCompacted += f.fileSize());
-        deleteUnpublished(neverPublished);
-    }
-
-    private boolean anyMissing(List<DataFile> files) throws IOException {
-        for (DataFile f : files) {
-            if (!target.io()
-                    .exists(new org.apache.flink.core.fs.Path(target.dir(), f.fileName()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void deleteUnpublished(List<DataFile> files) {
-        DataFiles.deleteUnreferenced(target.io(), target.dir(), files);
     }
 }
