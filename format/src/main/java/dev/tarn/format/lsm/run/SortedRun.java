@@ -17,8 +17,4 @@ public record SortedRun(int level, List<DataFile> files) {
     public long sizeBytes() {
         return files.stream().mapToLong(DataFile::fileSize).sum();
     }
-
-    public SortedRunInfo info() {
-        return new SortedRunInfo(level, sizeBytes());
-    }
 }

@@ -11,8 +11,6 @@
  * <ul>
  *   <li>{@link dev.tarn.format.lsm.run.FileRunMerge}: runs of data files (one change per key each),
  *       merged in place without copying rows; for compaction and reads.
- *   <li>{@link dev.tarn.format.lsm.run.StableRunMerge}: one run whose rows stay valid, several
- *       versions per key; for flushing a buffer that did not spill.
  *   <li>{@link dev.tarn.format.lsm.run.MergeIterator}: runs with several versions per key whose
  *       rows are reused, copying each key's versions; for flushing a buffer that spilled.
  *   <li>{@link dev.tarn.format.lsm.run.InterleavingIterator}: runs interleaved in (key, sequence)

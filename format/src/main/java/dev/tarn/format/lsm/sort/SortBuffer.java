@@ -3,7 +3,9 @@ package dev.tarn.format.lsm.sort;
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.run.InterleavingIterator;
+import dev.tarn.format.lsm.run.MergeIterator;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -164,6 +166,19 @@ public final class SortBuffer implements Closeable {
         closeReaders();
         sort();
         return new MemoryIterator(true);
+    }
+
+    /**
+     * All records with the versions of each key folded by {@code merge}, in key order; results that
+     * are tombstones are kept. A buffer that did not spill is merged in place ({@link
+     * StableRunMerge}), one that did is copied key by key ({@link MergeIterator}). A returned key
+     * value is valid until the next {@code hasNext()} or {@code next()}; the same invalidation as
+     * for {@link #iterator()} applies.
+     */
+    public Iterator<KeyValue> merged(MergeFunction merge) {
+        return spills.isEmpty()
+                ? new StableRunMerge(stableIterator(), keys, merge, false)
+                : new MergeIterator(List.of(iterator()), keys, merge, false);
     }
 
     /** Number of records held, in memory and spilled. */

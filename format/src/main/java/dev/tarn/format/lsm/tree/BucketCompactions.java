@@ -2,7 +2,6 @@ package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.run.SortedRun;
-import dev.tarn.format.lsm.run.SortedRunInfo;
 import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
@@ -63,7 +62,7 @@ final class BucketCompactions {
             return false;
         }
         List<SortedRun> runs = levels.runs();
-        List<SortedRunInfo> infos = runs.stream().map(SortedRun::info).toList();
+        List<SortedRunInfo> infos = runs.stream().map(SortedRunInfo::of).toList();
         Optional<CompactionUnit> unit =
                 full ? setup.picker().pickFull(infos) : setup.picker().pick(infos);
         if (unit.isEmpty()) {

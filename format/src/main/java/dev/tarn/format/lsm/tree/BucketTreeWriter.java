@@ -4,10 +4,8 @@ import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.MergeIterator;
 import dev.tarn.format.lsm.run.SortedRun;
 import dev.tarn.format.lsm.run.SortedRunReader;
-import dev.tarn.format.lsm.run.StableRunMerge;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
@@ -202,15 +200,7 @@ public final class BucketTreeWriter implements AutoCloseable {
         List<DataFile> flushed;
         try {
             // Tombstones stay: older files (or files of a commit still pending) may hold the key.
-            Iterator<KeyValue> changes =
-                    buffer.spillFileCount() == 0
-                            ? new StableRunMerge(
-                                    buffer.stableIterator(), setup.schema().keys(), merge, false)
-                            : new MergeIterator(
-                                    List.of(buffer.iterator()),
-                                    setup.schema().keys(),
-                                    merge,
-                                    false);
+            Iterator<KeyValue> changes = buffer.merged(merge);
             while (changes.hasNext()) {
                 writer.write(changes.next());
             }

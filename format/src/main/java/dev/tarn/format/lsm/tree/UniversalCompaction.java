@@ -1,6 +1,5 @@
 package dev.tarn.format.lsm.tree;
 
-import dev.tarn.format.lsm.run.SortedRunInfo;
 import dev.tarn.format.schema.LsmOptions;
 import java.util.List;
 import java.util.Map;

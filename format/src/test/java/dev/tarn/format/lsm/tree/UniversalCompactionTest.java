@@ -3,7 +3,6 @@ package dev.tarn.format.lsm.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tarn.format.lsm.run.SortedRunInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,12 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.tree;
+
+import dev.tarn.format.lsm.run.SortedRun;
 
 /**
  * What compaction picking needs to know of a sorted run: its level (0 for a single level-0 file,
  * otherwise the level the run fills) and its total size in bytes.
  */
-public record SortedRunInfo(int level, long sizeBytes) {
+record SortedRunInfo(int level, long sizeBytes) {
 
     public SortedRunInfo {
         if (level < 0 || sizeBytes < 0) {
@@ -14,5 +16,9 @@ public record SortedRunInfo(int level, long sizeBytes) {
                                     + " %d bytes",
                             level, sizeBytes));
         }
+    }
+
+    static SortedRunInfo of(SortedRun run) {
+        return new SortedRunInfo(run.level(), run.sizeBytes());
     }
 }

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.sort;
 
 import static dev.tarn.format.lsm.MergeTestSupport.KEY;
 import static dev.tarn.format.lsm.MergeTestSupport.TABLE;
@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.MergeTestSupport;
-import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.lsm.run.MergeIterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

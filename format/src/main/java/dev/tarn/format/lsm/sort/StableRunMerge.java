@@ -1,8 +1,9 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.sort;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.MergeIterator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import javax.annotation.Nullable;
@@ -14,7 +15,7 @@ import javax.annotation.Nullable;
  * flushing a buffer that did not spill. A returned key value is valid until the next {@code
  * hasNext()} or {@code next()}.
  */
-public final class StableRunMerge implements Iterator<KeyValue> {
+final class StableRunMerge implements Iterator<KeyValue> {
 
     private final Iterator<KeyValue> run;
     private final KeyComparator keys;
@@ -23,7 +24,7 @@ public final class StableRunMerge implements Iterator<KeyValue> {
     @Nullable private KeyValue pending;
     @Nullable private KeyValue next;
 
-    public StableRunMerge(
+    StableRunMerge(
             Iterator<KeyValue> run, KeyComparator keys, MergeFunction merge, boolean dropDeletes) {
         this.run = run;
         this.keys = keys;
