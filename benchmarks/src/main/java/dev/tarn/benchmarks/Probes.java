@@ -1,6 +1,6 @@
 package dev.tarn.benchmarks;
 
-import dev.tarn.format.lsm.SortBufferProbe;
+import dev.tarn.format.lsm.sort.SortBufferProbe;
 import dev.tarn.format.parquet.ParquetThroughputProbe;
 import dev.tarn.format.parquet.ParquetWriteCpuProbe;
 import java.io.PrintStream;

@@ -1,10 +1,10 @@
 package dev.tarn.format;
 
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.LsmOptions;
-import dev.tarn.format.lsm.MergeFunctions;
-import dev.tarn.format.lsm.UniversalCompaction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.tree.UniversalCompaction;
 import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableKind;
 import dev.tarn.format.schema.TableOptions;
@@ -166,10 +166,7 @@ final class SchemaRules {
         try {
             KeyValueSchema kv = KeyValueSchema.of(schema);
             MergeFunctions.create(
-                    schema.options().get(LsmOptions.MERGE_ENGINE.key()),
-                    kv.tableType(),
-                    kv.keyIndexes(),
-                    schema.options());
+                    config.lsm().mergeEngine(), kv.tableType(), kv.keyIndexes(), schema.options());
             UniversalCompaction.fromOptions(schema.options());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(

@@ -1,6 +1,5 @@
 package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.LsmOptions;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.LsmOptions;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -36,15 +35,16 @@ public record TableConfig(
             long manifestTargetSize) {}
 
     /**
-     * How a primary-key table buffers, flushes and compacts (merge options are validated by {@link
-     * dev.tarn.format.lsm.MergeFunctions} against the schema).
+     * How a primary-key table merges, buffers, flushes and compacts (the per-field merge options
+     * are validated against the schema by the LSM tree's merge-function factory).
      *
+     * @param mergeEngine how versions of a key fold ({@code merge-engine})
      * @param ignoreDelete whether the merge drops retractions ({@code ignore-delete})
      * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
      */
     public record Lsm(
-            String mergeEngine,
+            MergeEngine mergeEngine,
             boolean ignoreDelete,
             long writeBufferSize,
             boolean spillable,
@@ -125,7 +125,7 @@ public record TableConfig(
                             fullEvery, LsmOptions.FULL_COMPACTION_DELTA_COMMITS.key(), table));
         }
         return new Lsm(
-                get(table, conf, LsmOptions.MERGE_ENGINE),
+                MergeEngine.fromOption(table, get(table, conf, LsmOptions.MERGE_ENGINE)),
                 get(table, conf, LsmOptions.IGNORE_DELETE),
                 positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
                 get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),

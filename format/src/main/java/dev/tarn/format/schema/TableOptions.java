@@ -1,6 +1,5 @@
 package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.LsmOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

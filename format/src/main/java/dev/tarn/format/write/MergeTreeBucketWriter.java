@@ -1,6 +1,6 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.lsm.MergeTreeWriter;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import java.io.IOException;
@@ -9,18 +9,18 @@ import java.util.List;
 import org.apache.flink.table.data.RowData;
 
 /**
- * A primary-key table's bucket within a table write: its LSM tree ({@link MergeTreeWriter}) and the
- * ledger of what it handed out and has not yet seen published ({@link BucketLedger}). Writes count
- * against the write buffer budget the buckets of the table write share.
+ * A primary-key table's bucket within a table write: its LSM tree ({@link BucketTreeWriter}) and
+ * the ledger of what it handed out and has not yet seen published ({@link BucketLedger}). Writes
+ * count against the write buffer budget the buckets of the table write share.
  */
 final class MergeTreeBucketWriter implements BucketWriter {
 
     private final BucketId bucket;
-    private final MergeTreeWriter tree;
+    private final BucketTreeWriter tree;
     private final MergeTreeBucketWriters shared;
     private final BucketLedger ledger = new BucketLedger();
 
-    MergeTreeBucketWriter(BucketId bucket, MergeTreeWriter tree, MergeTreeBucketWriters shared) {
+    MergeTreeBucketWriter(BucketId bucket, BucketTreeWriter tree, MergeTreeBucketWriters shared) {
         this.bucket = bucket;
         this.tree = tree;
         this.shared = shared;
@@ -30,7 +30,7 @@ final class MergeTreeBucketWriter implements BucketWriter {
         return bucket;
     }
 
-    MergeTreeWriter tree() {
+    BucketTreeWriter tree() {
         return tree;
     }
 
@@ -47,7 +47,7 @@ final class MergeTreeBucketWriter implements BucketWriter {
 
     @Override
     public List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
-        MergeTreeWriter.Changes changes = tree.prepareCommit(endOfInput || shared.overwrite());
+        BucketTreeWriter.Changes changes = tree.prepareCommit(endOfInput || shared.overwrite());
         int totalBuckets = shared.totalBuckets();
         List<CommitMessage> messages = new ArrayList<>(2);
         if (shared.overwrite()) {

@@ -1,16 +1,17 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.lsm.KeyValueFileWriter;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.Levels;
-import dev.tarn.format.lsm.MergeFunction;
-import dev.tarn.format.lsm.MergeFunctions;
-import dev.tarn.format.lsm.MergeTreeWriter;
-import dev.tarn.format.lsm.SortBuffer;
-import dev.tarn.format.lsm.UniversalCompaction;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
+import dev.tarn.format.lsm.tree.Levels;
+import dev.tarn.format.lsm.tree.UniversalCompaction;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
@@ -33,9 +34,9 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * The primary-key kind's {@link BucketWriters}: what the buckets of one {@link TableWrite} share.
- * Each bucket is a {@link MergeTreeBucketWriter} around a {@link MergeTreeWriter}, started from the
- * bucket's files in the latest snapshot, all sharing one {@code write-buffer-size} of memory (past
- * it, the fullest bucket spills or flushes) and one background compaction thread.
+ * Each bucket is a {@link MergeTreeBucketWriter} around a {@link BucketTreeWriter}, started from
+ * the bucket's files in the latest snapshot, all sharing one {@code write-buffer-size} of memory
+ * (past it, the fullest bucket spills or flushes) and one background compaction thread.
  *
  * <p>Sequence numbers: a bucket starts above the highest sequence of its files and above the wall
  * clock in milliseconds times 2^20, so that a writer restarted before the commit of its previous
@@ -87,7 +88,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
         Map<String, String> options = table.options();
         this.picker = UniversalCompaction.fromOptions(options);
         int[] keys = table.schema().fieldIndexes(table.schema().primaryKeys());
-        String engine = config.mergeEngine();
+        MergeEngine engine = config.mergeEngine();
         // Built once here so a bad merge option fails before the first row.
         MergeFunctions.create(engine, schema.tableType(), keys, options);
         this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);
@@ -105,10 +106,10 @@ final class MergeTreeBucketWriters implements BucketWriters {
     void memoryChanged(long delta) throws IOException {
         memoryUsed += delta;
         if (memoryUsed > config.writeBufferSize()) {
-            MergeTreeWriter fullest =
+            BucketTreeWriter fullest =
                     writers.values().stream()
                             .map(MergeTreeBucketWriter::tree)
-                            .max(Comparator.comparingLong(MergeTreeWriter::memoryUsed))
+                            .max(Comparator.comparingLong(BucketTreeWriter::memoryUsed))
                             .orElseThrow();
             fullest.releaseMemory();
             recountMemory();
@@ -164,7 +165,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
                     @Override
                     public void changed(BucketId bucket, PublishedFiles.Change change) {
                         MergeTreeBucketWriter owner = writers.get(bucket);
-                        MergeTreeWriter writer = owner == null ? null : owner.tree();
+                        BucketTreeWriter writer = owner == null ? null : owner.tree();
                         boolean own = owner == null || owner.ledger().observe(change);
                         if (writer != null && !own && !writer.isStale()) {
                             writer.markStale();
@@ -176,7 +177,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
                         writers.values().stream()
                                 .map(MergeTreeBucketWriter::tree)
                                 .filter(w -> !w.isStale())
-                                .forEach(MergeTreeWriter::markStale);
+                                .forEach(BucketTreeWriter::markStale);
                     }
                 });
     }
@@ -184,7 +185,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
     /** Gives each stale bucket whose compactions are settled its files as the table has them. */
     private void rebuildStaleBuckets() throws IOException {
         for (MergeTreeBucketWriter bucket : writers.values()) {
-            MergeTreeWriter writer = bucket.tree();
+            BucketTreeWriter writer = bucket.tree();
             if (!writer.isStale()) {
                 continue;
             }
@@ -208,7 +209,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
      * checkpoint anyway, and its other cores would idle meanwhile.
      */
     private void flushInParallel() throws IOException {
-        List<MergeTreeWriter> buckets =
+        List<BucketTreeWriter> buckets =
                 writers.values().stream().map(MergeTreeBucketWriter::tree).toList();
         if (buckets.size() < 2 || FLUSH_THREADS < 2) {
             return; // Each writer flushes itself in its prepareCommit.
@@ -217,7 +218,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
             flushes = Executors.newFixedThreadPool(FLUSH_THREADS, daemon("tarn-flush-"));
         }
         List<Future<List<DataFile>>> written = new ArrayList<>();
-        for (MergeTreeWriter writer : buckets) {
+        for (BucketTreeWriter writer : buckets) {
             written.add(flushes.submit(writer::writeBuffer));
         }
         IOException failure = null;
@@ -305,9 +306,9 @@ final class MergeTreeBucketWriters implements BucketWriters {
         Levels levels = new Levels(schema, picker.maxLevel(), files);
         long firstSequence =
                 Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
-        MergeTreeWriter tree =
-                new MergeTreeWriter(
-                        new MergeTreeWriter.Setup(
+        BucketTreeWriter tree =
+                new BucketTreeWriter(
+                        new BucketTreeWriter.Setup(
                                 schema,
                                 merges,
                                 picker,
