@@ -6,7 +6,6 @@ import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
-import dev.tarn.format.schema.OptionChanges;
 import dev.tarn.format.schema.SchemaManager;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableKind;
@@ -119,7 +118,7 @@ public final class Table implements Serializable {
      *     option is unknown or invalid
      */
     public Table withDynamicOptions(Map<String, String> options) {
-        OptionChanges.checkPerQuery(name(), schema(), options);
+        TableOptions.checkPerQuery(name(), schema(), options);
         Map<String, String> merged = new HashMap<>(dynamicOptions);
         merged.putAll(options);
         return new Table(io(), location(), name(), schema(), merged);
@@ -133,7 +132,7 @@ public final class Table implements Serializable {
      * @throws IllegalArgumentException naming the table, the option and the values
      */
     public void checkNextSchema(TableSchema next) {
-        OptionChanges.checkAlter(name(), schema(), next, snapshotManager().latestId());
+        TableOptions.checkAlter(name(), schema(), next, snapshotManager().latestId());
         SchemaRules.validate("alter", name(), next);
     }
 

@@ -2,8 +2,8 @@ package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestFile;
 import dev.tarn.format.manifest.ManifestFileMeta;
-import dev.tarn.format.manifest.ManifestMerger;
 import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
@@ -101,12 +101,13 @@ final class CommitAttempt {
     }
 
     private List<ManifestFileMeta> mergeBase(List<ManifestFileMeta> metas) throws IOException {
-        ManifestMerger.Result merged =
-                new ManifestMerger(
-                                table.manifestFile(),
+        ManifestFile.Merged merged =
+                table.manifestFile()
+                        .mergeSmall(
+                                metas,
                                 table.config().commit().manifestMergeMinCount(),
-                                table.config().commit().manifestTargetSize())
-                        .merge(metas, table.schema().id());
+                                table.config().commit().manifestTargetSize(),
+                                table.schema().id());
         merged.written().forEach(m -> manifests.add(m.fileName()));
         return merged.manifests();
     }

@@ -66,6 +66,22 @@ public final class ManifestFile {
         return new ManifestFileMeta(name, bytes.length, added, entries.size() - added, schemaId);
     }
 
+    /** Manifests after merging small ones; {@code written} are the merged files just written. */
+    public record Merged(List<ManifestFileMeta> manifests, List<ManifestFileMeta> written) {}
+
+    /**
+     * Merges {@code metas}' small manifests into files of about {@code targetSize} once there are
+     * {@code minCount} of them; otherwise returns them as they are. Any subset of manifests can be
+     * merged (see the package overview), so the result holds the same live files.
+     */
+    public Merged mergeSmall(
+            List<ManifestFileMeta> metas, int minCount, long targetSize, long schemaId)
+            throws IOException {
+        ManifestMerger.Result result =
+                new ManifestMerger(this, minCount, targetSize).merge(metas, schemaId);
+        return new Merged(result.manifests(), result.written());
+    }
+
     /**
      * The live files of the manifests {@code metas} (SPEC.md, "Live files"): every file with an ADD
      * entry and no DELETE entry, in the order they were added.

@@ -2,6 +2,7 @@ package dev.tarn.format.predicate;
 
 import java.io.Serializable;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /**
@@ -10,6 +11,16 @@ import org.apache.flink.table.types.logical.LogicalType;
  * the filter itself. Literals are Flink internal data of the field's type.
  */
 public sealed interface Predicate extends Serializable {
+
+    /**
+     * The part of {@code filter} that refers to the given fields only (table field indexes): every
+     * row it rules out is ruled out by the filter too, so restricted to the primary-key columns it
+     * may prune before the versions of a key merge. Null if no such part exists (or the filter is).
+     */
+    @Nullable
+    static Predicate onlyFields(@Nullable Predicate filter, int[] fields) {
+        return Predicates.onlyFields(filter, fields);
+    }
 
     /** Comparison operators of a leaf. */
     enum Op {

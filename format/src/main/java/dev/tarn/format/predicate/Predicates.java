@@ -7,7 +7,7 @@ import java.util.Set;
 import javax.annotation.Nullable;
 
 /** Operations on {@link Predicate}s. */
-public final class Predicates {
+final class Predicates {
 
     private Predicates() {}
 
@@ -18,7 +18,7 @@ public final class Predicates {
      * exists (or the filter is null).
      */
     @Nullable
-    public static Predicate onlyFields(@Nullable Predicate filter, int[] fields) {
+    static Predicate onlyFields(@Nullable Predicate filter, int[] fields) {
         if (filter == null) {
             return null;
         }

@@ -3,7 +3,6 @@ package dev.tarn.format.read;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.predicate.Predicates;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
@@ -72,7 +71,7 @@ interface SplitPlanner {
 
         @Override
         public Predicate pruningFilter(@Nullable Predicate filter) {
-            return Predicates.onlyFields(filter, schema.fieldIndexes(schema.primaryKeys()));
+            return Predicate.onlyFields(filter, schema.fieldIndexes(schema.primaryKeys()));
         }
 
         @Override

@@ -2,7 +2,6 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.predicate.Predicates;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.Closeable;
@@ -51,7 +50,7 @@ public final class TableRead {
                             table,
                             split,
                             readType,
-                            Predicates.onlyFields(
+                            Predicate.onlyFields(
                                     filter,
                                     table.schema().fieldIndexes(table.schema().primaryKeys())));
         };
