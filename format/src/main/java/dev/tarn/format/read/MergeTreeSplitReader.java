@@ -4,7 +4,6 @@ import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.tree.BucketTreeReader;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
@@ -72,7 +71,7 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
     private static RowType mergedType(TableContext table, RowType readType) {
         RowType all = table.schema().rowType();
         if (!table.config().lsm().mergeEngine().picksWholeVersion()
-                || table.options().containsKey(LsmOptions.SEQUENCE_FIELD.key())
+                || table.config().lsm().ordersBySequenceField()
                 || table.config().lsm().ignoreDelete()) {
             return all;
         }

@@ -39,12 +39,14 @@ public record TableConfig(
      * are validated against the schema by the LSM tree's merge-function factory).
      *
      * @param mergeEngine how versions of a key fold ({@code merge-engine})
+     * @param ordersBySequenceField whether versions are ordered by columns ({@code sequence.field})
      * @param ignoreDelete whether the merge drops retractions ({@code ignore-delete})
      * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
      */
     public record Lsm(
             MergeEngine mergeEngine,
+            boolean ordersBySequenceField,
             boolean ignoreDelete,
             long writeBufferSize,
             boolean spillable,
@@ -126,6 +128,7 @@ public record TableConfig(
         }
         return new Lsm(
                 MergeEngine.fromOption(table, get(table, conf, LsmOptions.MERGE_ENGINE)),
+                get(table, conf, LsmOptions.SEQUENCE_FIELD) != null,
                 get(table, conf, LsmOptions.IGNORE_DELETE),
                 positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
                 get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
