@@ -1,11 +1,28 @@
 package dev.tarn;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRunReader;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.lsm.tree.BucketTreeReader;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
+import dev.tarn.format.lsm.tree.Levels;
+import dev.tarn.format.lsm.tree.UniversalCompaction;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +31,30 @@ import org.junit.jupiter.api.Test;
  * connector and catalog. No violation is frozen: a rule here holds for all code.
  */
 class ArchitectureTest {
+
+    /**
+     * The types of {@code format.lsm} that code outside it may use; everything else there is the
+     * tree's own and may change without notice. Who uses them: the table writer (the bucket's
+     * writer with its setup and changes, the levels it starts from, the write buffer, the file
+     * target, the file opener, the merge functions and the compaction picker), the table reader
+     * (the bucket's reader and its opener, the merge functions) and the create-time validation (the
+     * key-value layout, the merge functions and the compaction picker).
+     */
+    private static final List<Class<?>> LSM_ENTRY_POINTS =
+            List.of(
+                    KeyValueSchema.class,
+                    MergeFunction.class,
+                    MergeFunctions.class,
+                    SortBuffer.class,
+                    KeyValueFileWriter.Target.class,
+                    SortedRunReader.FileOpener.class,
+                    Levels.class,
+                    UniversalCompaction.class,
+                    BucketTreeWriter.class,
+                    BucketTreeWriter.Setup.class,
+                    BucketTreeWriter.Changes.class,
+                    BucketTreeReader.class,
+                    BucketTreeReader.ColumnOpener.class);
 
     private static JavaClasses classes;
 
@@ -78,6 +119,42 @@ class ArchitectureTest {
     }
 
     @Test
+    void formatPackagesAreFreeOfCycles() {
+        slices().matching("dev.tarn.format.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void formatPackagesDoNotReachUpToTheFacade() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tarn.format.*..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tarn.format")
+                .check(classes);
+    }
+
+    @Test
+    void catalogDoesNotReachIntoManifestsOrDataFiles() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tarn.catalog..")
+                .should()
+                .dependOnClassesThat()
+                .haveSimpleNameStartingWith("Manifest")
+                .orShould()
+                .dependOnClassesThat()
+                .haveSimpleName("LiveFiles")
+                .orShould()
+                .dependOnClassesThat()
+                .haveSimpleName("DataFileCodec")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tarn.format.parquet..")
+                .check(classes);
+    }
+
+    @Test
     void noUtilityDumpingGrounds() {
         noClasses()
                 .should()
@@ -108,6 +185,46 @@ class ArchitectureTest {
                 .implement(org.apache.flink.table.factories.Factory.class)
                 .should()
                 .haveSimpleNameStartingWith("Tarn")
+                .check(classes);
+    }
+
+    @Test
+    void outsideLsmOnlyItsEntryPointsAreUsed() {
+        DescribedPredicate<JavaClass> entryPoint =
+                DescribedPredicate.describe(
+                        "an entry point " + LSM_ENTRY_POINTS,
+                        c -> LSM_ENTRY_POINTS.stream().anyMatch(c::isEquivalentTo));
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.tarn.format.lsm..")
+                .should()
+                .dependOnClassesThat(resideInAPackage("dev.tarn.format.lsm..").and(not(entryPoint)))
+                .check(classes);
+    }
+
+    /** The parts of the LSM tree build on each other in one direction, without cycles. */
+    @Test
+    void lsmSubPackagesAreLayered() {
+        layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("lsm")
+                .definedBy("dev.tarn.format.lsm")
+                .layer("merge")
+                .definedBy("dev.tarn.format.lsm.merge..")
+                .layer("run")
+                .definedBy("dev.tarn.format.lsm.run..")
+                .layer("sort")
+                .definedBy("dev.tarn.format.lsm.sort..")
+                .layer("tree")
+                .definedBy("dev.tarn.format.lsm.tree..")
+                .whereLayer("tree")
+                .mayNotBeAccessedByAnyLayer()
+                .whereLayer("sort")
+                .mayOnlyBeAccessedByLayers("tree")
+                .whereLayer("run")
+                .mayOnlyBeAccessedByLayers("sort", "tree")
+                .whereLayer("merge")
+                .mayOnlyBeAccessedByLayers("run", "sort", "tree")
                 .check(classes);
     }
 }

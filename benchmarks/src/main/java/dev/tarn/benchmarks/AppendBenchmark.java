@@ -2,7 +2,7 @@ package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import java.io.IOException;

@@ -20,7 +20,8 @@ import javax.annotation.Nullable;
  * runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code Benchmarks [--rows N]
  * [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT] [--cpu-breakdown]
  * [--primary-key | --commit-latency]}, where {@code --only} keeps the pipelines whose name contains
- * the text and {@code --cpu-breakdown} prints each run's CPU time by thread kind.
+ * the text and {@code --cpu-breakdown} prints each run's CPU time by thread kind. {@code --probe
+ * NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes} instead.
  */
 public final class Benchmarks {
 
@@ -34,7 +35,8 @@ public final class Benchmarks {
                     "only",
                     "cpu-breakdown",
                     "primary-key",
-                    "commit-latency");
+                    "commit-latency",
+                    "probe");
 
     public static void main(String[] args) {
         try {
@@ -53,6 +55,10 @@ public final class Benchmarks {
 
     private static void run(String[] args) throws Exception {
         Map<String, String> flags = flags(args);
+        if (flags.containsKey("probe")) {
+            Probes.run(flags.get("probe"), flags.get("rows"), flags.get("runs"), System.out);
+            return;
+        }
         Setup setup =
                 new Setup(
                         Long.parseLong(flags.getOrDefault("rows", "5000000")),

@@ -1,10 +1,10 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableCommit;
 import dev.tarn.format.write.TableWrite;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,16 +1,14 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.manifest.LiveFiles;
-import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
@@ -25,16 +23,12 @@ final class TablePartitions {
 
     /** Every partition with a live file, in manifest order; empty for a table without data. */
     static List<CatalogPartitionSpec> of(Table table) {
-        OptionalLong latest = table.snapshotManager().latestId();
+        SnapshotReader reader = table.snapshotReader();
+        Optional<Snapshot> latest = reader.latest();
         if (latest.isEmpty()) {
             return List.of();
         }
-        Snapshot snapshot = table.snapshotManager().snapshot(latest.getAsLong());
-        Set<Partition> partitions = new LinkedHashSet<>();
-        for (ManifestEntry entry :
-                LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot).values()) {
-            partitions.add(entry.partition());
-        }
+        Set<Partition> partitions = reader.partitions(latest.get());
         List<String> keys = table.schema().partitionKeys();
         List<CatalogPartitionSpec> specs = new ArrayList<>();
         for (Partition partition : partitions) {

@@ -1,7 +1,9 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,7 +145,10 @@ final class Warehouse {
     }
 
     private boolean hasSchema(Path tableDir, String table) {
-        return new SchemaManager(io, tableDir, table).latestId().isPresent();
+        return new SchemaManager(
+                        io, TablePaths.of(tableDir), table, SnapshotCommit.forFileSystem(io))
+                .latestId()
+                .isPresent();
     }
 
     private boolean isDirectory(Path path, String what) {

@@ -49,8 +49,8 @@ final class FailingFileIO implements FileIO {
     }
 
     @Override
-    public boolean tryCreateExclusive(Path path, byte[] content) throws IOException {
-        return real.tryCreateExclusive(path, content);
+    public boolean link(Path source, Path target) throws IOException {
+        return real.link(source, target);
     }
 
     @Override

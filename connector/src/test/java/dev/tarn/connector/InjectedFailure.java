@@ -1,7 +1,9 @@
 package dev.tarn.connector;
 
 import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.Serializable;
 import java.util.OptionalLong;
@@ -56,7 +58,11 @@ final class InjectedFailure implements Serializable {
         }
         nextCheckMillis = now + CHECK_INTERVAL_MILLIS;
         SnapshotManager snapshots =
-                new SnapshotManager(new FlinkFileIO(), new Path(tablePath), "t");
+                new SnapshotManager(
+                        new FlinkFileIO(),
+                        TablePaths.of(new Path(tablePath)),
+                        "t",
+                        SnapshotCommit.forFileSystem(new FlinkFileIO()));
         OptionalLong latest = snapshots.latestId();
         if (latest.isPresent()
                 && LATEST_AT_FAILURE.compareAndSet(null, snapshots.snapshot(latest.getAsLong()))) {

@@ -1,18 +1,20 @@
 package dev.tarn.format;
 
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.manifest.ManifestFile;
-import dev.tarn.format.manifest.ManifestList;
+import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
-import dev.tarn.format.schema.OptionChanges;
 import dev.tarn.format.schema.SchemaManager;
 import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableKind;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import dev.tarn.format.snapshot.SnapshotManager;
-import dev.tarn.format.write.TableCommit;
+import dev.tarn.format.snapshot.SnapshotReader;
+import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.io.Serializable;
@@ -22,20 +24,18 @@ import java.util.Map;
 import org.apache.flink.core.fs.Path;
 
 /**
- * A Tarn table at a location: its latest schema (plus per-query options) and the entry points of
- * the two seams, write ({@link TableWrite} -> {@link TableCommit}) and read ({@link TableScan} ->
- * {@link TableRead}). Serializable so Flink can ship it to tasks; it holds no open resources.
+ * A Tarn table at a location, the façade users of the format start from: loading and creating
+ * tables, per-query options, and the entry points of the two seams, write ({@link TableWrite} ->
+ * {@link TableCommit}) and read ({@link TableScan} -> {@link TableRead}). The seams themselves take
+ * the table's {@link TableContext}, never the façade. Serializable so Flink can ship it to tasks;
+ * it holds no open resources.
  */
 public final class Table implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    private final FileIO io;
-    private final Path location;
-    private final String name;
-    private final TableSchema schema;
+    private final TableContext context;
     private final Map<String, String> dynamicOptions;
-    private transient TableConfig config;
 
     private Table(
             FileIO io,
@@ -43,12 +43,15 @@ public final class Table implements Serializable {
             String name,
             TableSchema schema,
             Map<String, String> dynamicOptions) {
-        this.io = io;
-        this.location = location;
-        this.name = name;
-        this.schema = schema;
         this.dynamicOptions = Map.copyOf(dynamicOptions);
-        this.config = TableConfig.of(name, options());
+        Map<String, String> all = new HashMap<>(schema.options());
+        all.putAll(dynamicOptions);
+        this.context = new TableContext(io, TablePaths.of(location), name, schema, all);
+    }
+
+    private static SchemaManager schemas(FileIO io, Path location, String name) {
+        return new SchemaManager(
+                io, TablePaths.of(location), name, SnapshotCommit.forFileSystem(io));
     }
 
     /**
@@ -58,7 +61,7 @@ public final class Table implements Serializable {
      * @throws TableNotFoundException if no schema file is there
      */
     public static Table load(FileIO io, Path location, String name) {
-        SchemaManager schemas = new SchemaManager(io, location, name);
+        SchemaManager schemas = schemas(io, location, name);
         if (schemas.latestId().isEmpty()) {
             throw new TableNotFoundException(name, location);
         }
@@ -86,9 +89,9 @@ public final class Table implements Serializable {
                                 + " as a hint, not in CREATE TABLE");
             }
         }
-        schema = Tables.withDefaults(schema);
-        Tables.validate("create", name, schema);
-        SchemaManager schemas = new SchemaManager(io, location, name);
+        schema = SchemaRules.withDefaults(schema);
+        SchemaRules.validate("create", name, schema);
+        SchemaManager schemas = schemas(io, location, name);
         if (schemas.latestId().isPresent()) {
             throw new TableAlreadyExistsException(name, location);
         }
@@ -115,10 +118,10 @@ public final class Table implements Serializable {
      *     option is unknown or invalid
      */
     public Table withDynamicOptions(Map<String, String> options) {
-        OptionChanges.checkPerQuery(name, schema, options);
+        TableOptions.checkPerQuery(name(), schema(), options);
         Map<String, String> merged = new HashMap<>(dynamicOptions);
         merged.putAll(options);
-        return new Table(io, location, name, schema, merged);
+        return new Table(io(), location(), name(), schema(), merged);
     }
 
     /**
@@ -129,85 +132,85 @@ public final class Table implements Serializable {
      * @throws IllegalArgumentException naming the table, the option and the values
      */
     public void checkNextSchema(TableSchema next) {
-        OptionChanges.checkAlter(name, schema, next, snapshotManager().latestId());
-        Tables.validate("alter", name, next);
+        TableOptions.checkAlter(name(), schema(), next, snapshotManager().latestId());
+        SchemaRules.validate("alter", name(), next);
     }
 
+    /** What the seams below this façade take: schema, options, paths, I/O and managers. */
+    public TableContext context() {
+        return context;
+    }
+
+    /** The stored options with this table's per-query options over them. */
     public Map<String, String> options() {
-        Map<String, String> all = new HashMap<>(schema.options());
-        all.putAll(dynamicOptions);
-        return all;
+        return context.options();
     }
 
     public TableConfig config() {
-        if (config == null) {
-            config = TableConfig.of(name, options());
-        }
-        return config;
+        return context.config();
     }
 
     public FileIO io() {
-        return io;
+        return context.io();
     }
 
     public Path location() {
-        return location;
+        return context.location();
     }
 
     public String name() {
-        return name;
+        return context.name();
     }
 
     public TableSchema schema() {
-        return schema;
+        return context.schema();
+    }
+
+    public TableKind kind() {
+        return context.kind();
     }
 
     public SchemaManager schemaManager() {
-        return new SchemaManager(io, location, name);
+        return context.schemaManager();
     }
 
     public SnapshotManager snapshotManager() {
-        return new SnapshotManager(io, location, name);
+        return context.snapshotManager();
     }
 
-    public ManifestFile manifestFile() {
-        return new ManifestFile(io, location);
-    }
-
-    public ManifestList manifestList() {
-        return new ManifestList(io, location);
+    /** The one way to ask what a snapshot holds. */
+    public SnapshotReader snapshotReader() {
+        return context.snapshotReader();
     }
 
     /** The directory of one bucket of one partition. */
     public Path bucketPath(Partition partition, int bucket) {
-        String relative = partition.path(schema.partitionKeys());
-        Path partitionDir = relative.isEmpty() ? location : new Path(location, relative);
-        return new Path(partitionDir, "bucket-" + bucket);
+        return context.bucketPath(partition, bucket);
     }
 
     public TableScan newScan() {
-        return new TableScan(this);
+        return new TableScan(context);
     }
 
     public TableRead newRead() {
-        return new TableRead(this);
+        return new TableRead(context);
     }
 
     public TableWrite newWrite() {
-        return new TableWrite(this);
+        return new TableWrite(context, false);
     }
 
     /** A write whose files replace what they overwrite ({@link TableCommit#overwrite}). */
     public TableWrite newWrite(boolean overwrite) {
-        return new TableWrite(this, overwrite);
+        return new TableWrite(context, overwrite);
     }
 
     public TableCommit newCommit(String commitUser) {
-        return new TableCommit(this, commitUser);
+        return new TableCommit(context, commitUser);
     }
 
     @Override
     public String toString() {
-        return name + " at " + location;
+        return context.toString();
     }
 }

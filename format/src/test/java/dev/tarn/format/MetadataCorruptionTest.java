@@ -63,7 +63,7 @@ class MetadataCorruptionTest {
     }
 
     private String deltaManifest() {
-        return table.manifestList().read(deltaManifestList()).get(0).fileName();
+        return table.context().manifestList().read(deltaManifestList()).get(0).fileName();
     }
 
     private java.nio.file.Path local(Path path) {
@@ -102,7 +102,7 @@ class MetadataCorruptionTest {
 
     @Test
     void truncatedManifest() throws IOException {
-        Path manifest = table.manifestFile().path(deltaManifest());
+        Path manifest = table.context().manifestFile().path(deltaManifest());
         damage(manifest, b -> truncate(b, b.length - 10));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -115,7 +115,7 @@ class MetadataCorruptionTest {
 
     @Test
     void manifestTruncatedToAFewBytes() throws IOException {
-        Path manifest = table.manifestFile().path(deltaManifest());
+        Path manifest = table.context().manifestFile().path(deltaManifest());
         damage(manifest, b -> truncate(b, 3));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -128,13 +128,13 @@ class MetadataCorruptionTest {
 
     @Test
     void bitFlipsAnywhereInAManifestAreDetected() throws IOException {
-        Path manifest = table.manifestFile().path(deltaManifest());
+        Path manifest = table.context().manifestFile().path(deltaManifest());
         byte[] valid = Files.readAllBytes(local(manifest));
         // Past the magic: the version byte, the body and the checksum itself.
         for (int index : new int[] {4, 5, valid.length / 2, valid.length - 5, valid.length - 1}) {
             Files.write(local(manifest), flipBit(valid, index));
             Table fresh = Table.load(new FlinkFileIO(), reCopy(index), "db.t");
-            Path copied = fresh.manifestFile().path(deltaManifest());
+            Path copied = fresh.context().manifestFile().path(deltaManifest());
 
             assertThatThrownBy(() -> fresh.newScan().plan())
                     .as("bit flip at byte %d of %d", index, valid.length)
@@ -157,7 +157,7 @@ class MetadataCorruptionTest {
 
     @Test
     void manifestOfANewerFormatVersion() throws IOException {
-        Path manifest = table.manifestFile().path(deltaManifest());
+        Path manifest = table.context().manifestFile().path(deltaManifest());
         damage(manifest, b -> withVersion(b, 2));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -170,7 +170,7 @@ class MetadataCorruptionTest {
 
     @Test
     void missingManifest() throws IOException {
-        Path manifest = table.manifestFile().path(deltaManifest());
+        Path manifest = table.context().manifestFile().path(deltaManifest());
         Files.delete(local(manifest));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -180,7 +180,7 @@ class MetadataCorruptionTest {
 
     @Test
     void truncatedManifestList() throws IOException {
-        Path list = table.manifestList().path(deltaManifestList());
+        Path list = table.context().manifestList().path(deltaManifestList());
         damage(list, b -> truncate(b, b.length - 1));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -193,7 +193,7 @@ class MetadataCorruptionTest {
 
     @Test
     void bitFlippedManifestList() throws IOException {
-        Path list = table.manifestList().path(deltaManifestList());
+        Path list = table.context().manifestList().path(deltaManifestList());
         damage(list, b -> flipBit(b, b.length / 2));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -205,9 +205,9 @@ class MetadataCorruptionTest {
     @Test
     void manifestListWithTheWrongMagic() throws IOException {
         // A manifest where a manifest list belongs: intact, but not a manifest list.
-        Path list = table.manifestList().path(deltaManifestList());
+        Path list = table.context().manifestList().path(deltaManifestList());
         Files.copy(
-                local(table.manifestFile().path(deltaManifest())),
+                local(table.context().manifestFile().path(deltaManifest())),
                 local(list),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
@@ -219,7 +219,7 @@ class MetadataCorruptionTest {
 
     @Test
     void missingManifestList() throws IOException {
-        Path list = table.manifestList().path(deltaManifestList());
+        Path list = table.context().manifestList().path(deltaManifestList());
         Files.delete(local(list));
 
         assertThatThrownBy(() -> table.newScan().plan())

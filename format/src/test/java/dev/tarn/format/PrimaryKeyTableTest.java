@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;
@@ -188,8 +187,7 @@ class PrimaryKeyTableTest {
         Snapshot latest =
                 table.snapshotManager().snapshot(table.snapshotManager().latestId().getAsLong());
         assertThat(latest.commit().kind()).isEqualTo(CommitKind.COMPACT);
-        Map<ManifestEntry.FileId, ManifestEntry> live =
-                LiveFiles.of(table.manifestList(), table.manifestFile(), latest);
+        Map<ManifestEntry.FileId, ManifestEntry> live = table.snapshotReader().liveFiles(latest);
         assertThat(live.values()).hasSize(1);
         DataFile file = live.values().iterator().next().file();
         assertThat(file.level()).isEqualTo(5);
@@ -234,7 +232,7 @@ class PrimaryKeyTableTest {
     private static List<DataFile> liveFiles(Table table) {
         Snapshot latest =
                 table.snapshotManager().snapshot(table.snapshotManager().latestId().getAsLong());
-        return LiveFiles.of(table.manifestList(), table.manifestFile(), latest).values().stream()
+        return table.snapshotReader().liveFiles(latest).values().stream()
                 .map(ManifestEntry::file)
                 .toList();
     }

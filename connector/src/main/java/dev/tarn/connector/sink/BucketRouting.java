@@ -1,7 +1,7 @@
 package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.write.RowRouter;
+import dev.tarn.format.bucket.RowRouter;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.table.data.RowData;

@@ -1,9 +1,9 @@
 package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableCommit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -28,7 +28,7 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
     private final Table table;
     private final CommitUser user;
     private final TableWrite write;
-    private final boolean primaryKey;
+    private final boolean takesChanges;
     private boolean endOfInput;
 
     /**
@@ -41,12 +41,12 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
         if (checkpointed) {
             write.deferRestore();
         }
-        this.primaryKey = !table.schema().primaryKeys().isEmpty();
+        this.takesChanges = table.kind().takesChanges();
     }
 
     @Override
     public void write(RowData row, Context context) throws IOException {
-        if (!primaryKey && row.getRowKind() != RowKind.INSERT) {
+        if (!takesChanges && row.getRowKind() != RowKind.INSERT) {
             throw new IllegalStateException(
                     "Append table "
                             + table.name()

@@ -1,10 +1,14 @@
 package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.TableKind;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -50,7 +54,7 @@ public final class TarnTableSink
         if (!isPrimaryKeyTable()) {
             return ChangelogMode.insertOnly();
         }
-        if (mergeEngine().equals("aggregation")) {
+        if (mergeEngine().needsUpdateBefore()) {
             return requestedMode; // Retractions (-U, -D) subtract from aggregates.
         }
         // What the query produces, without -U: a change by key replaces the key's row, so an
@@ -67,14 +71,14 @@ public final class TarnTableSink
     @Override
     public RowLevelDeleteInfo applyRowLevelDelete(
             @Nullable RowLevelModificationScanContext context) {
-        requireEngine("DELETE", List.of("deduplicate"));
+        requireEngine("DELETE", MergeEngine::supportsDelete);
         return new RowLevelDeleteInfo() {};
     }
 
     @Override
     public RowLevelUpdateInfo applyRowLevelUpdate(
             List<Column> updatedColumns, @Nullable RowLevelModificationScanContext context) {
-        requireEngine("UPDATE", List.of("deduplicate", "partial-update"));
+        requireEngine("UPDATE", MergeEngine::supportsUpdate);
         for (Column column : updatedColumns) {
             if (table.schema().primaryKeys().contains(column.getName())) {
                 throw new ValidationException(
@@ -88,7 +92,7 @@ public final class TarnTableSink
     }
 
     /** Row-level statements turn into changes by key: a primary key and a fitting engine. */
-    private void requireEngine(String statement, List<String> engines) {
+    private void requireEngine(String statement, Predicate<MergeEngine> supports) {
         if (!isPrimaryKeyTable()) {
             throw new ValidationException(
                     String.format(
@@ -97,20 +101,25 @@ public final class TarnTableSink
                                     + " rewrite partitions of an append table.",
                             statement, table.name(), statement));
         }
-        if (!engines.contains(mergeEngine())) {
+        if (!supports.test(mergeEngine())) {
+            List<String> engines =
+                    Arrays.stream(MergeEngine.values())
+                            .filter(supports)
+                            .map(MergeEngine::key)
+                            .toList();
             throw new ValidationException(
                     String.format(
                             "Cannot %s rows of Tarn table %s: its merge engine '%s' does not apply"
                                     + " %s by key; supported with merge-engine %s",
-                            statement, table.name(), mergeEngine(), statement, engines));
+                            statement, table.name(), mergeEngine().key(), statement, engines));
         }
     }
 
     private boolean isPrimaryKeyTable() {
-        return !table.schema().primaryKeys().isEmpty();
+        return table.kind() == TableKind.PRIMARY_KEY;
     }
 
-    private String mergeEngine() {
+    private MergeEngine mergeEngine() {
         return table.config().lsm().mergeEngine();
     }
 

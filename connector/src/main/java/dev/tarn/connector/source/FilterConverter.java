@@ -1,6 +1,6 @@
 package dev.tarn.connector.source;
 
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;

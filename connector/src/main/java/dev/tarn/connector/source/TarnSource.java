@@ -1,7 +1,7 @@
 package dev.tarn.connector.source;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableScan;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.tarn.connector.source;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.snapshot.Snapshot;
 import java.util.ArrayList;

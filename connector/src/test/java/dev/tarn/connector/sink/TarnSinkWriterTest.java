@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
@@ -136,12 +135,7 @@ class TarnSinkWriterTest {
     }
 
     private static Set<String> liveFiles(Table table) {
-        return LiveFiles.of(
-                        table.manifestList(),
-                        table.manifestFile(),
-                        table.snapshotManager().latest())
-                .values()
-                .stream()
+        return table.snapshotReader().liveFiles(table.snapshotManager().latest()).values().stream()
                 .map(ManifestEntry::file)
                 .map(DataFile::fileName)
                 .collect(Collectors.toSet());

@@ -22,14 +22,13 @@ public interface FileIO extends Serializable {
     FSDataOutputStream newOutputStream(Path path) throws IOException;
 
     /**
-     * Atomically creates {@code path} with {@code content} unless it already exists.
+     * Gives the file {@code source} a second name, {@code target} (a hard link), unless a file is
+     * at {@code target}. Atomic and exclusive where the file system has hard links (POSIX).
      *
-     * @return true if this call created the file; false if a file was already at {@code path} (the
-     *     existing file is left unchanged, and nothing else is left behind)
-     * @throws IOException if the outcome is not known to be either; the caller must then treat the
-     *     file as possibly created
+     * @return false if a file is at {@code target} (nothing changed)
+     * @throws UnsupportedOperationException if the file system has no hard links
      */
-    boolean tryCreateExclusive(Path path, byte[] content) throws IOException;
+    boolean link(Path source, Path target) throws IOException;
 
     /**
      * Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix).
@@ -52,8 +51,8 @@ public interface FileIO extends Serializable {
 
     /**
      * Renames unless the target exists; returns false if it does or the source is missing. The
-     * check precedes the rename, so two concurrent renames onto one name are not excluded: use
-     * {@link #tryCreateExclusive} where exclusivity matters.
+     * check precedes the rename, so two concurrent renames onto one name are excluded only where
+     * the file system's rename refuses an existing target (HDFS); see {@code SnapshotCommit}.
      */
     boolean rename(Path from, Path to) throws IOException;
 }

@@ -18,9 +18,8 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * {@link FileIO} over Flink's {@link FileSystem}, so local files, HDFS and Flink's S3 plugins all
- * work. Exclusive creation writes a hidden temporary file beside the target and then publishes it
- * without overwriting: a hard link on the local file system (atomic and exclusive in POSIX), and a
- * rename elsewhere (exclusive on HDFS; object stores need a put-if-absent, see SPEC.md).
+ * work. Hard links exist on the local file system only; atomic replacement of a file (for hints) is
+ * an atomic move there and a delete and rename elsewhere.
  */
 public final class FlinkFileIO implements FileIO {
 
@@ -45,25 +44,17 @@ public final class FlinkFileIO implements FileIO {
     }
 
     @Override
-    public boolean tryCreateExclusive(Path path, byte[] content) throws IOException {
-        if (exists(path)) {
-            return false;
+    public boolean link(Path source, Path target) throws IOException {
+        if (!isLocal(target)) {
+            throw new UnsupportedOperationException(
+                    "File system " + fs(target).getUri() + " of " + target + " has no hard links");
         }
-        Path tmp = writeTemp(path, content);
         try {
-            if (isLocal(path)) {
-                try {
-                    Files.createLink(
-                            Paths.get(path.toUri().getPath()), Paths.get(tmp.toUri().getPath()));
-                    return true;
-                } catch (FileAlreadyExistsException e) {
-                    return false;
-                }
-            }
-            // HDFS refuses to rename onto an existing file, so the rename is the exclusive step.
-            return fs(path).rename(tmp, path);
-        } finally {
-            fs(tmp).delete(tmp, false);
+            Files.createLink(
+                    Paths.get(target.toUri().getPath()), Paths.get(source.toUri().getPath()));
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
         }
     }
 

@@ -70,17 +70,17 @@ public final class KeyComparator {
     }
 
     /** A signed-comparable prefix of the key: prefixes order as keys do, ties undecided. */
-    long prefix(BinaryRowData row) {
+    public long prefix(BinaryRowData row) {
         return prefix.of(row);
     }
 
     /** True when equal prefixes imply equal keys, so a full comparison is never needed. */
-    boolean prefixDecides() {
+    public boolean prefixDecides() {
         return prefix.decides();
     }
 
     /** The key values of a row, for error messages: {@code [7, x]}. */
-    String describe(RowData row) {
+    public String describe(RowData row) {
         List<Object> values = new ArrayList<>(keyIndexes.length);
         for (int pos : keyIndexes) {
             values.add(RowData.createFieldGetter(rowType.getTypeAt(pos), pos).getFieldOrNull(row));

@@ -47,7 +47,7 @@ public final class RowCopier {
      * First half of a copy into memory owned by the caller: returns the size in bytes of the row's
      * binary form with {@code kind} in its header. {@link #writePrepared} then writes it.
      */
-    int prepare(RowData row, RowKind kind) {
+    public int prepare(RowData row, RowKind kind) {
         preparedKind = kind;
         if (row instanceof BinaryRowData binary && binary.getArity() == encoder.arity()) {
             preparedBinary = binary;
@@ -60,7 +60,7 @@ public final class RowCopier {
     }
 
     /** Writes the row of the last {@link #prepare} at {@code offset}; the target must fit it. */
-    void writePrepared(byte[] target, int offset) {
+    public void writePrepared(byte[] target, int offset) {
         if (preparedBinary == null) {
             System.arraycopy(encoder.buffer(), 0, target, offset, preparedSize);
         } else {

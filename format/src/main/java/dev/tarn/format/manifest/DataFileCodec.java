@@ -35,7 +35,7 @@ public final class DataFileCodec {
     public static void writePartition(DataOutput out, Partition partition) throws IOException {
         out.writeInt(partition.size());
         for (String value : partition.values()) {
-            Binary.writeNullableString(out, value);
+            LengthPrefixed.writeNullableString(out, value);
         }
     }
 
@@ -46,13 +46,13 @@ public final class DataFileCodec {
         }
         List<String> values = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
-            values.add(Binary.readNullableString(in));
+            values.add(LengthPrefixed.readNullableString(in));
         }
         return new Partition(values);
     }
 
     public static void writeFile(DataOutput out, DataFile file) throws IOException {
-        Binary.writeString(out, file.fileName());
+        LengthPrefixed.writeString(out, file.fileName());
         out.writeLong(file.fileSize());
         out.writeLong(file.rowCount());
         out.writeInt(file.level());
@@ -90,7 +90,7 @@ public final class DataFileCodec {
     }
 
     public static DataFile readFile(DataInput in) throws IOException {
-        String name = Binary.readString(in);
+        String name = LengthPrefixed.readString(in);
         long size = in.readLong();
         long rows = in.readLong();
         int level = in.readInt();

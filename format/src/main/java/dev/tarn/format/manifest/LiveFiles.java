@@ -1,7 +1,5 @@
 package dev.tarn.format.manifest;
 
-import dev.tarn.format.snapshot.Snapshot;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,29 +10,24 @@ import java.util.Map;
  * file, once deleted, is never added again (names are unique), so the order of manifests does not
  * matter, and any subset of them can be merged into one (see {@link ManifestMerger}).
  */
-public final class LiveFiles {
+final class LiveFiles {
 
-    public static Map<ManifestEntry.FileId, ManifestEntry> of(
-            ManifestList lists, ManifestFile manifests, Snapshot snapshot) {
+    /** The live files of the manifests {@code metas}, in the order they were added. */
+    static Map<ManifestEntry.FileId, ManifestEntry> of(
+            ManifestFile manifests, List<ManifestFileMeta> metas) {
         Map<ManifestEntry.FileId, ManifestEntry> live = new LinkedHashMap<>();
         Map<ManifestEntry.FileId, ManifestEntry> deleted = new HashMap<>();
-        for (ManifestFileMeta meta : manifestsOf(lists, snapshot)) {
+        for (ManifestFileMeta meta : metas) {
             apply(live, deleted, manifests.read(meta.fileName()));
         }
         return live;
-    }
-
-    public static List<ManifestFileMeta> manifestsOf(ManifestList lists, Snapshot snapshot) {
-        List<ManifestFileMeta> metas = new ArrayList<>(lists.read(snapshot.baseManifestList()));
-        metas.addAll(lists.read(snapshot.deltaManifestList()));
-        return metas;
     }
 
     /**
      * Applies {@code entries} to {@code live}; {@code deleted} collects DELETE entries whose ADD
      * has not been seen yet, so that the ADD, when it comes, is cancelled too.
      */
-    public static void apply(
+    static void apply(
             Map<ManifestEntry.FileId, ManifestEntry> live,
             Map<ManifestEntry.FileId, ManifestEntry> deleted,
             List<ManifestEntry> entries) {

@@ -17,4 +17,8 @@ public record ManifestEntry(
     public FileId fileId() {
         return new FileId(partition, bucket, file.fileName());
     }
+
+    public BucketId bucketId() {
+        return new BucketId(partition, bucket);
+    }
 }

@@ -3,6 +3,7 @@ package dev.tarn.format.manifest;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -12,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 
@@ -37,9 +39,9 @@ public final class ManifestFile {
     private final FileIO io;
     private final Path dir;
 
-    public ManifestFile(FileIO io, Path tableLocation) {
+    public ManifestFile(FileIO io, TablePaths paths) {
         this.io = io;
-        this.dir = new Path(tableLocation, "manifest");
+        this.dir = paths.manifestDir();
     }
 
     public Path path(String fileName) {
@@ -56,13 +58,36 @@ public final class ManifestFile {
             added += entry.kind() == FileKind.ADD ? 1 : 0;
         }
         out.flush();
-        byte[] bytes = Binary.frame(MAGIC, VERSION, body);
+        byte[] bytes = MetadataFrame.frame(MAGIC, VERSION, body);
         String name = "manifest-" + UUID.randomUUID();
-        if (!io.tryCreateExclusive(path(name), bytes)) {
-            throw new IOException("Manifest file " + path(name) + " already exists");
-        }
+        // A new, unique name: written whole or not at all, never partly visible.
+        io.overwrite(path(name), bytes);
         CACHE.put(path(name).toString(), List.copyOf(entries));
         return new ManifestFileMeta(name, bytes.length, added, entries.size() - added, schemaId);
+    }
+
+    /** Manifests after merging small ones; {@code written} are the merged files just written. */
+    public record Merged(List<ManifestFileMeta> manifests, List<ManifestFileMeta> written) {}
+
+    /**
+     * Merges {@code metas}' small manifests into files of about {@code targetSize} once there are
+     * {@code minCount} of them; otherwise returns them as they are. Any subset of manifests can be
+     * merged (see the package overview), so the result holds the same live files.
+     */
+    public Merged mergeSmall(
+            List<ManifestFileMeta> metas, int minCount, long targetSize, long schemaId)
+            throws IOException {
+        ManifestMerger.Result result =
+                new ManifestMerger(this, minCount, targetSize).merge(metas, schemaId);
+        return new Merged(result.manifests(), result.written());
+    }
+
+    /**
+     * The live files of the manifests {@code metas} (SPEC.md, "Live files"): every file with an ADD
+     * entry and no DELETE entry, in the order they were added.
+     */
+    public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(List<ManifestFileMeta> metas) {
+        return LiveFiles.of(this, metas);
     }
 
     /**
@@ -75,8 +100,8 @@ public final class ManifestFile {
 
     private List<ManifestEntry> readUncached(Path path) {
         try {
-            Binary.Body body =
-                    Binary.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
+            MetadataFrame.Body body =
+                    MetadataFrame.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
             DataInputStream in = body.in();
             int count = in.readInt();
             List<ManifestEntry> entries = new ArrayList<>(count);

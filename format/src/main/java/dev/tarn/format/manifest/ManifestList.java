@@ -1,6 +1,7 @@
 package dev.tarn.format.manifest;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -25,9 +26,9 @@ public final class ManifestList {
     private final FileIO io;
     private final Path dir;
 
-    public ManifestList(FileIO io, Path tableLocation) {
+    public ManifestList(FileIO io, TablePaths paths) {
         this.io = io;
-        this.dir = new Path(tableLocation, "manifest");
+        this.dir = paths.manifestDir();
     }
 
     public Path path(String fileName) {
@@ -39,7 +40,7 @@ public final class ManifestList {
         DataOutputStream out = new DataOutputStream(body);
         out.writeInt(metas.size());
         for (ManifestFileMeta meta : metas) {
-            Binary.writeString(out, meta.fileName());
+            LengthPrefixed.writeString(out, meta.fileName());
             out.writeLong(meta.fileSize());
             out.writeLong(meta.addedFiles());
             out.writeLong(meta.deletedFiles());
@@ -47,9 +48,8 @@ public final class ManifestList {
         }
         out.flush();
         String name = "manifest-list-" + UUID.randomUUID();
-        if (!io.tryCreateExclusive(path(name), Binary.frame(MAGIC, VERSION, body))) {
-            throw new IOException("Manifest list " + path(name) + " already exists");
-        }
+        // A new, unique name: written whole or not at all, never partly visible.
+        io.overwrite(path(name), MetadataFrame.frame(MAGIC, VERSION, body));
         return name;
     }
 
@@ -59,15 +59,15 @@ public final class ManifestList {
     public List<ManifestFileMeta> read(String fileName) {
         Path path = path(fileName);
         try {
-            Binary.Body body =
-                    Binary.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
+            MetadataFrame.Body body =
+                    MetadataFrame.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
             DataInputStream in = body.in();
             int count = in.readInt();
             List<ManifestFileMeta> metas = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 metas.add(
                         new ManifestFileMeta(
-                                Binary.readString(in),
+                                LengthPrefixed.readString(in),
                                 in.readLong(),
                                 in.readLong(),
                                 in.readLong(),

@@ -13,22 +13,22 @@ import java.util.Map;
  * pairs of ADD and DELETE of one file cancel out. Large manifests are left as they are, so a merge
  * rewrites only recent, small metadata.
  */
-public final class ManifestMerger {
+final class ManifestMerger {
 
     private final ManifestFile manifests;
     private final int minCount;
     private final long targetSize;
 
-    public ManifestMerger(ManifestFile manifests, int minCount, long targetSize) {
+    ManifestMerger(ManifestFile manifests, int minCount, long targetSize) {
         this.manifests = manifests;
         this.minCount = minCount;
         this.targetSize = targetSize;
     }
 
     /** The result, and the manifests it wrote (to delete if the commit does not happen). */
-    public record Result(List<ManifestFileMeta> manifests, List<ManifestFileMeta> written) {}
+    record Result(List<ManifestFileMeta> manifests, List<ManifestFileMeta> written) {}
 
-    public Result merge(List<ManifestFileMeta> metas, long schemaId) throws IOException {
+    Result merge(List<ManifestFileMeta> metas, long schemaId) throws IOException {
         List<ManifestFileMeta> small = new ArrayList<>();
         List<ManifestFileMeta> kept = new ArrayList<>();
         for (ManifestFileMeta meta : metas) {

@@ -54,19 +54,19 @@ final class StatsValues {
             out.writeDouble(d);
         } else if (value instanceof StringData s) {
             out.writeByte(STRING);
-            Binary.writeBytes(out, s.toBytes());
+            LengthPrefixed.writeBytes(out, s.toBytes());
         } else if (value instanceof DecimalData d) {
             out.writeByte(DECIMAL);
             out.writeByte(d.precision());
             out.writeByte(d.scale());
-            Binary.writeBytes(out, d.toBigDecimal().unscaledValue().toByteArray());
+            LengthPrefixed.writeBytes(out, d.toBigDecimal().unscaledValue().toByteArray());
         } else if (value instanceof TimestampData t) {
             out.writeByte(TIMESTAMP);
             out.writeLong(t.getMillisecond());
             out.writeInt(t.getNanoOfMillisecond());
         } else if (value instanceof byte[] bytes) {
             out.writeByte(BYTES);
-            Binary.writeBytes(out, bytes);
+            LengthPrefixed.writeBytes(out, bytes);
         } else {
             throw new IllegalArgumentException(
                     "Unsupported statistics value of " + value.getClass().getName());
@@ -84,15 +84,15 @@ final class StatsValues {
             case LONG -> in.readLong();
             case FLOAT -> in.readFloat();
             case DOUBLE -> in.readDouble();
-            case STRING -> StringData.fromBytes(Binary.readBytes(in));
+            case STRING -> StringData.fromBytes(LengthPrefixed.readBytes(in));
             case DECIMAL -> {
                 int precision = in.readByte();
                 int scale = in.readByte();
-                BigInteger unscaled = new BigInteger(Binary.readBytes(in));
+                BigInteger unscaled = new BigInteger(LengthPrefixed.readBytes(in));
                 yield DecimalData.fromBigDecimal(new BigDecimal(unscaled, scale), precision, scale);
             }
             case TIMESTAMP -> TimestampData.fromEpochMillis(in.readLong(), in.readInt());
-            case BYTES -> Binary.readBytes(in);
+            case BYTES -> LengthPrefixed.readBytes(in);
             default -> throw new IOException("Unknown statistics value tag " + tag);
         };
     }

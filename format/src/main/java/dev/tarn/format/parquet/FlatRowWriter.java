@@ -64,7 +64,7 @@ final class FlatRowWriter implements ParquetRowWriter {
                         .withSizeStatisticsEnabled(false)
                         .withWriterVersion(WriterVersion.PARQUET_1_0)
                         .build();
-        this.compressor = codecs.getCompressor(options.compression().codecName());
+        this.compressor = codecs.getCompressor(options.codecName());
         this.rowGroupSize = options.rowGroupSize();
         this.rowGroupRowLimit = props.getRowGroupRowCountLimit();
         this.metadata =

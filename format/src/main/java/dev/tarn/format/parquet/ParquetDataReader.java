@@ -1,7 +1,7 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.FileNotFoundException;

@@ -1,6 +1,6 @@
 package dev.tarn.format.parquet;
 
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Function;

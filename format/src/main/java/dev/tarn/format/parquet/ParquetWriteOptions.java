@@ -1,5 +1,8 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.schema.FileCompression;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
 /**
  * How {@link ParquetDataWriter} lays out a file.
  *
@@ -12,7 +15,7 @@ package dev.tarn.format.parquet;
  * @param dictionary whether to dictionary-encode columns while the dictionary stays small
  */
 public record ParquetWriteOptions(
-        ParquetCompression compression,
+        FileCompression compression,
         int zstdLevel,
         long rowGroupSize,
         int pageSize,
@@ -41,10 +44,19 @@ public record ParquetWriteOptions(
         }
     }
 
+    /** The Parquet page codec of {@link #compression}. */
+    CompressionCodecName codecName() {
+        return switch (compression) {
+            case ZSTD -> CompressionCodecName.ZSTD;
+            case GZIP -> CompressionCodecName.GZIP;
+            case NONE -> CompressionCodecName.UNCOMPRESSED;
+        };
+    }
+
     /** zstd, 128 MiB row groups, 1 MiB pages, dictionary encoding on. */
     public static ParquetWriteOptions defaults() {
         return new ParquetWriteOptions(
-                ParquetCompression.ZSTD,
+                FileCompression.ZSTD,
                 DEFAULT_ZSTD_LEVEL,
                 DEFAULT_ROW_GROUP_SIZE,
                 DEFAULT_PAGE_SIZE,

@@ -32,7 +32,7 @@ final class RecordRowWriter implements ParquetRowWriter {
                 new Builder(file, new RowDataWriteSupport(rowType))
                         .withConf(new PlainParquetConfiguration())
                         .withCodecFactory(codecs)
-                        .withCompressionCodec(options.compression().codecName())
+                        .withCompressionCodec(options.codecName())
                         .withWriteMode(ParquetFileWriter.Mode.CREATE)
                         .withRowGroupSize(options.rowGroupSize())
                         .withPageSize(options.pageSize())

@@ -1,7 +1,9 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.table.DataFileOpener;
+import dev.tarn.format.table.TableContext;
 import java.io.Closeable;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -16,11 +18,11 @@ import org.apache.flink.table.types.logical.RowType;
  */
 public final class TableRead {
 
-    private final Table table;
+    private final TableContext table;
     private RowType readType;
     @Nullable private Predicate filter;
 
-    public TableRead(Table table) {
+    public TableRead(TableContext table) {
         this.table = table;
         this.readType = table.schema().rowType();
     }
@@ -41,11 +43,17 @@ public final class TableRead {
     }
 
     public SplitReader open(Split split) {
-        if (!table.schema().primaryKeys().isEmpty()) {
-            return new MergeTreeSplitReader(
-                    table, split, readType, Predicates.onlyKeys(filter, table.schema()));
-        }
-        return new FileSplitReader(split);
+        return switch (table.kind()) {
+            case APPEND -> new FileSplitReader(split);
+            case PRIMARY_KEY ->
+                    new MergeTreeSplitReader(
+                            table,
+                            split,
+                            readType,
+                            Predicate.onlyFields(
+                                    filter,
+                                    table.schema().fieldIndexes(table.schema().primaryKeys())));
+        };
     }
 
     /**

@@ -1,13 +1,16 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.Table;
-import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.LiveFiles;
+import dev.tarn.format.bucket.BucketPruning;
+import dev.tarn.format.bucket.PartitionPruning;
+import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.PredicateEvaluator;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.table.TableContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,10 +31,10 @@ public final class TableScan {
     /** A snapshot's splits; {@code snapshot} is null for a table without snapshots. */
     public record Plan(@Nullable Snapshot snapshot, List<Split> splits) {}
 
-    private final Table table;
+    private final TableContext table;
     @Nullable private Predicate filter;
 
-    public TableScan(Table table) {
+    public TableScan(TableContext table) {
         this.table = table;
     }
 
@@ -93,63 +96,37 @@ public final class TableScan {
     }
 
     private List<Split> splits(Snapshot snapshot) {
-        boolean primaryKey = !table.schema().primaryKeys().isEmpty();
-        // A primary-key file holds versions of keys: only key columns may rule a file out.
-        Predicate filter =
-                primaryKey ? Predicates.onlyKeys(this.filter, table.schema()) : this.filter;
-        PredicateEvaluator evaluator =
-                new PredicateEvaluator(table.schema().fieldIndexes(table.schema().partitionKeys()));
-        Map<ManifestEntry.FileId, ManifestEntry> live =
-                LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot);
+        SplitPlanner planner = SplitPlanner.of(table);
+        Predicate filter = planner.pruningFilter(this.filter);
+        PartitionPruning partitions =
+                new PartitionPruning(table.schema().fieldIndexes(table.schema().partitionKeys()));
         Set<Integer> buckets =
                 BucketPruning.buckets(filter, table.schema(), table.config().bucket());
         Map<Partition, Boolean> partitionMatches = new LinkedHashMap<>();
-        Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
-        for (ManifestEntry e : live.values()) {
-            if (buckets != null
-                    && e.totalBuckets() == table.config().bucket()
-                    && !buckets.contains(e.bucket())) {
-                continue;
-            }
-            if (filter != null) {
-                boolean partitionOk =
-                        partitionMatches.computeIfAbsent(
-                                e.partition(), p -> evaluator.mayMatchPartition(filter, p));
-                if (!partitionOk || !evaluator.mayMatchFile(filter, e.file())) {
+        List<Split> splits = new ArrayList<>();
+        for (Map.Entry<BucketId, List<ManifestEntry>> bucket :
+                table.snapshotReader().filesByBucket(snapshot).entrySet()) {
+            List<ManifestEntry> kept = new ArrayList<>();
+            for (ManifestEntry e : bucket.getValue()) {
+                if (buckets != null
+                        && e.totalBuckets() == table.config().bucket()
+                        && !buckets.contains(e.bucket())) {
                     continue;
                 }
-            }
-            byBucket.computeIfAbsent(List.of(e.partition(), e.bucket()), k -> new ArrayList<>())
-                    .add(e);
-        }
-        long target = table.config().sizes().splitTargetSize();
-        List<Split> splits = new ArrayList<>();
-        for (List<ManifestEntry> entries : byBucket.values()) {
-            ManifestEntry first = entries.get(0);
-            if (primaryKey) {
-                // A bucket's files are merged together: one split each.
-                splits.add(
-                        split(snapshot, first, entries.stream().map(ManifestEntry::file).toList()));
-                continue;
-            }
-            List<DataFile> pack = new ArrayList<>();
-            long packSize = 0;
-            for (ManifestEntry e : entries) {
-                if (!pack.isEmpty() && packSize + e.file().fileSize() > target) {
-                    splits.add(split(snapshot, first, pack));
-                    pack = new ArrayList<>();
-                    packSize = 0;
+                if (filter != null) {
+                    boolean partitionOk =
+                            partitionMatches.computeIfAbsent(
+                                    e.partition(), p -> partitions.mayMatch(filter, p));
+                    if (!partitionOk || !PredicateEvaluator.mayMatchFile(filter, e.file())) {
+                        continue;
+                    }
                 }
-                pack.add(e.file());
-                packSize += e.file().fileSize();
+                kept.add(e);
             }
-            splits.add(split(snapshot, first, pack));
+            if (!kept.isEmpty()) {
+                splits.addAll(planner.split(snapshot, kept));
+            }
         }
         return splits;
-    }
-
-    private static Split split(Snapshot snapshot, ManifestEntry first, List<DataFile> files) {
-        return new Split(
-                snapshot.id(), first.partition(), first.bucket(), first.totalBuckets(), files);
     }
 }

@@ -1,6 +1,5 @@
 package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.LsmOptions;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +16,7 @@ import org.apache.flink.configuration.Configuration;
  * Values compare as the table reads them: {@code '4'} and {@code ' 4'} are one bucket count, and an
  * option left out has its default, so giving a table's own value is never a change.
  */
-public final class OptionChanges {
+final class OptionChanges {
 
     /**
      * Checks options given for one query against {@code schema}, the table's.
@@ -25,7 +24,7 @@ public final class OptionChanges {
      * @throws IllegalArgumentException naming the first option (by key) that only the table may set
      *     and that the query gives another value, with both values
      */
-    public static void checkPerQuery(String table, TableSchema schema, Map<String, String> given) {
+    static void checkPerQuery(String table, TableSchema schema, Map<String, String> given) {
         for (String key : new TreeSet<>(given.keySet())) {
             Optional<OptionScope> scope = TableOptions.scope(key);
             String value = given.get(key);
@@ -54,7 +53,7 @@ public final class OptionChanges {
      *
      * @throws IllegalArgumentException naming the first such option (by key) and both values
      */
-    public static void checkAlter(
+    static void checkAlter(
             String table, TableSchema current, TableSchema proposed, OptionalLong latestSnapshot) {
         if (latestSnapshot.isEmpty()) {
             return;

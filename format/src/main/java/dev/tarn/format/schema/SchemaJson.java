@@ -21,7 +21,7 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
  * Reads and writes schema files (SPEC.md, "Schema files"). Types are stored as Flink SQL type
  * strings ({@code LogicalType#asSerializableString}), so every SQL type round-trips exactly.
  */
-public final class SchemaJson {
+final class SchemaJson {
 
     /** The only version this code writes; readers reject newer ones. */
     static final int VERSION = 1;

@@ -1,6 +1,8 @@
 package dev.tarn.format.schema;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.OptionalLong;
@@ -18,11 +20,16 @@ public final class SchemaManager {
     private final FileIO io;
     private final Path dir;
     private final String table;
+    private final SnapshotCommit publisher;
 
-    public SchemaManager(FileIO io, Path tableLocation, String table) {
+    /**
+     * @param publisher creates new schema files exclusively, as snapshot files are
+     */
+    public SchemaManager(FileIO io, TablePaths paths, String table, SnapshotCommit publisher) {
         this.io = io;
-        this.dir = new Path(tableLocation, "schema");
+        this.dir = paths.schemaDir();
         this.table = table;
+        this.publisher = publisher;
     }
 
     public Path path(long id) {
@@ -87,7 +94,7 @@ public final class SchemaManager {
         // Validates every option before anything is written.
         TableConfig.of(table, schema.options());
         try {
-            if (!io.tryCreateExclusive(path(schema.id()), SchemaJson.toJson(schema))) {
+            if (!publisher.publish(path(schema.id()), SchemaJson.toJson(schema))) {
                 throw new IllegalStateException(
                         "Cannot commit schema "
                                 + schema.id()

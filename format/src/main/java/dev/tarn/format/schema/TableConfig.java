@@ -1,7 +1,5 @@
 package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.LsmOptions;
-import dev.tarn.format.parquet.ParquetCompression;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -18,7 +16,7 @@ import org.apache.flink.configuration.Configuration;
  */
 public record TableConfig(
         int bucket,
-        ParquetCompression compression,
+        FileCompression compression,
         Sizes sizes,
         @Nullable Long scanSnapshotId,
         @Nullable Long scanTimestampMillis,
@@ -37,15 +35,18 @@ public record TableConfig(
             long manifestTargetSize) {}
 
     /**
-     * How a primary-key table buffers, flushes and compacts (merge options are validated by {@link
-     * dev.tarn.format.lsm.MergeFunctions} against the schema).
+     * How a primary-key table merges, buffers, flushes and compacts (the per-field merge options
+     * are validated against the schema by the LSM tree's merge-function factory).
      *
+     * @param mergeEngine how versions of a key fold ({@code merge-engine})
+     * @param ordersBySequenceField whether versions are ordered by columns ({@code sequence.field})
      * @param ignoreDelete whether the merge drops retractions ({@code ignore-delete})
      * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
      */
     public record Lsm(
-            String mergeEngine,
+            MergeEngine mergeEngine,
+            boolean ordersBySequenceField,
             boolean ignoreDelete,
             long writeBufferSize,
             boolean spillable,
@@ -73,10 +74,10 @@ public record TableConfig(
                             "Invalid option 'file.format' of table %s: '%s'. Supported: parquet.",
                             table, format));
         }
-        ParquetCompression compression;
+        FileCompression compression;
         try {
             compression =
-                    ParquetCompression.fromOption(get(table, conf, TableOptions.FILE_COMPRESSION));
+                    FileCompression.fromOption(get(table, conf, TableOptions.FILE_COMPRESSION));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Invalid option 'file.compression' of table " + table + ": " + e.getMessage(),
@@ -126,7 +127,8 @@ public record TableConfig(
                             fullEvery, LsmOptions.FULL_COMPACTION_DELTA_COMMITS.key(), table));
         }
         return new Lsm(
-                get(table, conf, LsmOptions.MERGE_ENGINE),
+                MergeEngine.fromOption(table, get(table, conf, LsmOptions.MERGE_ENGINE)),
+                get(table, conf, LsmOptions.SEQUENCE_FIELD) != null,
                 get(table, conf, LsmOptions.IGNORE_DELETE),
                 positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
                 get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),

@@ -1,12 +1,12 @@
 package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.LsmOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -235,6 +235,27 @@ public final class TableOptions {
     /** Options that describe one query, not the table: never stored in a schema. */
     public static List<ConfigOption<?>> queryOnly() {
         return List.of(SCAN_SNAPSHOT_ID, SCAN_TIMESTAMP_MILLIS);
+    }
+
+    /**
+     * Checks options given for one query (hints, a path DDL's options) against {@code schema}, the
+     * table's: an option only the table may set must have the table's value.
+     *
+     * @throws IllegalArgumentException naming the option and both values
+     */
+    public static void checkPerQuery(String table, TableSchema schema, Map<String, String> given) {
+        OptionChanges.checkPerQuery(table, schema, given);
+    }
+
+    /**
+     * Checks that {@code proposed}, the next schema of a table, changes no option fixed at creation
+     * once the table has data ({@code latestSnapshot} present).
+     *
+     * @throws IllegalArgumentException naming the option and both values
+     */
+    public static void checkAlter(
+            String table, TableSchema current, TableSchema proposed, OptionalLong latestSnapshot) {
+        OptionChanges.checkAlter(table, current, proposed, latestSnapshot);
     }
 
     private TableOptions() {}

@@ -78,6 +78,10 @@ public record TableSchema(
         return new TableSchema(id + 1, fields, partitionKeys, primaryKeys, newOptions, comment);
     }
 
+    public TableKind kind() {
+        return TableKind.of(this);
+    }
+
     public RowType rowType() {
         List<RowType.RowField> rowFields = new ArrayList<>();
         for (DataField f : fields) {

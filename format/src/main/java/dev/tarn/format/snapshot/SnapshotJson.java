@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** Reads and writes snapshot files (SPEC.md, "Snapshot files"). */
-public final class SnapshotJson {
+final class SnapshotJson {
 
     /** The only version this code writes; readers reject newer ones. */
     static final int VERSION = 1;

@@ -3,6 +3,7 @@ package dev.tarn.format.snapshot;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,13 +29,18 @@ public final class SnapshotManager {
     private final FileIO io;
     private final Path dir;
     private final String table;
+    private final SnapshotCommit publisher;
     private final Cache<Long, Snapshot> cache =
             Caffeine.newBuilder().maximumSize(CACHED_SNAPSHOTS).build();
 
-    public SnapshotManager(FileIO io, Path tableLocation, String table) {
+    /**
+     * @param publisher the atomic publish step of {@link #tryCommit}
+     */
+    public SnapshotManager(FileIO io, TablePaths paths, String table, SnapshotCommit publisher) {
         this.io = io;
-        this.dir = new Path(tableLocation, "snapshot");
+        this.dir = paths.snapshotDir();
         this.table = table;
+        this.publisher = publisher;
     }
 
     public Path directory() {
@@ -203,7 +209,7 @@ public final class SnapshotManager {
      * @return false if another committer created that id first (nothing was changed)
      */
     public boolean tryCommit(Snapshot snapshot) throws IOException {
-        if (!io.tryCreateExclusive(path(snapshot.id()), SnapshotJson.toJson(snapshot))) {
+        if (!publisher.publish(path(snapshot.id()), SnapshotJson.toJson(snapshot))) {
             return false;
         }
         cache.put(snapshot.id(), snapshot);

@@ -16,6 +16,11 @@
  * <p>LATEST and EARLIEST are hints: readers probe from them and fall back to listing, so a stale,
  * missing or torn hint costs a few file checks, never a wrong answer. {@link
  * dev.tarn.format.snapshot.SnapshotManager} finds, reads (and caches) snapshots, resolves time
- * travel by timestamp, and publishes new ones.
+ * travel by timestamp, and publishes new ones through {@link
+ * dev.tarn.format.snapshot.SnapshotCommit}, the one atomic, exclusive publish step (a file system
+ * implementation here; an object store gets its own). {@link
+ * dev.tarn.format.snapshot.SnapshotReader} is the one way to ask what a snapshot holds: its live
+ * files, by bucket, its partitions, and its delta (what it added and removed), for scans, writers,
+ * compaction, maintenance and the catalog alike.
  */
 package dev.tarn.format.snapshot;

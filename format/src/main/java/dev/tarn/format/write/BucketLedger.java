@@ -1,6 +1,6 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.lsm.MergeTreeWriter;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.DataFile;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,7 +26,7 @@ final class BucketLedger {
     private final List<Compaction> compactions = new ArrayList<>();
     private final Set<String> foreignDeleted = new HashSet<>();
 
-    void handedOut(MergeTreeWriter.Changes changes) {
+    void handedOut(BucketTreeWriter.Changes changes) {
         changes.newFiles().forEach(f -> pendingNew.put(f.fileName(), f));
         if (!changes.compactBefore().isEmpty() || !changes.compactAfter().isEmpty()) {
             compactions.add(

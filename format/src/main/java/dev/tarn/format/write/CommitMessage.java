@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The files one writer prepared in one bucket of one partition for one commit. The files exist on
- * storage but belong to no snapshot until a {@link TableCommit} publishes the message.
+ * storage but belong to no snapshot until a {@code TableCommit} publishes the message.
  *
  * @param totalBuckets the bucket count the rows were hashed with (-1: no bucketing)
  * @param newFiles files to add

@@ -1,19 +1,18 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.Table;
+import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.FileKind;
-import dev.tarn.format.manifest.LiveFiles;
 import dev.tarn.format.manifest.ManifestEntry;
-import dev.tarn.format.manifest.ManifestFileMeta;
-import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.SnapshotReader;
+import dev.tarn.format.table.TableContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -24,78 +23,72 @@ import java.util.OptionalLong;
  */
 final class PublishedFiles {
 
-    /** One bucket of one partition. */
-    record Bucket(Partition partition, int bucket) {}
-
     /** What one snapshot changed in one bucket: file names added and deleted. */
     record Change(List<String> added, List<String> deleted) {}
 
     /** Told what each newer snapshot changed, bucket by bucket. */
     interface Listener {
-        void changed(Bucket bucket, Change change);
+        void changed(BucketId bucket, Change change);
 
         /** The snapshots in between are gone (expired): every bucket may have changed. */
         void reset();
     }
 
-    private final Table table;
-    private final SnapshotManager snapshots;
-    private final Map<Bucket, Map<String, DataFile>> live = new HashMap<>();
+    private final TableContext table;
+    private final SnapshotReader reader;
+    private final Map<BucketId, Map<String, DataFile>> live = new HashMap<>();
     private long snapshotId;
 
-    private PublishedFiles(Table table) {
+    private PublishedFiles(TableContext table) {
         this.table = table;
-        this.snapshots = table.snapshotManager();
+        this.reader = table.snapshotReader();
     }
 
     /** The live files of the latest snapshot (none if the table has no snapshot). */
-    static PublishedFiles ofLatest(Table table) {
+    static PublishedFiles ofLatest(TableContext table) {
         PublishedFiles files = new PublishedFiles(table);
         files.readLatest();
         return files;
     }
 
     /** The live files of one bucket, in no particular order. */
-    List<DataFile> files(Bucket bucket) {
+    List<DataFile> files(BucketId bucket) {
         Map<String, DataFile> files = live.get(bucket);
         return files == null ? List.of() : new ArrayList<>(files.values());
     }
 
     /** Whether {@code fileName} is live in {@code bucket}. */
-    boolean isLive(Bucket bucket, String fileName) {
+    boolean isLive(BucketId bucket, String fileName) {
         Map<String, DataFile> files = live.get(bucket);
         return files != null && files.containsKey(fileName);
     }
 
     /** Moves to the latest snapshot, telling {@code listener} what each newer one changed. */
     void advance(Listener listener) {
-        OptionalLong latest = snapshots.latestId();
+        OptionalLong latest = table.snapshotManager().latestId();
         if (latest.isEmpty()) {
             return;
         }
         for (long id = snapshotId + 1; id <= latest.getAsLong(); id++) {
-            if (!snapshots.exists(id)) {
+            if (!reader.exists(id)) {
                 readLatest(); // Expired before this writer read it.
                 listener.reset();
                 return;
             }
-            Snapshot snapshot = snapshots.snapshot(id);
-            Map<Bucket, Change> changes = new LinkedHashMap<>();
-            for (ManifestFileMeta meta : table.manifestList().read(snapshot.deltaManifestList())) {
-                for (ManifestEntry e : table.manifestFile().read(meta.fileName())) {
-                    Bucket bucket = new Bucket(e.partition(), e.bucket());
-                    Change change =
-                            changes.computeIfAbsent(
-                                    bucket, b -> new Change(new ArrayList<>(), new ArrayList<>()));
-                    Map<String, DataFile> files =
-                            live.computeIfAbsent(bucket, b -> new LinkedHashMap<>());
-                    if (e.kind() == FileKind.ADD) {
-                        files.put(e.file().fileName(), e.file());
-                        change.added().add(e.file().fileName());
-                    } else {
-                        files.remove(e.file().fileName());
-                        change.deleted().add(e.file().fileName());
-                    }
+            Map<BucketId, Change> changes = new LinkedHashMap<>();
+            for (ManifestEntry e : reader.delta(reader.snapshot(id)).entries()) {
+                Change change =
+                        changes.computeIfAbsent(
+                                e.bucketId(),
+                                b -> new Change(new ArrayList<>(), new ArrayList<>()));
+                Map<String, DataFile> files =
+                        live.computeIfAbsent(e.bucketId(), b -> new LinkedHashMap<>());
+                if (e.kind() == FileKind.ADD) {
+                    files.put(e.file().fileName(), e.file());
+                    change.added().add(e.file().fileName());
+                } else {
+                    files.remove(e.file().fileName());
+                    change.deleted().add(e.file().fileName());
                 }
             }
             snapshotId = id;
@@ -105,16 +98,16 @@ final class PublishedFiles {
 
     private void readLatest() {
         live.clear();
-        OptionalLong latest = snapshots.latestId();
-        snapshotId = latest.orElse(0);
-        if (latest.isEmpty()) {
-            return;
-        }
-        Snapshot snapshot = snapshots.snapshot(latest.getAsLong());
-        for (ManifestEntry e :
-                LiveFiles.of(table.manifestList(), table.manifestFile(), snapshot).values()) {
-            live.computeIfAbsent(new Bucket(e.partition(), e.bucket()), b -> new LinkedHashMap<>())
-                    .put(e.file().fileName(), e.file());
+        Optional<Snapshot> latest = reader.latest();
+        snapshotId = latest.map(Snapshot::id).orElse(0L);
+        if (latest.isPresent()) {
+            reader.filesByBucket(latest.get())
+                    .forEach(
+                            (bucket, entries) -> {
+                                Map<String, DataFile> files = new LinkedHashMap<>();
+                                entries.forEach(e -> files.put(e.file().fileName(), e.file()));
+                                live.put(bucket, files);
+                            });
         }
     }
 }

@@ -1,23 +1,24 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.Table;
+import dev.tarn.format.bucket.RowRouter;
+import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The write seam, one per writer task: rows in, data files out. Rows are routed to a writer per
- * (partition, bucket): in an append table a rolling file writer, in a primary-key table the
- * bucket's LSM tree ({@link MergeTreeWrites}), which takes the row's kind as the kind of change.
- * {@link #prepareCommit} closes the open files and returns what they hold as {@link
- * CommitMessage}s, which a {@link TableCommit} publishes. Not thread-safe.
+ * The write seam, one per writer task: rows in, data files out. Each row goes to the {@link
+ * BucketWriter} of its (partition, bucket), made by the table kind's {@link BucketWriters}: in an
+ * append table rolling data files, in a primary-key table the bucket's LSM tree, which takes the
+ * row's kind as the kind of change. {@link #prepareCommit} closes the open files and returns what
+ * they hold as {@link CommitMessage}s, which a {@code TableCommit} publishes. Not thread-safe.
  *
  * <p>REQUIRES for a primary-key table: each bucket is written by one table write at a time (the
  * connector routes rows by bucket), so its sequence numbers grow and its compactions do not race.
@@ -27,8 +28,6 @@ import org.apache.flink.table.types.logical.RowType;
  */
 public final class TableWrite implements AutoCloseable {
 
-    private record BucketKey(Partition partition, int bucket) {}
-
     /**
      * Bytes of data files a primary-key write produced: level-0 files of flushes, and files of
      * compactions (also those compacted again before a commit). Their ratio to the flushed bytes is
@@ -36,42 +35,38 @@ public final class TableWrite implements AutoCloseable {
      */
     public record WrittenBytes(long flushed, long compacted) {}
 
-    private final Table table;
-    private final RowType rowType;
+    private final TableContext table;
     private final RowRouter router;
-    private final int totalBuckets;
-    private final ParquetWriteOptions parquetOptions;
-    private final Map<BucketKey, RollingFileWriter> writers = new LinkedHashMap<>();
-    @Nullable private final MergeTreeWrites mergeTrees;
+    private final BucketWriters kind;
+    private final Map<BucketId, BucketWriter> buckets = new LinkedHashMap<>();
 
-    private BucketKey lastKey;
-    private RollingFileWriter lastWriter;
+    /** The writers of each partition by bucket: a row finds its writer without a key object. */
+    private final Map<Partition, BucketWriter[]> byPartition = new HashMap<>();
 
-    public TableWrite(Table table) {
-        this(table, false);
-    }
+    private Partition lastPartition;
+    private BucketWriter[] lastWriters;
 
     /**
-     * @param overwrite the files will be committed by {@link TableCommit#overwrite}: primary-key
+     * @param overwrite the files will be committed by {@code TableCommit.overwrite}: primary-key
      *     buckets start empty instead of from their files in the latest snapshot
      */
-    public TableWrite(Table table, boolean overwrite) {
+    public TableWrite(TableContext table, boolean overwrite) {
         this.table = table;
-        this.rowType = table.schema().rowType();
-        this.totalBuckets = table.config().bucket();
-        this.router = new RowRouter(table.schema(), totalBuckets);
+        this.router = new RowRouter(table.schema(), table.config().bucket());
         ParquetWriteOptions defaults = ParquetWriteOptions.defaults();
-        this.parquetOptions =
+        ParquetWriteOptions parquetOptions =
                 new ParquetWriteOptions(
                         table.config().compression(),
                         defaults.zstdLevel(),
                         table.config().sizes().rowGroupSize(),
                         defaults.pageSize(),
                         defaults.dictionary());
-        this.mergeTrees =
-                table.schema().primaryKeys().isEmpty()
-                        ? null
-                        : new MergeTreeWrites(table, parquetOptions, overwrite);
+        this.kind =
+                switch (table.kind()) {
+                    case APPEND -> AppendBucketWriter.factory(table, parquetOptions);
+                    case PRIMARY_KEY ->
+                            new MergeTreeBucketWriters(table, parquetOptions, overwrite);
+                };
     }
 
     /**
@@ -84,40 +79,35 @@ public final class TableWrite implements AutoCloseable {
      * @return this
      */
     public TableWrite deferRestore() {
-        if (mergeTrees != null) {
-            mergeTrees.deferRestore();
-        }
+        kind.deferRestore();
         return this;
     }
 
     public void write(RowData row) throws IOException {
         Partition partition = router.partition(row);
-        int bucket = router.bucket(row);
-        if (mergeTrees != null) {
-            mergeTrees.write(partition, bucket, row);
-            return;
+        if (partition != lastPartition) {
+            lastWriters =
+                    byPartition.computeIfAbsent(
+                            partition, p -> new BucketWriter[Math.max(1, table.config().bucket())]);
+            lastPartition = partition;
         }
-        RollingFileWriter writer;
-        if (lastKey != null && lastKey.bucket == bucket && lastKey.partition == partition) {
-            writer = lastWriter;
-        } else {
-            BucketKey key = new BucketKey(partition, bucket);
-            writer = writers.get(key);
-            if (writer == null) {
-                writer =
-                        new RollingFileWriter(
-                                table.io(),
-                                table.bucketPath(partition, bucket),
-                                rowType,
-                                parquetOptions,
-                                table.config().sizes().targetFileSize(),
-                                table.schema().id());
-                writers.put(key, writer);
-            }
-            lastKey = key;
-            lastWriter = writer;
+        int bucket = router.bucket(row);
+        BucketWriter writer = lastWriters[bucket];
+        if (writer == null) {
+            writer = open(new BucketId(partition, bucket));
         }
         writer.write(row);
+    }
+
+    private BucketWriter open(BucketId bucket) throws IOException {
+        BucketWriter writer = kind.open(bucket);
+        buckets.put(bucket, writer);
+        BucketWriter[] writers =
+                byPartition.computeIfAbsent(
+                        bucket.partition(),
+                        p -> new BucketWriter[Math.max(1, table.config().bucket())]);
+        writers[bucket.bucket()] = writer;
+        return writer;
     }
 
     /** As {@link #prepareCommit(boolean)} at the end of the input. */
@@ -131,26 +121,18 @@ public final class TableWrite implements AutoCloseable {
      * otherwise (at a checkpoint) they go on and come with a later call.
      */
     public List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
-        if (mergeTrees != null) {
-            return mergeTrees.prepareCommit(endOfInput);
-        }
+        kind.beforeCommit(endOfInput);
         List<CommitMessage> messages = new ArrayList<>();
-        for (Map.Entry<BucketKey, RollingFileWriter> e : writers.entrySet()) {
-            BucketKey key = e.getKey();
-            messages.add(
-                    CommitMessage.append(
-                            key.partition, key.bucket, totalBuckets, e.getValue().finish()));
+        for (BucketWriter writer : buckets.values()) {
+            messages.addAll(writer.prepareCommit(endOfInput));
         }
-        writers.clear();
-        lastKey = null;
-        lastWriter = null;
-        messages.removeIf(CommitMessage::isEmpty);
+        kind.afterCommit(endOfInput);
         return messages;
     }
 
     /** Bytes written by flushes and compactions so far; zeros for an append table. */
     public WrittenBytes writtenBytes() {
-        return mergeTrees == null ? new WrittenBytes(0, 0) : mergeTrees.writtenBytes();
+        return kind.writtenBytes();
     }
 
     /**
@@ -158,22 +140,19 @@ public final class TableWrite implements AutoCloseable {
      * it; the changes come with the next {@link #prepareCommit}.
      */
     public void compactFully(Partition partition, int bucket) throws IOException {
-        if (mergeTrees == null) {
-            throw new UnsupportedOperationException(
-                    "Table " + table.name() + " has no primary key; only its buckets compact");
-        }
-        mergeTrees.compactFully(partition, bucket);
+        BucketId id = new BucketId(partition, bucket);
+        BucketWriter writer = buckets.get(id);
+        (writer == null ? open(id) : writer).compactFully();
     }
 
     /** Deletes every file written since the last {@link #prepareCommit}. */
     @Override
     public void close() {
-        if (mergeTrees != null) {
-            mergeTrees.close();
-        }
-        writers.values().forEach(RollingFileWriter::abort);
-        writers.clear();
-        lastKey = null;
-        lastWriter = null;
+        buckets.values().forEach(BucketWriter::close);
+        buckets.clear();
+        byPartition.clear();
+        lastPartition = null;
+        lastWriters = null;
+        kind.close();
     }
 }

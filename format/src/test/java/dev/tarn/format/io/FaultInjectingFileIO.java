@@ -27,7 +27,7 @@ public final class FaultInjectingFileIO implements FileIO {
     public enum Op {
         NEW_INPUT_STREAM,
         NEW_OUTPUT_STREAM,
-        TRY_CREATE_EXCLUSIVE,
+        LINK,
         OVERWRITE,
         READ_ALL_BYTES,
         EXISTS,
@@ -171,8 +171,8 @@ public final class FaultInjectingFileIO implements FileIO {
     }
 
     @Override
-    public boolean tryCreateExclusive(Path path, byte[] content) throws IOException {
-        return call(Op.TRY_CREATE_EXCLUSIVE, path, () -> real.tryCreateExclusive(path, content));
+    public boolean link(Path source, Path target) throws IOException {
+        return call(Op.LINK, target, () -> real.link(source, target));
     }
 
     @Override

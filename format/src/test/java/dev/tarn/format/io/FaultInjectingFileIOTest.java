@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
+import dev.tarn.format.snapshot.SnapshotCommit;
 import java.io.IOException;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -24,58 +25,64 @@ class FaultInjectingFileIOTest {
         return new Path(new Path(tempDir.toUri()), name);
     }
 
+    /** Creates a file as commits create snapshots, so through the wrapper's LINK. */
+    private boolean publish(Path path, byte[] content) throws IOException {
+        return SnapshotCommit.forFileSystem(io).publish(path, content);
+    }
+
     @Test
     void failsOnlyTheNthMatchingCall() throws IOException {
-        io.failNth(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"), 2);
+        io.failNth(Op.LINK, named("snapshot-"), 2);
 
-        assertThat(io.tryCreateExclusive(path("snapshot-1"), new byte[1])).isTrue();
-        assertThat(io.tryCreateExclusive(path("other"), new byte[1])).isTrue();
-        assertThatThrownBy(() -> io.tryCreateExclusive(path("snapshot-2"), new byte[1]))
+        assertThat(publish(path("snapshot-1"), new byte[1])).isTrue();
+        assertThat(publish(path("other"), new byte[1])).isTrue();
+        assertThatThrownBy(() -> publish(path("snapshot-2"), new byte[1]))
                 .isInstanceOf(IOException.class)
-                .hasMessage("Injected failure of TRY_CREATE_EXCLUSIVE on " + path("snapshot-2"));
+                .hasMessage("Injected failure of LINK on " + path("snapshot-2"));
         assertThat(io.exists(path("snapshot-2"))).isFalse();
-        assertThat(io.tryCreateExclusive(path("snapshot-3"), new byte[1])).isTrue();
+        assertThat(publish(path("snapshot-3"), new byte[1])).isTrue();
 
-        assertThat(io.calls(Op.TRY_CREATE_EXCLUSIVE)).isEqualTo(4);
-        assertThat(io.calls(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"))).isEqualTo(3);
-        assertThat(io.calls(Op.EXISTS)).isEqualTo(1);
+        assertThat(io.calls(Op.LINK)).isEqualTo(4);
+        assertThat(io.calls(Op.LINK, named("snapshot-"))).isEqualTo(3);
+        // Each publish looks for the file first; the test looked once itself.
+        assertThat(io.calls(Op.EXISTS)).isEqualTo(5);
     }
 
     @Test
     void failAfterLetsTheCallTakeEffect() throws IOException {
-        io.failAfterNth(Op.TRY_CREATE_EXCLUSIVE, named("snapshot-"), 1);
+        io.failAfterNth(Op.LINK, named("snapshot-"), 1);
 
-        assertThatThrownBy(() -> io.tryCreateExclusive(path("snapshot-1"), new byte[] {7}))
+        assertThatThrownBy(() -> publish(path("snapshot-1"), new byte[] {7}))
                 .isInstanceOf(IOException.class)
-                .hasMessage("Injected failure after TRY_CREATE_EXCLUSIVE on " + path("snapshot-1"));
+                .hasMessage("Injected failure after LINK on " + path("snapshot-1"));
         assertThat(io.readAllBytes(path("snapshot-1"))).containsExactly(7);
     }
 
     @Test
     void manifestFilesAreNotManifestLists() throws IOException {
-        io.failAlways(Op.TRY_CREATE_EXCLUSIVE, manifestFiles());
+        io.failAlways(Op.LINK, manifestFiles());
 
-        assertThat(io.tryCreateExclusive(path("manifest-list-1"), new byte[1])).isTrue();
-        assertThatThrownBy(() -> io.tryCreateExclusive(path("manifest-1"), new byte[1]))
+        assertThat(publish(path("manifest-list-1"), new byte[1])).isTrue();
+        assertThatThrownBy(() -> publish(path("manifest-1"), new byte[1]))
                 .isInstanceOf(IOException.class)
-                .hasMessage("Injected failure of TRY_CREATE_EXCLUSIVE on " + path("manifest-1"));
-        assertThatThrownBy(() -> io.tryCreateExclusive(path("manifest-2"), new byte[1]))
+                .hasMessage("Injected failure of LINK on " + path("manifest-1"));
+        assertThatThrownBy(() -> publish(path("manifest-2"), new byte[1]))
                 .isInstanceOf(IOException.class)
-                .hasMessage("Injected failure of TRY_CREATE_EXCLUSIVE on " + path("manifest-2"));
+                .hasMessage("Injected failure of LINK on " + path("manifest-2"));
 
         io.heal();
-        assertThat(io.tryCreateExclusive(path("manifest-3"), new byte[1])).isTrue();
+        assertThat(publish(path("manifest-3"), new byte[1])).isTrue();
     }
 
     @Test
     void hookRunsBeforeTheRealCall() throws IOException {
         io.beforeNth(
-                Op.TRY_CREATE_EXCLUSIVE,
+                Op.LINK,
                 named("snapshot-"),
                 1,
-                (p, real) -> real.tryCreateExclusive(p, new byte[] {1}));
+                (p, real) -> SnapshotCommit.forFileSystem(real).publish(p, new byte[] {1}));
 
-        assertThat(io.tryCreateExclusive(path("snapshot-1"), new byte[] {2})).isFalse();
+        assertThat(publish(path("snapshot-1"), new byte[] {2})).isFalse();
         assertThat(io.readAllBytes(path("snapshot-1"))).containsExactly(1);
     }
 }

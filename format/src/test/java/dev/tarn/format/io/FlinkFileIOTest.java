@@ -7,18 +7,13 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The exclusive create the commit protocol rests on, on the local file system. */
+/** The file operations of Flink's local file system that the format relies on. */
 class FlinkFileIOTest {
 
     @TempDir java.nio.file.Path tempDir;
@@ -36,44 +31,15 @@ class FlinkFileIOTest {
     }
 
     @Test
-    void tryCreateExclusiveNeverReplacesAFile() throws IOException {
-        assertThat(io.tryCreateExclusive(path("snapshot-1"), bytes("first"))).isTrue();
-        assertThat(io.tryCreateExclusive(path("snapshot-1"), bytes("second"))).isFalse();
+    void linkGivesAFileASecondNameButNeverReplacesOne() throws IOException {
+        io.overwrite(path("a"), bytes("first"));
+        io.overwrite(path("b"), bytes("second"));
 
-        assertThat(io.readAllBytes(path("snapshot-1"))).isEqualTo(bytes("first"));
-        assertThat(names()).containsExactly("snapshot-1");
-    }
+        assertThat(io.link(path("a"), path("c"))).isTrue();
+        assertThat(io.link(path("b"), path("c"))).isFalse();
 
-    @Test
-    void onlyOneOfManyConcurrentCreatesWins() throws Exception {
-        int threads = 8;
-        for (int round = 0; round < 20; round++) {
-            Path target = path("snapshot-" + round);
-            CyclicBarrier start = new CyclicBarrier(threads);
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            List<Future<Boolean>> results = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                byte[] content = bytes("writer " + t);
-                results.add(
-                        pool.submit(
-                                () -> {
-                                    start.await();
-                                    return io.tryCreateExclusive(target, content);
-                                }));
-            }
-            List<String> winners = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                if (results.get(t).get()) {
-                    winners.add("writer " + t);
-                }
-            }
-            pool.shutdown();
-            assertThat(winners).as("round %d", round).hasSize(1);
-            assertThat(new String(io.readAllBytes(target), StandardCharsets.UTF_8))
-                    .isEqualTo(winners.get(0));
-        }
-        // No temporary file is left behind by winners or losers.
-        assertThat(names()).allMatch(n -> n.startsWith("snapshot-")).hasSize(20);
+        assertThat(io.readAllBytes(path("c"))).isEqualTo(bytes("first"));
+        assertThat(names()).containsExactly("a", "b", "c");
     }
 
     @Test
@@ -97,7 +63,7 @@ class FlinkFileIOTest {
 
     @Test
     void newOutputStreamRefusesAnExistingFile() throws IOException {
-        io.tryCreateExclusive(path("data-1.parquet"), bytes("x"));
+        io.overwrite(path("data-1.parquet"), bytes("x"));
         assertThatThrownBy(() -> io.newOutputStream(path("data-1.parquet")).close())
                 .isInstanceOf(IOException.class)
                 .hasMessage("File already exists: " + path("data-1.parquet"));

@@ -4,6 +4,11 @@ import static dev.tarn.format.lsm.MergeTestSupport.KEY;
 import static dev.tarn.format.lsm.MergeTestSupport.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.MergeIterator;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.schema.MergeEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,26 +41,28 @@ class LsmModelTest {
 
     /** A merge engine with its options and what it does to the map. */
     enum Engine {
-        DEDUPLICATE("deduplicate", Map.of(), true),
-        DEDUPLICATE_SEQUENCE_FIELD("deduplicate", Map.of("sequence.field", "c"), false),
-        PARTIAL_UPDATE("partial-update", Map.of("ignore-delete", "true"), true),
+        DEDUPLICATE(MergeEngine.DEDUPLICATE, Map.of(), true),
+        DEDUPLICATE_SEQUENCE_FIELD(MergeEngine.DEDUPLICATE, Map.of("sequence.field", "c"), false),
+        PARTIAL_UPDATE(MergeEngine.PARTIAL_UPDATE, Map.of("ignore-delete", "true"), true),
         AGGREGATION_SUM(
-                "aggregation",
+                MergeEngine.AGGREGATION,
                 Map.of(
                         "fields.a.aggregate-function", "sum",
                         "fields.c.aggregate-function", "sum",
                         "fields.b.ignore-retract", "true"),
                 true),
-        FIRST_ROW("first-row", Map.of(), true);
+        FIRST_ROW(MergeEngine.FIRST_ROW, Map.of(), true);
 
-        final String name;
+        final MergeEngine engine;
         final Map<String, String> options;
 
-        /** Whether the workload deletes; see {@link SequenceFieldMergeFunction} for why not. */
+        /**
+         * Whether the workload deletes; see {@code merge.SequenceFieldMergeFunction} for why not.
+         */
         final boolean deletes;
 
-        Engine(String name, Map<String, String> options, boolean deletes) {
-            this.name = name;
+        Engine(MergeEngine engine, Map<String, String> options, boolean deletes) {
+            this.engine = engine;
             this.options = options;
             this.deletes = deletes;
         }
@@ -65,7 +72,7 @@ class LsmModelTest {
     @EnumSource(Engine.class)
     void randomChangesFlushesAndCompactionsMatchAMap(Engine engine) {
         Random random = new Random(42 + engine.ordinal());
-        MergeFunction merge = MergeFunctions.create(engine.name, TABLE, KEY, engine.options);
+        MergeFunction merge = MergeFunctions.create(engine.engine, TABLE, KEY, engine.options);
         RowCopier copier = new RowCopier(TABLE);
         Map<Integer, Object[]> model = new TreeMap<>();
         /** Runs oldest first, each a list of copied key values in (key, sequence) order. */

@@ -1,5 +1,8 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.schema.MergeEngine;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -11,26 +14,27 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /** A small table (k INT key, a BIGINT, b STRING, c INT) and a way to merge versions of a key. */
-final class MergeTestSupport {
+public final class MergeTestSupport {
 
-    static final RowType TABLE =
+    public static final RowType TABLE =
             RowType.of(
                     new LogicalType[] {
                         new IntType(false), new BigIntType(), new VarCharType(20), new IntType()
                     },
                     new String[] {"k", "a", "b", "c"});
 
-    static final int[] KEY = {0};
+    public static final int[] KEY = {0};
 
     private MergeTestSupport() {}
 
-    static MergeFunction engine(String name, Map<String, String> options) {
-        return MergeFunctions.create(name, TABLE, KEY, options);
+    /** The merge function of the engine {@code name} ({@code merge-engine}) with these options. */
+    public static MergeFunction engine(String name, Map<String, String> options) {
+        return MergeFunctions.create(MergeEngine.fromOption("db.t", name), TABLE, KEY, options);
     }
 
     /** Feeds the versions in the order given and describes the result, or null. */
     @Nullable
-    static List<Object> merge(MergeFunction function, KeyValue... versions) {
+    public static List<Object> merge(MergeFunction function, KeyValue... versions) {
         function.reset();
         for (KeyValue kv : versions) {
             function.add(kv);
@@ -39,7 +43,7 @@ final class MergeTestSupport {
         return result == null ? null : TestRows.describe(result, TABLE);
     }
 
-    static List<Object> expected(Object... values) {
+    public static List<Object> expected(Object... values) {
         return Arrays.asList(values);
     }
 }

@@ -41,12 +41,12 @@ import org.apache.flink.types.bitmap.Bitmap;
 import org.apache.flink.types.variant.Variant;
 import org.junit.jupiter.api.Test;
 
-class RowCopierTest {
+public class RowCopierTest {
 
     private static final RowType NESTED = RowType.of(new IntType(), new VarCharType(20));
 
     /** Every storable type, nested ones with variable-length parts inside. */
-    static final RowType ALL_TYPES =
+    public static final RowType ALL_TYPES =
             RowType.of(
                     new LogicalType[] {
                         new BooleanType(),
@@ -103,7 +103,7 @@ class RowCopierTest {
                         "bitmap"
                     });
 
-    static GenericRowData allTypesRow(int seed) {
+    public static GenericRowData allTypesRow(int seed) {
         Map<StringData, Long> map = new LinkedHashMap<>();
         map.put(StringData.fromString("one"), 1L);
         map.put(StringData.fromString("a longer key " + seed), null);

@@ -25,12 +25,12 @@ import org.apache.flink.types.bitmap.Bitmap;
 import org.apache.flink.types.variant.Variant;
 
 /** Rows and key values for the lsm tests, and their values as plain Java for comparisons. */
-final class TestRows {
+public final class TestRows {
 
     private TestRows() {}
 
     /** A row of Java values; Strings become StringData, the rest is taken as given. */
-    static GenericRowData row(Object... values) {
+    public static GenericRowData row(Object... values) {
         GenericRowData row = new GenericRowData(values.length);
         for (int i = 0; i < values.length; i++) {
             row.setField(i, values[i] instanceof String s ? StringData.fromString(s) : values[i]);
@@ -38,17 +38,17 @@ final class TestRows {
         return row;
     }
 
-    static KeyValue kv(long sequence, RowKind kind, Object... values) {
+    public static KeyValue kv(long sequence, RowKind kind, Object... values) {
         GenericRowData row = row(values);
         row.setRowKind(kind);
         return new KeyValue(sequence, kind, row);
     }
 
-    static KeyValue insert(long sequence, Object... values) {
+    public static KeyValue insert(long sequence, Object... values) {
         return kv(sequence, RowKind.INSERT, values);
     }
 
-    static KeyValue delete(long sequence, Object... values) {
+    public static KeyValue delete(long sequence, Object... values) {
         return kv(sequence, RowKind.DELETE, values);
     }
 
@@ -56,7 +56,7 @@ final class TestRows {
      * An iterator over a run that, like a file reader, hands out one row object overwritten by
      * every {@code next()}, so that code keeping rows without copying them sees wrong values.
      */
-    static Iterator<KeyValue> reusing(List<KeyValue> run, RowType type) {
+    public static Iterator<KeyValue> reusing(List<KeyValue> run, RowType type) {
         RowCopier copier = new RowCopier(type);
         byte[] bytes = new byte[64 * 1024];
         BinaryRowData row = new BinaryRowData(type.getFieldCount());
@@ -80,7 +80,7 @@ final class TestRows {
     }
 
     /** The values of a row as comparable Java objects (lists for arrays, rows; maps for maps). */
-    static List<Object> values(RowData row, RowType type) {
+    public static List<Object> values(RowData row, RowType type) {
         List<Object> values = new ArrayList<>();
         for (int i = 0; i < type.getFieldCount(); i++) {
             LogicalType fieldType = type.getTypeAt(i);
@@ -91,7 +91,7 @@ final class TestRows {
     }
 
     /** Key value as [sequence, kind, values...] for readable assertions. */
-    static List<Object> describe(KeyValue kv, RowType type) {
+    public static List<Object> describe(KeyValue kv, RowType type) {
         List<Object> result = new ArrayList<>();
         result.add(kv.sequence());
         result.add(kv.kind().shortString());
@@ -99,7 +99,7 @@ final class TestRows {
         return result;
     }
 
-    static List<List<Object>> describeAll(Iterator<KeyValue> iterator, RowType type) {
+    public static List<List<Object>> describeAll(Iterator<KeyValue> iterator, RowType type) {
         List<List<Object>> result = new ArrayList<>();
         while (iterator.hasNext()) {
             result.add(describe(iterator.next(), type));

@@ -31,7 +31,7 @@ class ManifestMergerTest {
 
     private static int manifestCount(Table table) {
         Snapshot latest = table.snapshotManager().latest();
-        return LiveFiles.manifestsOf(table.manifestList(), latest).size();
+        return table.snapshotReader().manifests(latest).size();
     }
 
     @Test

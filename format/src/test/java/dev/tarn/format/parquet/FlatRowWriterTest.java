@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.parquet.ParquetDataWriter.WritePath;
+import dev.tarn.format.schema.FileCompression;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -115,7 +116,7 @@ class FlatRowWriterTest {
         Path file = path(dir, "dictionaries.parquet");
         // 4 KiB pages and dictionaries (512 longs), 48 KiB row groups.
         ParquetWriteOptions options =
-                new ParquetWriteOptions(ParquetCompression.ZSTD, 3, 48 * 1024, 4 * 1024, true);
+                new ParquetWriteOptions(FileCompression.ZSTD, 3, 48 * 1024, 4 * 1024, true);
         write(file, type, options, WritePath.FLAT, rows, new ArrayList<>());
 
         List<BlockMetaData> groups = footer(file).getBlocks();

@@ -7,6 +7,7 @@ import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.schema.FileCompression;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.fs.Path;
@@ -49,9 +50,8 @@ class ParquetCompressionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(ParquetCompression.class)
-    void eachCodecRoundTripsAndIsRecordedInTheFile(ParquetCompression compression)
-            throws Exception {
+    @EnumSource(FileCompression.class)
+    void eachCodecRoundTripsAndIsRecordedInTheFile(FileCompression compression) throws Exception {
         Path file = path(dir, compression + ".parquet");
         List<RowData> rows = rows();
         DataFileStats stats =
@@ -65,15 +65,18 @@ class ParquetCompressionTest {
                 .containsExactlyElementsOf(canonical(rows, TYPE));
         assertThat(read(file, TYPE, TYPE, null, false))
                 .containsExactlyElementsOf(canonical(rows, TYPE));
-        assertThat(codecsOf(file)).containsOnly(compression.codecName());
-        if (compression != ParquetCompression.NONE) {
+        assertThat(codecsOf(file))
+                .containsOnly(
+                        new ParquetWriteOptions(compression, 3, 1 << 20, 64 * 1024, true)
+                                .codecName());
+        if (compression != FileCompression.NONE) {
             Path plain = path(dir, "plain-" + compression + ".parquet");
             DataFileStats uncompressed =
                     write(
                             plain,
                             TYPE,
                             new ParquetWriteOptions(
-                                    ParquetCompression.NONE, 3, 1 << 20, 64 * 1024, false),
+                                    FileCompression.NONE, 3, 1 << 20, 64 * 1024, false),
                             rows);
             assertThat(stats.fileSize()).isLessThan(uncompressed.fileSize() / 2);
         }
@@ -98,12 +101,11 @@ class ParquetCompressionTest {
 
     @Test
     void optionValuesParseIgnoringCase() {
-        assertThat(ParquetCompression.fromOption("ZSTD")).isEqualTo(ParquetCompression.ZSTD);
-        assertThat(ParquetCompression.fromOption("gzip")).isEqualTo(ParquetCompression.GZIP);
-        assertThat(ParquetCompression.fromOption("None")).isEqualTo(ParquetCompression.NONE);
-        assertThat(ParquetCompression.fromOption("uncompressed"))
-                .isEqualTo(ParquetCompression.NONE);
-        assertThatThrownBy(() -> ParquetCompression.fromOption("snappy"))
+        assertThat(FileCompression.fromOption("ZSTD")).isEqualTo(FileCompression.ZSTD);
+        assertThat(FileCompression.fromOption("gzip")).isEqualTo(FileCompression.GZIP);
+        assertThat(FileCompression.fromOption("None")).isEqualTo(FileCompression.NONE);
+        assertThat(FileCompression.fromOption("uncompressed")).isEqualTo(FileCompression.NONE);
+        assertThatThrownBy(() -> FileCompression.fromOption("snappy"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown Parquet compression 'snappy': expected one of zstd, gzip, none, uncompressed");
@@ -111,9 +113,9 @@ class ParquetCompressionTest {
 
     @Test
     void writeOptionsRejectNonsense() {
-        assertThatThrownBy(() -> new ParquetWriteOptions(ParquetCompression.ZSTD, 3, 0, 1024, true))
+        assertThatThrownBy(() -> new ParquetWriteOptions(FileCompression.ZSTD, 3, 0, 1024, true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Parquet row group size must be positive, got 0");
-        assertThat(ParquetWriteOptions.defaults().compression()).isEqualTo(ParquetCompression.ZSTD);
+        assertThat(ParquetWriteOptions.defaults().compression()).isEqualTo(FileCompression.ZSTD);
     }
 }

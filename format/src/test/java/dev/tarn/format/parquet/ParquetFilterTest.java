@@ -6,8 +6,9 @@ import static dev.tarn.format.parquet.ParquetTestFiles.path;
 import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.read.Predicate;
-import dev.tarn.format.read.Predicate.Op;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.Predicate.Op;
+import dev.tarn.format.schema.FileCompression;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -70,7 +71,7 @@ class ParquetFilterTest {
         write(
                 file,
                 TYPE,
-                new ParquetWriteOptions(ParquetCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true),
+                new ParquetWriteOptions(FileCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true),
                 rows);
     }
 

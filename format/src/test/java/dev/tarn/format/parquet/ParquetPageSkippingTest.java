@@ -6,8 +6,8 @@ import static dev.tarn.format.parquet.ParquetTestFiles.path;
 import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.read.Predicate;
-import dev.tarn.format.read.Predicate.Op;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.Predicate.Op;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.fs.Path;

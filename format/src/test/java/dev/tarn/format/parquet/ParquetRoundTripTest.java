@@ -6,6 +6,7 @@ import static dev.tarn.format.parquet.ParquetTestFiles.read;
 import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.schema.FileCompression;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -165,7 +166,7 @@ class ParquetRoundTripTest {
         write(
                 file,
                 type,
-                new ParquetWriteOptions(ParquetCompression.NONE, 3, 1 << 26, 4096, true),
+                new ParquetWriteOptions(FileCompression.NONE, 3, 1 << 26, 4096, true),
                 rows);
 
         assertThat(read(file, type, type, null, vectorized))
@@ -209,7 +210,7 @@ class ParquetRoundTripTest {
         write(
                 file,
                 type,
-                new ParquetWriteOptions(ParquetCompression.NONE, 3, 1 << 20, 4096, false),
+                new ParquetWriteOptions(FileCompression.NONE, 3, 1 << 20, 4096, false),
                 rows);
 
         List<RowData> kept = new ArrayList<>();
@@ -249,7 +250,7 @@ class ParquetRoundTripTest {
     }
 
     static ParquetWriteOptions smallGroups() {
-        return new ParquetWriteOptions(ParquetCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true);
+        return new ParquetWriteOptions(FileCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true);
     }
 
     static List<RowData> randomRows(RowType type, int count, long seed) {

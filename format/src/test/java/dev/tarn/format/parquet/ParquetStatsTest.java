@@ -6,6 +6,7 @@ import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.manifest.ColumnStats;
+import dev.tarn.format.schema.FileCompression;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +89,7 @@ class ParquetStatsTest {
                 write(
                         file,
                         TYPE,
-                        new ParquetWriteOptions(ParquetCompression.ZSTD, 3, 8 * 1024, 1024, true),
+                        new ParquetWriteOptions(FileCompression.ZSTD, 3, 8 * 1024, 1024, true),
                         rows());
         assertThat(result.rowCount()).isEqualTo(1000);
         assertThat(result.fileSize()).isEqualTo(length(file));

@@ -2,7 +2,7 @@ package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.read.Predicate;
+import dev.tarn.format.predicate.Predicate;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;

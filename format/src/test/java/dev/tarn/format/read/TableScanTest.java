@@ -11,10 +11,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.bucket.RowRouter;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.read.Predicate.Op;
-import dev.tarn.format.write.BucketHasher;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.Predicate.Op;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -295,12 +296,12 @@ class TableScanTest {
 
         List<Split> splits = table.newScan().plan().splits();
         assertThat(splits).hasSize(8).allMatch(s -> s.totalBuckets() == 4);
-        BucketHasher hasher = new BucketHasher(ID_V_DT, new int[] {0, 1});
+        RowRouter router = new RowRouter(table.schema(), 4);
         long total = 0;
         for (Split split : splits) {
             try (TableRead.SplitReader reader = table.newRead().open(split)) {
                 for (RowData r = reader.next(); r != null; r = reader.next()) {
-                    assertThat(hasher.bucket(r, 4)).isEqualTo(split.bucket());
+                    assertThat(router.bucket(r)).isEqualTo(split.bucket());
                     assertThat(r.getString(2).toString())
                             .isEqualTo(split.partition().values().get(0));
                     total++;

@@ -7,7 +7,6 @@ import dev.tarn.format.Table;
 import dev.tarn.format.TableNotFoundException;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.parquet.ParquetCompression;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +61,7 @@ class TableOptionsTest {
                                 "connector", "tarn"));
         TableConfig config = table.config();
         assertThat(config.bucket()).isEqualTo(4);
-        assertThat(config.compression()).isEqualTo(ParquetCompression.GZIP);
+        assertThat(config.compression()).isEqualTo(FileCompression.GZIP);
         assertThat(config.sizes().targetFileSize()).isEqualTo(64L << 20);
         assertThat(config.commit().maxRetries()).isEqualTo(3);
         assertThat(config.commit().retryWait()).isEqualTo(Duration.ofMillis(250));
@@ -75,7 +74,7 @@ class TableOptionsTest {
     void defaults() {
         TableConfig config = create(Map.of()).config();
         assertThat(config.bucket()).isEqualTo(-1);
-        assertThat(config.compression()).isEqualTo(ParquetCompression.ZSTD);
+        assertThat(config.compression()).isEqualTo(FileCompression.ZSTD);
         assertThat(config.commit().maxRetries()).isEqualTo(20);
         assertThat(config.commit().dynamicPartitionOverwrite()).isTrue();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
+import dev.tarn.format.io.TablePaths;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,12 @@ class SnapshotManagerTest {
 
     @BeforeEach
     void setUp() {
-        snapshots = new SnapshotManager(io, new Path(tempDir.toUri()), "db.t");
+        snapshots =
+                new SnapshotManager(
+                        io,
+                        TablePaths.of(new Path(tempDir.toUri())),
+                        "db.t",
+                        SnapshotCommit.forFileSystem(io));
     }
 
     /** Snapshot {@code id}, committed at {@code id * 1000} ms unless told otherwise. */
@@ -48,7 +54,11 @@ class SnapshotManagerTest {
 
     /** A fresh manager, so nothing comes from the cache of parsed snapshots. */
     private SnapshotManager fresh() {
-        return new SnapshotManager(io, new Path(tempDir.toUri()), "db.t");
+        return new SnapshotManager(
+                io,
+                TablePaths.of(new Path(tempDir.toUri())),
+                "db.t",
+                SnapshotCommit.forFileSystem(io));
     }
 
     private void writeFile(String name, String content) throws IOException {

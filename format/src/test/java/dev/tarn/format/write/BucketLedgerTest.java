@@ -2,7 +2,7 @@ package dev.tarn.format.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.lsm.MergeTreeWriter;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.SequenceRange;
@@ -25,9 +25,9 @@ class BucketLedgerTest {
                 null);
     }
 
-    private static MergeTreeWriter.Changes changes(
+    private static BucketTreeWriter.Changes changes(
             List<String> newFiles, List<String> before, List<String> after) {
-        return new MergeTreeWriter.Changes(
+        return new BucketTreeWriter.Changes(
                 newFiles.stream().map(BucketLedgerTest::file).toList(),
                 before.stream().map(BucketLedgerTest::file).toList(),
                 after.stream().map(BucketLedgerTest::file).toList());

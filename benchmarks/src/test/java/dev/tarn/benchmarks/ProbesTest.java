@@ -1,0 +1,51 @@
+package dev.tarn.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every probe still runs, checks its result and reports, at a size that takes milliseconds. */
+class ProbesTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "parquet-throughput, Parquet throughput",
+        "parquet-write-cpu, Parquet write CPU",
+        "sort-buffer, SortBuffer"
+    })
+    void runsEachRoundAndPrintsTheMedians(String probe, String component) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Probes.run(probe, "3000", "2", new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertThat(lines).hasSize(3);
+        assertThat(lines[0]).startsWith("round 0: ");
+        assertThat(lines[1]).startsWith("round 1: ");
+        // In the default locale, as the probes print.
+        assertThat(lines[2])
+                .startsWith(
+                        String.format("%s, medians over 2 rounds of %,d rows", component, 3000));
+    }
+
+    @Test
+    void rejectsAnUnknownProbeOrSize() {
+        PrintStream out =
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> Probes.run("parquet", null, null, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
+                                + " parquet-write-cpu, sort-buffer");
+        assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");
+        assertThatThrownBy(() -> Probes.run("sort-buffer", null, "x", out))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid --runs x of --probe: expected a positive integer");
+    }
+}

@@ -1,0 +1,123 @@
+package dev.tarn.format.commit;
+
+import dev.tarn.format.manifest.FileKind;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestFile;
+import dev.tarn.format.manifest.ManifestFileMeta;
+import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+
+/**
+ * One attempt of a commit, staged against a base snapshot: writes the manifest of its changes (or
+ * takes one written once for all attempts), the base and delta manifest lists, and builds the next
+ * snapshot, which {@link #publish} then tries to create. If the attempt does not end in a snapshot,
+ * {@link #cleanUp} deletes the files it wrote: nothing else references them.
+ */
+final class CommitAttempt {
+
+    /** Who commits what: the fields every snapshot of one commit shares. */
+    record Header(String user, long identifier, CommitKind kind) {}
+
+    private final TableContext table;
+    @Nullable private final Snapshot base;
+    private final List<String> manifestLists = new ArrayList<>();
+    private final List<String> manifests = new ArrayList<>();
+
+    /**
+     * @param base the latest snapshot when the attempt starts, or null for the first commit
+     */
+    CommitAttempt(TableContext table, @Nullable Snapshot base) {
+        this.table = table;
+        this.base = base;
+    }
+
+    /** Writes the manifest of {@code delta} for this attempt alone; cleaned up with it. */
+    ManifestFileMeta writeManifest(List<ManifestEntry> delta) throws IOException {
+        ManifestFileMeta meta = table.manifestFile().write(delta, table.schema().id());
+        manifests.add(meta.fileName());
+        return meta;
+    }
+
+    /**
+     * The snapshot after the base with {@code manifest} (holding {@code delta}) as its delta:
+     * writes the base list (with small manifests merged once there are enough of them) and the
+     * delta list.
+     */
+    Snapshot stage(Header header, ManifestFileMeta manifest, List<ManifestEntry> delta)
+            throws IOException {
+        List<ManifestFileMeta> baseManifests =
+                base == null ? List.of() : mergeBase(table.snapshotReader().manifests(base));
+        String baseList = writeList(baseManifests);
+        String deltaList = writeList(List.of(manifest));
+        return new Snapshot(
+                base == null ? 1 : base.id() + 1,
+                table.schema().id(),
+                baseList,
+                deltaList,
+                new Snapshot.Commit(
+                        header.user(),
+                        header.identifier(),
+                        header.kind(),
+                        System.currentTimeMillis(),
+                        null),
+                records(delta));
+    }
+
+    /**
+     * Creates the staged snapshot's file through the table's atomic publish step.
+     *
+     * @return false if another committer created that snapshot id first
+     * @throws CommitStateUnknownException if the outcome is unknown: the file may exist and
+     *     reference what this attempt wrote, so nothing may be cleaned up
+     */
+    boolean publish(Snapshot snapshot) {
+        try {
+            return table.snapshotManager().tryCommit(snapshot);
+        } catch (IOException | RuntimeException e) {
+            throw new CommitStateUnknownException(
+                    String.format(
+                            "Cannot tell whether snapshot %d of table %s was committed: %s",
+                            snapshot.id(), table.name(), e.getMessage()),
+                    e);
+        }
+    }
+
+    void cleanUp() {
+        manifestLists.forEach(table.manifestList()::delete);
+        manifests.forEach(table.manifestFile()::delete);
+        manifestLists.clear();
+        manifests.clear();
+    }
+
+    private String writeList(List<ManifestFileMeta> metas) throws IOException {
+        String name = table.manifestList().write(metas);
+        manifestLists.add(name);
+        return name;
+    }
+
+    private List<ManifestFileMeta> mergeBase(List<ManifestFileMeta> metas) throws IOException {
+        ManifestFile.Merged merged =
+                table.manifestFile()
+                        .mergeSmall(
+                                metas,
+                                table.config().commit().manifestMergeMinCount(),
+                                table.config().commit().manifestTargetSize(),
+                                table.schema().id());
+        merged.written().forEach(m -> manifests.add(m.fileName()));
+        return merged.manifests();
+    }
+
+    private Snapshot.RecordCounts records(List<ManifestEntry> delta) {
+        long change = 0;
+        for (ManifestEntry e : delta) {
+            change += e.kind() == FileKind.ADD ? e.file().rowCount() : -e.file().rowCount();
+        }
+        long total = (base == null ? 0 : base.records().total()) + change;
+        return new Snapshot.RecordCounts(total, change);
+    }
+}

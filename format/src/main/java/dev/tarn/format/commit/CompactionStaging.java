@@ -1,0 +1,73 @@
+package dev.tarn.format.commit;
+
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileKind;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.write.CommitMessage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Chooses which compactions of a commit still apply to the table as it now is. A compaction
+ * replaces files; if another writer (or a compaction job) has replaced one of them since, it can
+ * never apply, and it is dropped: its inputs stay live and hold every row it would have rewritten,
+ * so dropping it loses nothing. Compactions are taken in order, so one that rewrites the output of
+ * an earlier one of the same commit (a retry of several checkpoints) applies exactly when that one
+ * does. Once dropped, a compaction stays dropped: a replaced file never becomes live again.
+ */
+final class CompactionStaging {
+
+    private final List<CommitMessage> compactions;
+    private final Set<CommitMessage> dropped = new HashSet<>();
+
+    CompactionStaging(List<CommitMessage> compactions) {
+        this.compactions = List.copyOf(compactions);
+    }
+
+    /**
+     * The entries of the compactions that apply on top of {@code live}; those that no longer apply
+     * join {@link #dropped}.
+     */
+    List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
+        Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (CommitMessage m : compactions) {
+            if (dropped.contains(m) || !available.containsAll(ids(m, m.deletedFiles()))) {
+                dropped.add(m);
+                continue;
+            }
+            available.removeAll(ids(m, m.deletedFiles()));
+            available.addAll(ids(m, m.newFiles()));
+            for (DataFile f : m.deletedFiles()) {
+                entries.add(entry(FileKind.DELETE, m, f));
+            }
+            for (DataFile f : m.newFiles()) {
+                entries.add(entry(FileKind.ADD, m, f));
+            }
+        }
+        return entries;
+    }
+
+    /** Every compaction, once the commit has given up on all of them. */
+    void dropAll() {
+        dropped.addAll(compactions);
+    }
+
+    /** The compactions dropped so far, in commit order. */
+    List<CommitMessage> dropped() {
+        return compactions.stream().filter(dropped::contains).toList();
+    }
+
+    private static List<ManifestEntry.FileId> ids(CommitMessage m, List<DataFile> files) {
+        return files.stream()
+                .map(f -> new ManifestEntry.FileId(m.partition(), m.bucket(), f.fileName()))
+                .toList();
+    }
+
+    private static ManifestEntry entry(FileKind kind, CommitMessage m, DataFile f) {
+        return new ManifestEntry(kind, m.partition(), m.bucket(), m.totalBuckets(), f);
+    }
+}

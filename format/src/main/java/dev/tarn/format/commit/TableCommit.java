@@ -1,0 +1,340 @@
+package dev.tarn.format.commit;
+
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.FileKind;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestFileMeta;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.table.TableContext;
+import dev.tarn.format.write.CommitMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Predicate;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The commit seam: publishes {@link CommitMessage}s as one snapshot. The protocol (SPEC.md, "Commit
+ * protocol"): each attempt reads the latest snapshot, stages the commit's changes against it (a
+ * {@link CommitAttempt}: conflicts checked, manifests and lists written) and creates {@code
+ * snapshot-<n+1>} through the table's atomic publish step ({@code SnapshotCommit}). A committer
+ * that loses the race re-reads and retries as {@link CommitRetry} says.
+ *
+ * <p>Failure: an exception before the snapshot file is created leaves the table unchanged (stray
+ * manifests are unreferenced). If creating the snapshot file fails with an unknown outcome, {@link
+ * CommitStateUnknownException} is thrown and the caller must keep the data files.
+ */
+public final class TableCommit {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableCommit.class);
+
+    private final TableContext table;
+    private final String commitUser;
+    private final SnapshotManager snapshots;
+    private final CommitRetry retry;
+
+    public TableCommit(TableContext table, String commitUser) {
+        this.table = table;
+        this.commitUser = commitUser;
+        this.snapshots = table.snapshotManager();
+        this.retry = CommitRetry.of(table.name(), table.config().commit());
+    }
+
+    /**
+     * What a commit published.
+     *
+     * @param snapshotId the id of the last new snapshot, or empty if none was published
+     * @param droppedCompactions compactions left out because another writer replaced one of their
+     *     input files first (or kept winning the race for the next snapshot); their output files
+     *     are deleted, their inputs stay live
+     */
+    public record Result(OptionalLong snapshotId, List<CommitMessage> droppedCompactions) {}
+
+    /**
+     * As {@link #publish}, returning only the id of the last new snapshot (empty if the messages
+     * hold no change that applies).
+     */
+    public OptionalLong commit(long identifier, List<CommitMessage> messages) {
+        return publish(identifier, messages).snapshotId();
+    }
+
+    /**
+     * Publishes {@code messages}: those that only add files as one APPEND snapshot, then those that
+     * replace files (compactions) as one COMPACT snapshot, both with {@code identifier}. The APPEND
+     * snapshot comes first, so a compaction may replace files added in the same commit, and every
+     * new row is in an APPEND snapshot.
+     *
+     * <p>A compaction that no longer applies (another writer replaced one of its inputs) is
+     * dropped, not failed: the commit fails only if its new rows are not published. A dropped
+     * compaction's output files are deleted; a writer that still holds them in its view of the
+     * bucket must refresh it ({@link TableWrite} does so by itself).
+     *
+     * @throws CommitConflictException if the APPEND snapshot lost the race for a snapshot id more
+     *     than {@code commit.max-retries} times; nothing was published
+     */
+    public Result publish(long identifier, List<CommitMessage> messages) {
+        List<ManifestEntry> appends =
+                entries(messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
+        OptionalLong last = OptionalLong.empty();
+        if (!appends.isEmpty()) {
+            last = OptionalLong.of(tryCommit(identifier, CommitKind.APPEND, latest -> appends));
+        }
+        Result compacted =
+                publishCompactions(
+                        identifier,
+                        messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
+        return compacted.snapshotId().isPresent()
+                ? compacted
+                : new Result(last, compacted.droppedCompactions());
+    }
+
+    /** Publishes the compactions that still apply as one COMPACT snapshot; drops the others. */
+    private Result publishCompactions(long identifier, List<CommitMessage> compactions) {
+        if (compactions.isEmpty()) {
+            return new Result(OptionalLong.empty(), List.of());
+        }
+        CompactionStaging staging = new CompactionStaging(compactions);
+        OptionalLong id = OptionalLong.empty();
+        try {
+            long published =
+                    tryCommit(
+                            identifier,
+                            CommitKind.COMPACT,
+                            latest -> staging.stage(liveFiles(latest)));
+            id = published < 0 ? OptionalLong.empty() : OptionalLong.of(published);
+        } catch (CommitConflictException e) {
+            // Lost the race for a snapshot id every time: the rows are safe in the inputs.
+            LOG.warn(
+                    "Dropping the compactions of commit {} of table {}: {}",
+                    identifier,
+                    table.name(),
+                    e.getMessage());
+            staging.dropAll();
+        }
+        List<CommitMessage> dropped = staging.dropped();
+        if (!dropped.isEmpty()) {
+            LOG.info(
+                    "Dropped {} compactions of commit {} of table {}: another writer replaced"
+                            + " their input files first",
+                    dropped.size(),
+                    identifier,
+                    table.name());
+            abort(dropped);
+        }
+        return new Result(id, dropped);
+    }
+
+    /**
+     * Replaces the rows of the partitions {@code scope} selects with {@code messages}' files, as
+     * one OVERWRITE snapshot. The files to delete are chosen again from the latest snapshot on
+     * every attempt, so a concurrent append into an overwritten partition is replaced too.
+     */
+    public long overwrite(
+            long identifier, List<CommitMessage> messages, Predicate<Partition> scope) {
+        List<ManifestEntry> written = entries(messages);
+        return tryCommit(
+                identifier,
+                CommitKind.OVERWRITE,
+                latest -> {
+                    List<ManifestEntry> delta = new ArrayList<>();
+                    for (ManifestEntry e : liveFiles(latest).values()) {
+                        if (scope.test(e.partition())) {
+                            delete(delta, e);
+                        }
+                    }
+                    delta.addAll(written);
+                    return delta;
+                });
+    }
+
+    /**
+     * Whether a snapshot of this commit user already holds {@code identifier} (or a later one:
+     * identifiers grow). Looks back from the latest snapshot only as far as snapshots committed at
+     * or after {@code sinceMillis}, when this user began, so the cost does not grow with the
+     * table's history.
+     */
+    public boolean isCommitted(long identifier, long sinceMillis) {
+        Snapshot.Commit last = lastCommitOfUser(sinceMillis);
+        return last != null && last.identifier() >= identifier;
+    }
+
+    /**
+     * Publishes what of the commit {@code identifier} no snapshot of this user holds yet, for a
+     * retry after a failure: everything, as {@link #commit}, if none holds it; only the compactions
+     * if the failure struck between the commit's APPEND and COMPACT snapshots; nothing if it is
+     * complete (or a later identifier is committed). Looks back as {@link #isCommitted} does.
+     *
+     * @return false if nothing was left to publish
+     */
+    public boolean commitRemaining(
+            long identifier, List<CommitMessage> messages, long sinceMillis) {
+        Snapshot.Commit last = lastCommitOfUser(sinceMillis);
+        if (last == null || last.identifier() < identifier) {
+            commit(identifier, messages);
+            return true;
+        }
+        List<CommitMessage> compactions =
+                messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
+        if (last.identifier() > identifier
+                || last.kind() != CommitKind.APPEND
+                || compactions.isEmpty()) {
+            return false;
+        }
+        publishCompactions(identifier, compactions);
+        return true;
+    }
+
+    /** The commit of this user's latest snapshot, looking back to {@code sinceMillis}; or null. */
+    @Nullable
+    private Snapshot.Commit lastCommitOfUser(long sinceMillis) {
+        OptionalLong latest = snapshots.latestId();
+        if (latest.isEmpty()) {
+            return null;
+        }
+        // Expiration may remove every older snapshot between the two look-ups.
+        long earliest = snapshots.earliestId().orElse(latest.getAsLong());
+        for (long id = latest.getAsLong(); id >= earliest; id--) {
+            Snapshot s;
+            try {
+                s = snapshots.snapshot(id);
+            } catch (IllegalArgumentException e) {
+                if (!snapshots.exists(id)) {
+                    break; // Expired while we looked.
+                }
+                throw e;
+            }
+            if (s.commit().user().equals(commitUser)) {
+                return s.commit();
+            }
+            if (s.commit().timeMillis() < sinceMillis) {
+                break;
+            }
+        }
+        return null;
+    }
+
+    /** Deletes the new files of messages that will never be committed. */
+    public void abort(List<CommitMessage> messages) {
+        for (CommitMessage m : messages) {
+            Path dir = table.bucketPath(m.partition(), m.bucket());
+            DataFiles.deleteUnreferenced(table.io(), dir, m.newFiles());
+        }
+    }
+
+    private static List<ManifestEntry> entries(List<CommitMessage> messages) {
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (CommitMessage m : messages) {
+            for (DataFile f : m.deletedFiles()) {
+                entries.add(
+                        new ManifestEntry(
+                                FileKind.DELETE, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+            for (DataFile f : m.newFiles()) {
+                entries.add(
+                        new ManifestEntry(
+                                FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+        }
+        return entries;
+    }
+
+    /** The changes of one commit on top of the latest snapshot; staged again on every attempt. */
+    private interface Staging {
+        /** The entries to publish on top of {@code latest}; none if nothing applies any more. */
+        List<ManifestEntry> stage(@Nullable Snapshot latest);
+    }
+
+    private Map<ManifestEntry.FileId, ManifestEntry> liveFiles(@Nullable Snapshot latest) {
+        return latest == null ? Map.of() : table.snapshotReader().liveFiles(latest);
+    }
+
+    /**
+     * Publishes what {@code staging} makes of the latest snapshot as the next snapshot, staging
+     * again after every lost race.
+     *
+     * @return the new snapshot's id, or -1 if the staging left nothing to publish
+     */
+    private long tryCommit(long identifier, CommitKind kind, Staging staging) {
+        CommitAttempt.Header header = new CommitAttempt.Header(commitUser, identifier, kind);
+        // Appends do not depend on the latest snapshot: their manifest is written once.
+        ManifestFileMeta[] appendManifest = new ManifestFileMeta[1];
+        long[] published = {-1};
+        try {
+            retry.run(
+                    attempt -> {
+                        OptionalLong latestId = snapshots.latestId();
+                        Snapshot latest =
+                                latestId.isPresent()
+                                        ? snapshots.snapshot(latestId.getAsLong())
+                                        : null;
+                        List<ManifestEntry> delta = staging.stage(latest);
+                        if (delta.isEmpty() && kind == CommitKind.COMPACT) {
+                            return true; // Nothing applies any more.
+                        }
+                        CommitAttempt staged = new CommitAttempt(table, latest);
+                        try {
+                            ManifestFileMeta manifest;
+                            if (kind == CommitKind.APPEND) {
+                                if (appendManifest[0] == null) {
+                                    appendManifest[0] =
+                                            table.manifestFile().write(delta, table.schema().id());
+                                }
+                                manifest = appendManifest[0];
+                            } else {
+                                manifest = staged.writeManifest(delta);
+                            }
+                            Snapshot snapshot = staged.stage(header, manifest, delta);
+                            if (staged.publish(snapshot)) {
+                                published[0] = snapshot.id();
+                                return true;
+                            }
+                        } catch (CommitStateUnknownException e) {
+                            throw e; // The snapshot may reference what this attempt wrote.
+                        } catch (IOException e) {
+                            staged.cleanUp();
+                            throw new UncheckedIOException(
+                                    "Cannot commit to table "
+                                            + table.name()
+                                            + ": "
+                                            + e.getMessage(),
+                                    e);
+                        } catch (RuntimeException e) {
+                            staged.cleanUp();
+                            throw e;
+                        }
+                        staged.cleanUp();
+                        return false;
+                    });
+            return published[0];
+        } catch (CommitStateUnknownException e) {
+            // The snapshot may exist and reference the manifest: keep it.
+            throw e;
+        } catch (RuntimeException e) {
+            // No snapshot references the append manifest: remove it with the failed commit.
+            if (appendManifest[0] != null) {
+                table.manifestFile().delete(appendManifest[0].fileName());
+            }
+            throw e;
+        }
+    }
+
+    private static void delete(List<ManifestEntry> delta, ManifestEntry live) {
+        delta.add(
+                new ManifestEntry(
+                        FileKind.DELETE,
+                        live.partition(),
+                        live.bucket(),
+                        live.totalBuckets(),
+                        live.file()));
+    }
+}

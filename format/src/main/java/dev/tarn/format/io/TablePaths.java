@@ -1,0 +1,46 @@
+package dev.tarn.format.io;
+
+import java.io.Serializable;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Where every file of a table lives (SPEC.md, "Layout"): schema files, snapshot files and their
+ * hints, manifests and manifest lists, and the bucket directories of data files. The one place that
+ * knows the layout; everything else asks it.
+ *
+ * @param location the table's directory
+ */
+public record TablePaths(Path location) implements Serializable {
+
+    private static final String SCHEMA_DIR = "schema";
+    private static final String SNAPSHOT_DIR = "snapshot";
+    private static final String MANIFEST_DIR = "manifest";
+
+    public static TablePaths of(Path location) {
+        return new TablePaths(location);
+    }
+
+    public Path schemaDir() {
+        return new Path(location, SCHEMA_DIR);
+    }
+
+    public Path snapshotDir() {
+        return new Path(location, SNAPSHOT_DIR);
+    }
+
+    /** Manifests and manifest lists share one directory; their names tell them apart. */
+    public Path manifestDir() {
+        return new Path(location, MANIFEST_DIR);
+    }
+
+    /**
+     * The directory of one bucket.
+     *
+     * @param partitionPath the partition's relative directory ({@code k1=v1/k2=v2}), empty for an
+     *     unpartitioned table
+     */
+    public Path bucketDir(String partitionPath, int bucket) {
+        Path partitionDir = partitionPath.isEmpty() ? location : new Path(location, partitionPath);
+        return new Path(partitionDir, "bucket-" + bucket);
+    }
+}

@@ -1,0 +1,142 @@
+package dev.tarn.format.lsm.run;
+
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.manifest.ColumnStats;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.KeyRange;
+import dev.tarn.format.manifest.SequenceRange;
+import dev.tarn.format.parquet.DataFileStats;
+import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.parquet.ParquetWriteOptions;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Writes changes, in key order with one change per key, into data files of one level of one bucket,
+ * rolling to a new file past the target size, so the files form one sorted run. Each file records
+ * its key range, sequence range and column statistics.
+ *
+ * <p>Not thread-safe; files of an aborted writer are deleted.
+ */
+public final class KeyValueFileWriter {
+
+    /** Size checks are cheap but not free; rows between two checks. */
+    private static final int ROWS_PER_SIZE_CHECK = 1024;
+
+    /** Where and how files are written; shared by all writers of a bucket. */
+    public record Target(
+            FileIO io,
+            Path dir,
+            KeyValueSchema schema,
+            ParquetWriteOptions options,
+            long targetFileSize,
+            long schemaId) {}
+
+    private final Target target;
+    private final int level;
+    private final KeyValueRow fileRow;
+    private final List<DataFile> finished = new ArrayList<>();
+
+    private ParquetDataWriter current;
+    private String currentName;
+    private byte[] minKey;
+    private final KeyValueSchema.LastKey firstKey;
+    private final KeyValueSchema.LastKey lastKey;
+    private long minSequence;
+    private long maxSequence;
+    private long rowsSinceCheck;
+
+    public KeyValueFileWriter(Target target, int level) {
+        this.target = target;
+        this.level = level;
+        this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
+        // Own encoders: writers of several buckets and compactions run on different threads.
+        this.firstKey = target.schema().newLastKey();
+        this.lastKey = target.schema().newLastKey();
+    }
+
+    public void write(KeyValue kv) throws IOException {
+        if (current == null) {
+            currentName = "data-" + UUID.randomUUID() + ".parquet";
+            current =
+                    ParquetDataWriter.create(
+                            target.io(),
+                            new Path(target.dir(), currentName),
+                            target.schema().fileType(),
+                            target.options());
+            firstKey.set(kv.row());
+            minKey = firstKey.bytes();
+            minSequence = Long.MAX_VALUE;
+            maxSequence = Long.MIN_VALUE;
+        }
+        current.write(fileRow.replace(kv));
+        // The row may be gone by the time the file closes: keep its key's bytes.
+        lastKey.set(kv.row());
+        minSequence = Math.min(minSequence, kv.sequence());
+        maxSequence = Math.max(maxSequence, kv.sequence());
+        if (++rowsSinceCheck >= ROWS_PER_SIZE_CHECK) {
+            rowsSinceCheck = 0;
+            if (current.estimatedLength() >= target.targetFileSize()) {
+                closeCurrent();
+            }
+        }
+    }
+
+    /** Closes the open file and returns every file written, in key order. */
+    public List<DataFile> finish() throws IOException {
+        if (current != null) {
+            closeCurrent();
+        }
+        List<DataFile> files = List.copyOf(finished);
+        finished.clear();
+        return files;
+    }
+
+    /** Deletes every file this writer wrote and has not returned. */
+    public void abort() {
+        if (current != null) {
+            current.abort();
+            current = null;
+        }
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), finished);
+        finished.clear();
+    }
+
+    private void closeCurrent() throws IOException {
+        ParquetDataWriter writer = current;
+        current = null;
+        try {
+            byte[] maxKey = lastKey.bytes();
+            DataFileStats stats = writer.finish();
+            finished.add(
+                    new DataFile(
+                            currentName,
+                            stats.fileSize(),
+                            stats.rowCount(),
+                            level,
+                            target.schemaId(),
+                            new SequenceRange(minSequence, maxSequence),
+                            tableColumns(stats.stats()),
+                            new KeyRange(minKey, maxKey)));
+        } catch (IOException | RuntimeException e) {
+            writer.abort();
+            throw e;
+        }
+    }
+
+    /** Statistics of the table's columns only: the manifest holds no system columns. */
+    private ColumnStats tableColumns(ColumnStats all) {
+        int n = target.schema().tableType().getFieldCount();
+        return new ColumnStats(
+                Arrays.copyOf(all.mins(), n),
+                Arrays.copyOf(all.maxs(), n),
+                Arrays.copyOf(all.nullCounts(), n));
+    }
+}

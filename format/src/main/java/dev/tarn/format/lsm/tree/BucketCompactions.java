@@ -1,0 +1,192 @@
+package dev.tarn.format.lsm.tree;
+
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRun;
+import dev.tarn.format.lsm.run.SortedRunReader;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * The compactions of one bucket's writer: at most one {@link CompactionTask} running on the table
+ * write's background executor, and what the finished ones replaced with what since the writer last
+ * handed its changes out. Always: {@link #after()} holds only files never published, so an output
+ * that is compacted again before it is handed out is deleted at once, without a trace. Not
+ * thread-safe: the writer's thread calls it; only the task runs elsewhere.
+ */
+final class BucketCompactions {
+
+    private final BucketTreeWriter.Setup setup;
+    private final KeyValueFileWriter.Target target;
+    private final SortedRunReader.FileOpener opener;
+    private final Levels levels;
+    private final List<DataFile> before = new ArrayList<>();
+    private final List<DataFile> after = new ArrayList<>();
+    private long bytesCompacted;
+
+    @Nullable private CompactionTask runningTask;
+    @Nullable private Future<List<DataFile>> running;
+
+    BucketCompactions(
+            BucketTreeWriter.Setup setup,
+            KeyValueFileWriter.Target target,
+            SortedRunReader.FileOpener opener,
+            Levels levels) {
+        this.setup = setup;
+        this.target = target;
+        this.opener = opener;
+        this.levels = levels;
+    }
+
+    boolean isRunning() {
+        return running != null;
+    }
+
+    /**
+     * Starts a compaction if none runs and the levels call for one ({@code full}: merging every run
+     * into one at the last level); true if one started.
+     */
+    boolean start(boolean full) {
+        if (running != null) {
+            return false;
+        }
+        List<SortedRun> runs = levels.runs();
+        List<SortedRunInfo> infos = runs.stream().map(SortedRunInfo::of).toList();
+        Optional<CompactionUnit> unit =
+                full ? setup.picker().pickFull(infos) : setup.picker().pick(infos);
+        if (unit.isEmpty()) {
+            return false;
+        }
+        runningTask =
+                new CompactionTask(
+                        runs.subList(0, unit.get().runCount()),
+                        unit.get(),
+                        target,
+                        setup.merges().get(),
+                        opener);
+        running = setup.compactions().submit(runningTask);
+        return true;
+    }
+
+    /**
+     * Applies a finished compaction to the levels; with {@code block}, waits for a running one
+     * first.
+     *
+     * @return false if the compaction failed because one of its input files is gone (a commit
+     *     dropped the compaction that wrote it, or another writer's replaced it): the writer's view
+     *     of the bucket is out of date, not the table; nothing was applied
+     * @throws IOException if the compaction failed for another reason
+     */
+    boolean collect(boolean block) throws IOException {
+        if (running == null || (!block && !running.isDone())) {
+            return true;
+        }
+        List<DataFile> outputs;
+        try {
+            outputs = running.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("Interrupted while waiting for a compaction");
+        } catch (ExecutionException e) {
+            List<DataFile> inputs = runningTask.inputs();
+            running = null;
+            runningTask = null;
+            Throwable cause = e.getCause();
+            if (anyMissing(inputs)) {
+                return false;
+            }
+            throw new IOException(
+                    "Compaction of bucket " + target.dir() + " failed: " + cause.getMessage(),
+                    cause);
+        }
+        List<DataFile> inputs = runningTask.inputs();
+        running = null;
+        runningTask = null;
+        levels.replace(inputs, outputs);
+        // An output of an earlier compaction not yet handed out was never published: it goes
+        // away without a trace. Level-0 files are handed out as new data even when compacted
+        // away before the commit, so the commit's APPEND snapshot holds every new row and its
+        // COMPACT snapshot changes none.
+        Set<String> unpublished = new HashSet<>();
+        after.forEach(f -> unpublished.add(f.fileName()));
+        List<DataFile> neverPublished = new ArrayList<>();
+        for (DataFile input : inputs) {
+            if (unpublished.contains(input.fileName())) {
+                neverPublished.add(input);
+            } else {
+                before.add(input);
+            }
+        }
+        after.removeAll(neverPublished);
+        after.addAll(outputs);
+        outputs.forEach(f -> bytesCompacted += f.fileSize());
+        deleteUnpublished(neverPublished);
+        return true;
+    }
+
+    /** Stops a running compaction and deletes what it wrote. */
+    void cancel() {
+        if (running != null) {
+            running.cancel(true);
+            try {
+                deleteUnpublished(running.get());
+            } catch (CancellationException | ExecutionException | InterruptedException ignored) {
+                // A cancelled or failed task deletes its own files.
+            }
+            running = null;
+            runningTask = null;
+        }
+    }
+
+    /** Deletes the outputs not yet handed out and forgets what they replaced. */
+    void discardUnpublished() {
+        deleteUnpublished(after);
+        after.clear();
+        before.clear();
+    }
+
+    /** Inputs of the compactions finished since the last {@link #handedOut}, already published. */
+    List<DataFile> before() {
+        return List.copyOf(before);
+    }
+
+    /** Outputs of the compactions finished since the last {@link #handedOut}, not yet published. */
+    List<DataFile> after() {
+        return List.copyOf(after);
+    }
+
+    /** The writer handed {@link #before()} and {@link #after()} out for a commit. */
+    void handedOut() {
+        before.clear();
+        after.clear();
+    }
+
+    /** Bytes of files the finished compactions wrote. */
+    long bytesCompacted() {
+        return bytesCompacted;
+    }
+
+    private boolean anyMissing(List<DataFile> files) throws IOException {
+        for (DataFile f : files) {
+            if (!target.io().exists(new Path(target.dir(), f.fileName()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void deleteUnpublished(List<DataFile> files) {
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), files);
+    }
+}

@@ -1,0 +1,310 @@
+package dev.tarn.format.lsm.tree;
+
+import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRun;
+import dev.tarn.format.lsm.run.SortedRunReader;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFiles;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * The writer of one bucket of a primary-key table: gives every change the next sequence number,
+ * sorts changes in a {@link SortBuffer}, flushes them as level-0 files and keeps the bucket's
+ * {@link Levels} compacted by {@link UniversalCompaction}, one compaction at a time on a background
+ * executor while writing goes on ({@link BucketCompactions}). Writing waits for compaction only
+ * past {@code num-sorted-run.stop-trigger} runs, at a full compaction, or when asked to at a
+ * commit.
+ *
+ * <p>What changed since the last {@link #prepareCommit} is returned by it: new level-0 files, and
+ * the inputs and outputs of finished compactions. A compaction output compacted again before it was
+ * handed out is deleted at once; nothing else written is deleted here, unless the writer is closed
+ * before handing it out. Not thread-safe: one task thread calls it; only compaction tasks run
+ * elsewhere.
+ *
+ * <p>A writer may start before the bucket's published files are known ({@link #awaitRestore}):
+ * until {@link #restore} it only flushes level-0 files and never compacts, since a compaction that
+ * does not see every file could drop a tombstone that an unseen older file still needs.
+ *
+ * <p>Another writer or a compaction job may replace the bucket's files under it, and a commit then
+ * drops this writer's compaction of them. The writer is then {@linkplain #markStale stale}: it
+ * stops compacting, throws away compaction results not yet handed out, and keeps flushing level-0
+ * files until its owner {@linkplain #rebuild rebuilds} its view from the table. A compaction that
+ * finds one of its input files gone (deleted by the commit that dropped it) makes it stale too.
+ */
+public final class BucketTreeWriter implements AutoCloseable {
+
+    /** What a bucket's writer shares with the other buckets of its table write. */
+    public record Setup(
+            KeyValueSchema schema,
+            Supplier<MergeFunction> merges,
+            UniversalCompaction picker,
+            ExecutorService compactions,
+            int stopTrigger,
+            int fullCompactionEvery) {}
+
+    /** The changes of one commit: added level-0 files, and what compaction replaced with what. */
+    public record Changes(
+            List<DataFile> newFiles, List<DataFile> compactBefore, List<DataFile> compactAfter) {}
+
+    private final Setup setup;
+    private final KeyValueFileWriter.Target target;
+    private final Levels levels;
+    private final SortBuffer buffer;
+    private final MergeFunction merge;
+    private final BucketCompactions compactions;
+    private final long firstSequence;
+    private long nextSequence;
+    private long commits;
+    private long bytesFlushed;
+    private boolean awaitingRestore;
+    private boolean stale;
+
+    private final List<DataFile> newFiles = new ArrayList<>();
+
+    /**
+     * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
+     */
+    public BucketTreeWriter(
+            Setup setup,
+            KeyValueFileWriter.Target target,
+            SortedRunReader.FileOpener opener,
+            Levels levels,
+            SortBuffer buffer,
+            long firstSequence) {
+        this.setup = setup;
+        this.target = target;
+        this.levels = levels;
+        this.buffer = buffer;
+        this.merge = setup.merges().get();
+        this.compactions = new BucketCompactions(setup, target, opener, levels);
+        this.firstSequence = firstSequence;
+        this.nextSequence = firstSequence;
+    }
+
+    /** From now until {@link #restore}, the levels lack the bucket's published files. */
+    public void awaitRestore() {
+        awaitingRestore = true;
+    }
+
+    /**
+     * Adds the bucket's published files, all older than this writer's changes, and lets compaction
+     * run again.
+     *
+     * @throws IllegalStateException if a file holds a sequence number this writer also gave out
+     */
+    public void restore(Collection<DataFile> published) {
+        if (!awaitingRestore) {
+            throw new IllegalStateException("Bucket " + target.dir() + " was restored already");
+        }
+        for (DataFile file : published) {
+            if (file.sequence().max() >= firstSequence) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Cannot restore bucket %s: its file %s holds sequence number %d,"
+                                        + " not below this writer's first %d (a clock far behind"
+                                        + " the previous writer's?); restart the writer",
+                                target.dir(),
+                                file.fileName(),
+                                file.sequence().max(),
+                                firstSequence));
+            }
+        }
+        published.forEach(levels::addFile);
+        awaitingRestore = false;
+    }
+
+    /**
+     * The bucket's files changed under this writer: stops a running compaction, deletes the results
+     * of those not yet handed out by {@link #prepareCommit}, and compacts no more until {@link
+     * #rebuild}. Level-0 files flushed meanwhile are handed out as usual.
+     */
+    public void markStale() {
+        stale = true;
+        compactions.cancel();
+        compactions.discardUnpublished();
+    }
+
+    /** Whether the view of the bucket's files is out of date ({@link #markStale}). */
+    public boolean isStale() {
+        return stale;
+    }
+
+    /**
+     * Replaces the view of the bucket's files with {@code files} (the table's, plus this writer's
+     * files not yet published) and compacts again.
+     *
+     * @throws IllegalStateException if the writer is not {@linkplain #isStale stale}
+     */
+    public void rebuild(Collection<DataFile> files) {
+        if (!stale) {
+            throw new IllegalStateException("Bucket " + target.dir() + " is not stale");
+        }
+        levels.resetTo(files);
+        stale = false;
+    }
+
+    /** Adds one change; its kind is the row's. The row may be reused once this returns. */
+    public void write(RowData row) throws IOException {
+        long sequence = nextSequence++;
+        if (!buffer.put(sequence, row.getRowKind(), row)) {
+            flush();
+            if (!buffer.put(sequence, row.getRowKind(), row)) {
+                throw new IllegalStateException("An empty sort buffer refused a row");
+            }
+        }
+    }
+
+    /** Bytes of memory the bucket's buffer holds. */
+    public long memoryUsed() {
+        return buffer.memoryUsed();
+    }
+
+    /**
+     * Frees the buffer's memory for other buckets: spills it to local disk if it may, otherwise
+     * flushes it as a level-0 file.
+     */
+    public void releaseMemory() throws IOException {
+        if (!buffer.spillAndRelease()) {
+            flush();
+            buffer.releaseMemory();
+        }
+    }
+
+    /** Writes the buffered changes as level-0 files, then compacts if the levels call for it. */
+    public void flush() throws IOException {
+        collectCompaction(false);
+        addFlushed(writeBuffer());
+    }
+
+    /**
+     * Writes the buffered changes as level-0 files and empties the buffer, changing nothing else:
+     * {@link #addFlushed} takes the files in. The one step another thread may run (while this
+     * writer's thread waits), so the buckets of a table write flush in parallel at a checkpoint.
+     */
+    public List<DataFile> writeBuffer() throws IOException {
+        if (buffer.size() == 0) {
+            return List.of();
+        }
+        KeyValueFileWriter writer = new KeyValueFileWriter(target, 0);
+        List<DataFile> flushed;
+        try {
+            // Tombstones stay: older files (or files of a commit still pending) may hold the key.
+            Iterator<KeyValue> changes = buffer.merged(merge);
+            while (changes.hasNext()) {
+                writer.write(changes.next());
+            }
+            flushed = writer.finish();
+        } catch (IOException | RuntimeException e) {
+            writer.abort();
+            throw e;
+        }
+        buffer.clear();
+        return flushed;
+    }
+
+    /** Takes in files of {@link #writeBuffer} as the newest level-0 runs; compacts if due. */
+    public void addFlushed(List<DataFile> flushed) throws IOException {
+        if (flushed.isEmpty()) {
+            return;
+        }
+        for (DataFile file : flushed) {
+            levels.addLevel0(file);
+            newFiles.add(file);
+            bytesFlushed += file.fileSize();
+        }
+        startCompaction(false);
+        while (levels.runCount() > setup.stopTrigger() && compactions.isRunning()) {
+            collectCompaction(true);
+            startCompaction(false);
+        }
+    }
+
+    /**
+     * Flushes and returns the changes since the last call. With {@code waitForCompaction} (at the
+     * end of a bounded input) a running compaction is awaited so its result is part of this commit;
+     * every {@code full-compaction.delta-commits} commits a full compaction is.
+     */
+    public Changes prepareCommit(boolean waitForCompaction) throws IOException {
+        flush();
+        commits++;
+        if (!awaitingRestore
+                && setup.fullCompactionEvery() > 0
+                && commits % setup.fullCompactionEvery() == 0) {
+            compactFully();
+        } else {
+            collectCompaction(waitForCompaction);
+        }
+        Changes changes =
+                new Changes(List.copyOf(newFiles), compactions.before(), compactions.after());
+        newFiles.clear();
+        compactions.handedOut();
+        return changes;
+    }
+
+    /** Flushes, then merges every run of the bucket into one at the last level, and waits. */
+    public void compactFully() throws IOException {
+        if (awaitingRestore) {
+            throw new IllegalStateException(
+                    "Cannot compact bucket " + target.dir() + " before its files are restored");
+        }
+        flush();
+        collectCompaction(true);
+        if (startCompaction(true)) {
+            collectCompaction(true);
+        }
+    }
+
+    /** Bytes of level-0 files this writer flushed. */
+    public long bytesFlushed() {
+        return bytesFlushed;
+    }
+
+    /** Bytes of files its finished compactions wrote. */
+    public long bytesCompacted() {
+        return compactions.bytesCompacted();
+    }
+
+    /** The bucket's sorted runs as this writer knows them, newest first. */
+    List<SortedRun> runs() {
+        return levels.runs();
+    }
+
+    /**
+     * Stops a running compaction and deletes every file not yet returned by {@link #prepareCommit};
+     * published files are kept.
+     */
+    @Override
+    public void close() {
+        compactions.cancel();
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), newFiles);
+        newFiles.clear();
+        compactions.discardUnpublished();
+        buffer.close();
+    }
+
+    /** Starts a compaction if none runs and the levels call for one; true if one started. */
+    private boolean startCompaction(boolean full) {
+        if (awaitingRestore || stale) {
+            return false;
+        }
+        return compactions.start(full);
+    }
+
+    /** Applies a finished compaction; with {@code block}, waits for a running one first. */
+    private void collectCompaction(boolean block) throws IOException {
+        if (!compactions.collect(block)) {
+            markStale();
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.tarn.format.maintenance;
+
+import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.schema.TableKind;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.table.TableContext;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableWrite;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Compacts every bucket of a primary-key table into one sorted run at the last level, dropping
+ * tombstones, and publishes the result as one COMPACT snapshot that changes no row. Runs in the
+ * calling thread, bucket by bucket. A bucket that a writer compacts or overwrites meanwhile is left
+ * as that writer made it (the commit drops its compaction), and the result counts it.
+ */
+public final class FullCompaction {
+
+    /**
+     * What a full compaction did.
+     *
+     * @param buckets the buckets with files in the snapshot it started from
+     * @param compacted the buckets it rewrote (a bucket that is one run already is left alone)
+     * @param snapshotId the COMPACT snapshot it published, if any
+     * @param dropped buckets it rewrote but left as they were: writers rewrote them meanwhile
+     */
+    public record Result(
+            String table, int buckets, int compacted, OptionalLong snapshotId, int dropped) {
+
+        /** One line for an operator. */
+        public String summary() {
+            if (snapshotId.isEmpty()) {
+                return dropped == 0
+                        ? "Table " + table + " is compacted already: " + buckets + " buckets"
+                        : String.format(
+                                "Compacted no bucket of table %s: writers rewrote all %d buckets"
+                                        + " it compacted while it ran; the table is unchanged, call"
+                                        + " compact again",
+                                table, dropped);
+            }
+            String line =
+                    String.format(
+                            "Compacted %d buckets of table %s into snapshot %d",
+                            compacted - dropped, table, snapshotId.getAsLong());
+            return dropped == 0
+                    ? line
+                    : line
+                            + String.format(
+                                    "; %d buckets were rewritten by writers while it ran and are"
+                                            + " left as they are",
+                                    dropped);
+        }
+    }
+
+    private FullCompaction() {}
+
+    /**
+     * Compacts {@code table}'s latest snapshot fully; a table without snapshots is left alone.
+     *
+     * @throws IllegalArgumentException naming the table if it has no primary key
+     */
+    public static Optional<Result> run(TableContext table) {
+        if (table.kind() != TableKind.PRIMARY_KEY) {
+            throw new IllegalArgumentException(
+                    "Cannot compact table "
+                            + table.name()
+                            + ": it has no primary key; only primary-key tables compact");
+        }
+        Optional<Snapshot> latest = table.snapshotReader().latest();
+        if (latest.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<BucketId> buckets = table.snapshotReader().filesByBucket(latest.get()).keySet();
+        List<CommitMessage> messages;
+        try (TableWrite write = new TableWrite(table, false)) {
+            for (BucketId bucket : buckets) {
+                write.compactFully(bucket.partition(), bucket.bucket());
+            }
+            messages = write.prepareCommit(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot compact table " + table.name() + ": " + e.getMessage(), e);
+        }
+        TableCommit.Result result =
+                new TableCommit(table, "compact-" + UUID.randomUUID()).publish(1, messages);
+        int compacted = (int) messages.stream().filter(m -> !m.deletedFiles().isEmpty()).count();
+        return Optional.of(
+                new Result(
+                        table.name(),
+                        buckets.size(),
+                        compacted,
+                        result.snapshotId(),
+                        result.droppedCompactions().size()));
+    }
+}

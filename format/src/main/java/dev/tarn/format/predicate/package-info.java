@@ -1,0 +1,22 @@
+/**
+ * Predicates: the filters a query pushes down, and what they rule out without reading rows.
+ *
+ * <p>A {@link dev.tarn.format.predicate.Predicate} is a tree of AND, OR and leaves ({@code field op
+ * literals}, literals in Flink's internal data), over the table's full row type. It only ever
+ * prunes: whatever passes (a partition, a file, a Parquet row group) may still hold rows that do
+ * not match, so the engine applies the filter itself as well. Every evaluation here answers "may
+ * match" when it cannot be sure.
+ *
+ * <pre>
+ *   filter --> partitions (bucket.PartitionPruning) --> buckets (bucket.BucketPruning)
+ *          --> files, by their column statistics (PredicateEvaluator)
+ *          --> row groups and pages (parquet.ParquetDataReader)
+ * </pre>
+ *
+ * <p>{@link dev.tarn.format.predicate.Predicates} restricts a filter to some columns (a primary-key
+ * table may only prune by its key columns before versions merge). Predicates travel to Flink tasks
+ * by Java serialization; {@code SerializedLeaf} carries literals of Flink's non-serializable
+ * internal types. This package depends on manifests (for file statistics) and nothing else of the
+ * format, so the Parquet reader and the scan alike can use it.
+ */
+package dev.tarn.format.predicate;

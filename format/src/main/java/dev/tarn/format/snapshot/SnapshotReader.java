@@ -1,0 +1,111 @@
+package dev.tarn.format.snapshot;
+
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.FileKind;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestFile;
+import dev.tarn.format.manifest.ManifestFileMeta;
+import dev.tarn.format.manifest.ManifestList;
+import dev.tarn.format.manifest.Partition;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * What a snapshot holds, for everything that asks: the latest snapshot or one by id, its live files
+ * (all, by bucket, or its partitions), and its delta, the files that one snapshot added and
+ * removed. Scans, writers starting or following their buckets, compaction, the catalog and the
+ * commit itself read snapshots only through here, so a fix or a cache lands once. Snapshots and
+ * manifests never change once written; concurrent commits only add newer snapshots.
+ */
+public final class SnapshotReader {
+
+    /** The changes one snapshot made: the entries of its own (delta) manifests, in order. */
+    public record Delta(Snapshot snapshot, List<ManifestEntry> entries) {
+
+        public List<ManifestEntry> added() {
+            return entries.stream().filter(e -> e.kind() == FileKind.ADD).toList();
+        }
+
+        public List<ManifestEntry> deleted() {
+            return entries.stream().filter(e -> e.kind() == FileKind.DELETE).toList();
+        }
+    }
+
+    private final SnapshotManager snapshots;
+    private final ManifestList lists;
+    private final ManifestFile manifests;
+
+    public SnapshotReader(SnapshotManager snapshots, ManifestList lists, ManifestFile manifests) {
+        this.snapshots = snapshots;
+        this.lists = lists;
+        this.manifests = manifests;
+    }
+
+    /** The newest snapshot, if the table has one. */
+    public Optional<Snapshot> latest() {
+        OptionalLong id = snapshots.latestId();
+        return id.isPresent() ? Optional.of(snapshots.snapshot(id.getAsLong())) : Optional.empty();
+    }
+
+    /**
+     * @throws IllegalArgumentException naming the table and the id if there is no such snapshot
+     */
+    public Snapshot snapshot(long id) {
+        return snapshots.snapshot(id);
+    }
+
+    /** Every manifest of {@code snapshot}: those of its base, then its delta. */
+    public List<ManifestFileMeta> manifests(Snapshot snapshot) {
+        List<ManifestFileMeta> metas = new ArrayList<>(lists.read(snapshot.baseManifestList()));
+        metas.addAll(lists.read(snapshot.deltaManifestList()));
+        return metas;
+    }
+
+    /** The live files of {@code snapshot} (SPEC.md, "Live files"), by file. */
+    public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(Snapshot snapshot) {
+        return manifests.liveFiles(manifests(snapshot));
+    }
+
+    /** The live files of {@code snapshot}, grouped by bucket in the order they were added. */
+    public Map<BucketId, List<ManifestEntry>> filesByBucket(Snapshot snapshot) {
+        return byBucket(liveFiles(snapshot).values());
+    }
+
+    /** The partitions that hold at least one live file of {@code snapshot}. */
+    public Set<Partition> partitions(Snapshot snapshot) {
+        Set<Partition> partitions = new LinkedHashSet<>();
+        for (ManifestEntry e : liveFiles(snapshot).values()) {
+            partitions.add(e.partition());
+        }
+        return partitions;
+    }
+
+    /** The files {@code snapshot} itself added and removed: its delta manifests only. */
+    public Delta delta(Snapshot snapshot) {
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (ManifestFileMeta meta : lists.read(snapshot.deltaManifestList())) {
+            entries.addAll(manifests.read(meta.fileName()));
+        }
+        return new Delta(snapshot, entries);
+    }
+
+    /** Whether snapshot {@code id} exists (it may have been expired). */
+    public boolean exists(long id) {
+        return snapshots.exists(id);
+    }
+
+    private static Map<BucketId, List<ManifestEntry>> byBucket(Collection<ManifestEntry> entries) {
+        Map<BucketId, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
+        for (ManifestEntry e : entries) {
+            byBucket.computeIfAbsent(e.bucketId(), b -> new ArrayList<>()).add(e);
+        }
+        return byBucket;
+    }
+}

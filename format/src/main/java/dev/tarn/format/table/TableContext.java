@@ -1,0 +1,137 @@
+package dev.tarn.format.table;
+
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.ManifestFile;
+import dev.tarn.format.manifest.ManifestList;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableKind;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.snapshot.SnapshotCommit;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.SnapshotReader;
+import java.io.Serializable;
+import java.util.Map;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * What the seams below the {@code Table} façade (scan, read, write, commit, maintenance) need of
+ * one table: its name, schema and options (read once into a {@link TableConfig}), where its files
+ * live ({@link TablePaths}) and the file I/O that reaches them, the atomic publish step, and the
+ * managers and reader of its snapshots and schemas. Immutable and serializable, so Flink can ship
+ * it to tasks; it holds no open resources, and the managers it makes are cached per instance.
+ */
+public final class TableContext implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final FileIO io;
+    private final TablePaths paths;
+    private final String name;
+    private final TableSchema schema;
+    private final Map<String, String> options;
+    private final SnapshotCommit publisher;
+    private transient TableConfig config;
+    private transient SnapshotManager snapshots;
+
+    /**
+     * @param options the schema's options with a query's options over them
+     * @throws IllegalArgumentException naming the table, the option and the value if an option is
+     *     unknown or invalid
+     */
+    public TableContext(
+            FileIO io,
+            TablePaths paths,
+            String name,
+            TableSchema schema,
+            Map<String, String> options) {
+        this.io = io;
+        this.paths = paths;
+        this.name = name;
+        this.schema = schema;
+        this.options = Map.copyOf(options);
+        this.publisher = SnapshotCommit.forFileSystem(io);
+        this.config = TableConfig.of(name, this.options);
+    }
+
+    /** How errors name the table, e.g. {@code db.orders}. */
+    public String name() {
+        return name;
+    }
+
+    public FileIO io() {
+        return io;
+    }
+
+    public TablePaths paths() {
+        return paths;
+    }
+
+    public Path location() {
+        return paths.location();
+    }
+
+    public TableSchema schema() {
+        return schema;
+    }
+
+    public TableKind kind() {
+        return schema.kind();
+    }
+
+    /** The schema's options with the query's over them. */
+    public Map<String, String> options() {
+        return options;
+    }
+
+    public TableConfig config() {
+        if (config == null) {
+            config = TableConfig.of(name, options);
+        }
+        return config;
+    }
+
+    public SnapshotCommit publisher() {
+        return publisher;
+    }
+
+    public SnapshotManager snapshotManager() {
+        if (snapshots == null) {
+            snapshots = new SnapshotManager(io, paths, name, publisher);
+        }
+        return snapshots;
+    }
+
+    public SchemaManager schemaManager() {
+        return new SchemaManager(io, paths, name, publisher);
+    }
+
+    public ManifestFile manifestFile() {
+        return new ManifestFile(io, paths);
+    }
+
+    public ManifestList manifestList() {
+        return new ManifestList(io, paths);
+    }
+
+    public SnapshotReader snapshotReader() {
+        return new SnapshotReader(snapshotManager(), manifestList(), manifestFile());
+    }
+
+    /** The directory of one bucket of one partition. */
+    public Path bucketPath(Partition partition, int bucket) {
+        return paths.bucketDir(partition.path(schema.partitionKeys()), bucket);
+    }
+
+    public Path bucketPath(BucketId bucket) {
+        return bucketPath(bucket.partition(), bucket.bucket());
+    }
+
+    @Override
+    public String toString() {
+        return name + " at " + paths.location();
+    }
+}

@@ -1,9 +1,0 @@
-package dev.tarn.format.write;
-
-/** A commit cannot apply to the table as it now is (another writer changed what it depends on). */
-public class CommitConflictException extends RuntimeException {
-
-    public CommitConflictException(String message) {
-        super(message);
-    }
-}

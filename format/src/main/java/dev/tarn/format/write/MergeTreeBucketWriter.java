@@ -1,0 +1,86 @@
+package dev.tarn.format.write;
+
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DataFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * A primary-key table's bucket within a table write: its LSM tree ({@link BucketTreeWriter}) and
+ * the ledger of what it handed out and has not yet seen published ({@link BucketLedger}). Writes
+ * count against the write buffer budget the buckets of the table write share.
+ */
+final class MergeTreeBucketWriter implements BucketWriter {
+
+    private final BucketId bucket;
+    private final BucketTreeWriter tree;
+    private final MergeTreeBucketWriters shared;
+    private final BucketLedger ledger = new BucketLedger();
+
+    MergeTreeBucketWriter(BucketId bucket, BucketTreeWriter tree, MergeTreeBucketWriters shared) {
+        this.bucket = bucket;
+        this.tree = tree;
+        this.shared = shared;
+    }
+
+    BucketId bucket() {
+        return bucket;
+    }
+
+    BucketTreeWriter tree() {
+        return tree;
+    }
+
+    BucketLedger ledger() {
+        return ledger;
+    }
+
+    @Override
+    public void write(RowData row) throws IOException {
+        long before = tree.memoryUsed();
+        tree.write(row);
+        shared.memoryChanged(tree.memoryUsed() - before);
+    }
+
+    @Override
+    public List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
+        BucketTreeWriter.Changes changes = tree.prepareCommit(endOfInput || shared.overwrite());
+        int totalBuckets = shared.totalBuckets();
+        List<CommitMessage> messages = new ArrayList<>(2);
+        if (shared.overwrite()) {
+            // Nothing is published before an overwrite's commit: only the surviving files count.
+            List<DataFile> files = new ArrayList<>(changes.newFiles());
+            files.addAll(changes.compactAfter());
+            files.removeAll(changes.compactBefore());
+            messages.add(
+                    CommitMessage.append(bucket.partition(), bucket.bucket(), totalBuckets, files));
+        } else {
+            ledger.handedOut(changes);
+            messages.add(
+                    CommitMessage.append(
+                            bucket.partition(), bucket.bucket(), totalBuckets, changes.newFiles()));
+            messages.add(
+                    new CommitMessage(
+                            bucket.partition(),
+                            bucket.bucket(),
+                            totalBuckets,
+                            changes.compactAfter(),
+                            changes.compactBefore()));
+        }
+        messages.removeIf(CommitMessage::isEmpty);
+        return messages;
+    }
+
+    @Override
+    public void compactFully() throws IOException {
+        tree.compactFully();
+    }
+
+    @Override
+    public void close() {
+        tree.close();
+    }
+}

@@ -1,0 +1,356 @@
+package dev.tarn.format.write;
+
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.lsm.tree.BucketTreeWriter;
+import dev.tarn.format.lsm.tree.Levels;
+import dev.tarn.format.lsm.tree.UniversalCompaction;
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.table.DataFileOpener;
+import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * The primary-key kind's {@link BucketWriters}: what the buckets of one {@link TableWrite} share.
+ * Each bucket is a {@link MergeTreeBucketWriter} around a {@link BucketTreeWriter}, started from
+ * the bucket's files in the latest snapshot, all sharing one {@code write-buffer-size} of memory
+ * (past it, the fullest bucket spills or flushes) and one background compaction thread.
+ *
+ * <p>Sequence numbers: a bucket starts above the highest sequence of its files and above the wall
+ * clock in milliseconds times 2^20, so that a writer restarted before the commit of its previous
+ * run's files was retried still numbers its changes after them (SPEC.md, "Sequence numbers").
+ *
+ * <p>Restored writers ({@link #deferRestore}) read the latest snapshot only at their first
+ * checkpoint: before it, the commits of the checkpoints they were restored from may still be under
+ * way.
+ */
+final class MergeTreeBucketWriters implements BucketWriters {
+
+    /** Spill files per bucket before it must flush: bounds open files when reading them back. */
+    private static final int MAX_SPILL_FILES = 64;
+
+    /** Threads that flush buckets at a commit: the machine's cores, at most four. */
+    private static final int FLUSH_THREADS =
+            Math.min(4, Runtime.getRuntime().availableProcessors());
+
+    /** Shift of the wall-clock floor of sequence numbers: room for 2^20 changes a millisecond. */
+    private static final int CLOCK_SHIFT = 20;
+
+    private final TableContext table;
+    private final boolean overwrite;
+    private final TableConfig.Lsm config;
+    private final KeyValueSchema schema;
+    private final ParquetWriteOptions parquetOptions;
+    private final UniversalCompaction picker;
+    private final Supplier<MergeFunction> merges;
+    private final Map<BucketId, MergeTreeBucketWriter> writers = new LinkedHashMap<>();
+    @Nullable private PublishedFiles published;
+    @Nullable private ExecutorService compactions;
+    @Nullable private ExecutorService flushes;
+    @Nullable private java.nio.file.Path spillDirectory;
+    private long memoryUsed;
+    private boolean restorePending;
+    private boolean following;
+
+    /**
+     * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
+     *     final files of each bucket
+     */
+    MergeTreeBucketWriters(
+            TableContext table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+        this.table = table;
+        this.overwrite = overwrite;
+        this.config = table.config().lsm();
+        this.schema = KeyValueSchema.of(table.schema());
+        this.parquetOptions = parquetOptions;
+        Map<String, String> options = table.options();
+        this.picker = UniversalCompaction.fromOptions(options);
+        int[] keys = table.schema().fieldIndexes(table.schema().primaryKeys());
+        MergeEngine engine = config.mergeEngine();
+        // Built once here so a bad merge option fails before the first row.
+        MergeFunctions.create(engine, schema.tableType(), keys, options);
+        this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);
+    }
+
+    boolean overwrite() {
+        return overwrite;
+    }
+
+    int totalBuckets() {
+        return table.config().bucket();
+    }
+
+    /** A bucket's buffer grew or shrank; past the budget, the fullest bucket lets go. */
+    void memoryChanged(long delta) throws IOException {
+        memoryUsed += delta;
+        if (memoryUsed > config.writeBufferSize()) {
+            BucketTreeWriter fullest =
+                    writers.values().stream()
+                            .map(MergeTreeBucketWriter::tree)
+                            .max(Comparator.comparingLong(BucketTreeWriter::memoryUsed))
+                            .orElseThrow();
+            fullest.releaseMemory();
+            recountMemory();
+        }
+    }
+
+    private void recountMemory() {
+        memoryUsed = writers.values().stream().mapToLong(w -> w.tree().memoryUsed()).sum();
+    }
+
+    /**
+     * Reads the buckets' published files at the first commit of a checkpoint, not earlier; until
+     * then buckets flush level-0 files and do not compact.
+     */
+    @Override
+    public void deferRestore() {
+        if (!overwrite) {
+            restorePending = true;
+        }
+    }
+
+    @Override
+    public void beforeCommit(boolean endOfInput) throws IOException {
+        flushInParallel();
+        following = !overwrite && !endOfInput && published != null;
+        if (following) {
+            followTable();
+        }
+    }
+
+    @Override
+    public void afterCommit(boolean endOfInput) throws IOException {
+        recountMemory();
+        if (restorePending && !endOfInput) {
+            // A checkpoint barrier: the job's tasks all finished their restore before it was
+            // triggered, so the committer has published what it recovered.
+            restorePending = false;
+            PublishedFiles files = published();
+            writers.forEach((key, w) -> w.tree().restore(files.files(key)));
+        } else if (following) {
+            rebuildStaleBuckets();
+        }
+    }
+
+    /**
+     * Reads what the snapshots published since the last checkpoint changed in this write's buckets;
+     * a bucket another writer or a compaction job changed, or whose compaction a commit dropped,
+     * stops compacting until {@link #rebuildStaleBuckets} can rebuild its view.
+     */
+    private void followTable() {
+        published.advance(
+                new PublishedFiles.Listener() {
+                    @Override
+                    public void changed(BucketId bucket, PublishedFiles.Change change) {
+                        MergeTreeBucketWriter owner = writers.get(bucket);
+                        BucketTreeWriter writer = owner == null ? null : owner.tree();
+                        boolean own = owner == null || owner.ledger().observe(change);
+                        if (writer != null && !own && !writer.isStale()) {
+                            writer.markStale();
+                        }
+                    }
+
+                    @Override
+                    public void reset() {
+                        writers.values().stream()
+                                .map(MergeTreeBucketWriter::tree)
+                                .filter(w -> !w.isStale())
+                                .forEach(BucketTreeWriter::markStale);
+                    }
+                });
+    }
+
+    /** Gives each stale bucket whose compactions are settled its files as the table has them. */
+    private void rebuildStaleBuckets() throws IOException {
+        for (MergeTreeBucketWriter bucket : writers.values()) {
+            BucketTreeWriter writer = bucket.tree();
+            if (!writer.isStale()) {
+                continue;
+            }
+            Path dir = table.bucketPath(bucket.bucket());
+            if (bucket.ledger().settled(name -> exists(new Path(dir, name)))) {
+                writer.rebuild(bucket.ledger().rebuild(published.files(bucket.bucket())));
+            }
+        }
+    }
+
+    private boolean exists(Path path) {
+        try {
+            return table.io().exists(path);
+        } catch (IOException e) {
+            return true; // Unknown: wait for the next checkpoint rather than guess.
+        }
+    }
+
+    /**
+     * Writes every bucket's buffer at once, a bucket per thread: the task waits for the files at a
+     * checkpoint anyway, and its other cores would idle meanwhile.
+     */
+    private void flushInParallel() throws IOException {
+        List<BucketTreeWriter> buckets =
+                writers.values().stream().map(MergeTreeBucketWriter::tree).toList();
+        if (buckets.size() < 2 || FLUSH_THREADS < 2) {
+            return; // Each writer flushes itself in its prepareCommit.
+        }
+        if (flushes == null) {
+            flushes = Executors.newFixedThreadPool(FLUSH_THREADS, daemon("tarn-flush-"));
+        }
+        List<Future<List<DataFile>>> written = new ArrayList<>();
+        for (BucketTreeWriter writer : buckets) {
+            written.add(flushes.submit(writer::writeBuffer));
+        }
+        IOException failure = null;
+        for (int i = 0; i < buckets.size(); i++) {
+            try {
+                buckets.get(i).addFlushed(written.get(i).get());
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (failure == null) {
+                    failure =
+                            cause instanceof IOException io
+                                    ? io
+                                    : new IOException(
+                                            "Cannot flush a bucket of table "
+                                                    + table.name()
+                                                    + ": "
+                                                    + cause.getMessage(),
+                                            cause);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("Interrupted while flushing " + table.name());
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private ThreadFactory daemon(String prefix) {
+        return r -> {
+            Thread t = new Thread(r, prefix + table.name());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public TableWrite.WrittenBytes writtenBytes() {
+        long flushed = 0;
+        long compacted = 0;
+        for (MergeTreeBucketWriter writer : writers.values()) {
+            flushed += writer.tree().bytesFlushed();
+            compacted += writer.tree().bytesCompacted();
+        }
+        return new TableWrite.WrittenBytes(flushed, compacted);
+    }
+
+    @Override
+    public void close() {
+        writers.clear();
+        if (compactions != null) {
+            compactions.shutdownNow();
+            compactions = null;
+        }
+        if (flushes != null) {
+            flushes.shutdownNow();
+            flushes = null;
+        }
+        if (spillDirectory != null) {
+            try (var files = Files.list(spillDirectory)) {
+                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(spillDirectory);
+            } catch (IOException ignored) {
+                // A temporary directory; the operating system cleans it up eventually.
+            }
+            spillDirectory = null;
+        }
+    }
+
+    @Override
+    public BucketWriter open(BucketId key) throws IOException {
+        Path dir = table.bucketPath(key);
+        KeyValueFileWriter.Target target =
+                new KeyValueFileWriter.Target(
+                        table.io(),
+                        dir,
+                        schema,
+                        parquetOptions,
+                        table.config().sizes().targetFileSize(),
+                        table.schema().id());
+        List<DataFile> files = overwrite || restorePending ? List.of() : published().files(key);
+        Levels levels = new Levels(schema, picker.maxLevel(), files);
+        long firstSequence =
+                Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
+        BucketTreeWriter tree =
+                new BucketTreeWriter(
+                        new BucketTreeWriter.Setup(
+                                schema,
+                                merges,
+                                picker,
+                                compactions(),
+                                config.sortedRunStopTrigger(),
+                                config.fullCompactionDeltaCommits()),
+                        target,
+                        new DataFileOpener(table, dir, schema.fileType(), null, "compaction")::open,
+                        levels,
+                        buffer(),
+                        firstSequence);
+        if (restorePending) {
+            tree.awaitRestore();
+        }
+        MergeTreeBucketWriter writer = new MergeTreeBucketWriter(key, tree, this);
+        writers.put(key, writer);
+        return writer;
+    }
+
+    private SortBuffer buffer() throws IOException {
+        if (!config.spillable()) {
+            return SortBuffer.inMemory(schema.keys(), config.writeBufferSize());
+        }
+        if (spillDirectory == null) {
+            spillDirectory = Files.createTempDirectory("tarn-spill-");
+        }
+        return SortBuffer.spillable(
+                schema.keys(), config.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
+    }
+
+    private ExecutorService compactions() {
+        if (compactions == null) {
+            compactions = Executors.newSingleThreadExecutor(daemon("tarn-compaction-"));
+        }
+        return compactions;
+    }
+
+    /** The live files of every bucket: of the latest snapshot when first asked, then followed. */
+    private PublishedFiles published() {
+        if (published == null) {
+            published = PublishedFiles.ofLatest(table);
+        }
+        return published;
+    }
+}
