@@ -14,7 +14,7 @@ import org.apache.flink.table.data.GenericRowData;
  * ({@code =} or {@code IN}, under a top-level AND), only the buckets those values hash to hold
  * matching rows. A point lookup by primary key so reads one bucket of its partition.
  */
-public final class BucketPruning {
+final class BucketPruning {
 
     /** Value combinations hashed at most; beyond, pruning would cost more than it saves. */
     private static final int MAX_COMBINATIONS = 1024;
@@ -23,8 +23,7 @@ public final class BucketPruning {
 
     /** The matching buckets, or null if the filter does not narrow them down. */
     @Nullable
-    public static Set<Integer> buckets(
-            @Nullable Predicate filter, TableSchema schema, int totalBuckets) {
+    static Set<Integer> buckets(@Nullable Predicate filter, TableSchema schema, int totalBuckets) {
         if (filter == null || totalBuckets <= 0) {
             return null;
         }

@@ -9,18 +9,18 @@ import dev.tarn.format.predicate.PredicateEvaluator;
  * Leaves on columns that are not partition keys never rule a partition out: pruning must never drop
  * a matching row.
  */
-public final class PartitionPruning {
+final class PartitionPruning {
 
     private final int[] partitionFieldIndexes;
 
     /**
      * @param partitionFieldIndexes the table field index of each partition key, in key order
      */
-    public PartitionPruning(int[] partitionFieldIndexes) {
+    PartitionPruning(int[] partitionFieldIndexes) {
         this.partitionFieldIndexes = partitionFieldIndexes.clone();
     }
 
-    public boolean mayMatch(Predicate p, Partition partition) {
+    boolean mayMatch(Predicate p, Partition partition) {
         if (p instanceof Predicate.And and) {
             return and.children().stream().allMatch(c -> mayMatch(c, partition));
         }

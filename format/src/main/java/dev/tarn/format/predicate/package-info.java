@@ -8,7 +8,7 @@
  * match" when it cannot be sure.
  *
  * <pre>
- *   filter --> partitions (bucket.PartitionPruning) --> buckets (bucket.BucketPruning)
+ *   filter --> partitions (bucket.FilePruning) --> buckets (bucket.FilePruning)
  *          --> files, by their column statistics (PredicateEvaluator)
  *          --> row groups and pages (parquet.ParquetDataReader)
  * </pre>

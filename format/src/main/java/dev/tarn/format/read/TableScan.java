@@ -1,22 +1,17 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.bucket.BucketPruning;
-import dev.tarn.format.bucket.PartitionPruning;
+import dev.tarn.format.bucket.FilePruning;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.ManifestEntry;
-import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.predicate.PredicateEvaluator;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.table.TableContext;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
@@ -98,28 +93,14 @@ public final class TableScan {
     private List<Split> splits(Snapshot snapshot) {
         SplitPlanner planner = SplitPlanner.of(table);
         Predicate filter = planner.pruningFilter(this.filter);
-        PartitionPruning partitions =
-                new PartitionPruning(table.schema().fieldIndexes(table.schema().partitionKeys()));
-        Set<Integer> buckets =
-                BucketPruning.buckets(filter, table.schema(), table.config().bucket());
-        Map<Partition, Boolean> partitionMatches = new LinkedHashMap<>();
+        FilePruning pruning = FilePruning.of(table.schema(), table.config().bucket(), filter);
         List<Split> splits = new ArrayList<>();
         for (Map.Entry<BucketId, List<ManifestEntry>> bucket :
                 table.snapshotReader().filesByBucket(snapshot).entrySet()) {
             List<ManifestEntry> kept = new ArrayList<>();
             for (ManifestEntry e : bucket.getValue()) {
-                if (buckets != null
-                        && e.totalBuckets() == table.config().bucket()
-                        && !buckets.contains(e.bucket())) {
+                if (!pruning.mayMatch(e)) {
                     continue;
-                }
-                if (filter != null) {
-                    boolean partitionOk =
-                            partitionMatches.computeIfAbsent(
-                                    e.partition(), p -> partitions.mayMatch(filter, p));
-                    if (!partitionOk || !PredicateEvaluator.mayMatchFile(filter, e.file())) {
-                        continue;
-                    }
                 }
                 kept.add(e);
             }

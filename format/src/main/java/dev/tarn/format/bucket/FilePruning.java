@@ -1,0 +1,56 @@
+package dev.tarn.format.bucket;
+
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.predicate.PredicateEvaluator;
+import dev.tarn.format.schema.TableSchema;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * Which live files a scan with a filter may skip, from what the manifest says of each: its bucket
+ * (a filter that fixes the bucket key names its buckets), its partition's values, and its column
+ * statistics. Never skips a file that may hold a matching row. One per scan; not thread-safe.
+ */
+public final class FilePruning {
+
+    @Nullable private final Predicate filter;
+    @Nullable private final Set<Integer> buckets;
+    private final int totalBuckets;
+    private final PartitionPruning partitions;
+    private final Map<Partition, Boolean> partitionMatches = new HashMap<>();
+
+    private FilePruning(TableSchema schema, int totalBuckets, @Nullable Predicate filter) {
+        this.filter = filter;
+        this.totalBuckets = totalBuckets;
+        this.buckets = BucketPruning.buckets(filter, schema, totalBuckets);
+        this.partitions = new PartitionPruning(schema.fieldIndexes(schema.partitionKeys()));
+    }
+
+    /**
+     * @param filter what may rule files out (of a primary-key table, only its key columns); null
+     *     keeps every file
+     */
+    public static FilePruning of(TableSchema schema, int totalBuckets, @Nullable Predicate filter) {
+        return new FilePruning(schema, totalBuckets, filter);
+    }
+
+    /** Whether {@code entry}'s file may hold a row the filter matches. */
+    public boolean mayMatch(ManifestEntry entry) {
+        if (buckets != null
+                && entry.totalBuckets() == totalBuckets
+                && !buckets.contains(entry.bucket())) {
+            return false;
+        }
+        if (filter == null) {
+            return true;
+        }
+        boolean partitionOk =
+                partitionMatches.computeIfAbsent(
+                        entry.partition(), p -> partitions.mayMatch(filter, p));
+        return partitionOk && PredicateEvaluator.mayMatchFile(filter, entry.file());
+    }
+}
