@@ -2,6 +2,7 @@ package dev.tarn.format.bucket;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -139,32 +140,7 @@ final class BucketHasher {
 
     /** MurmurHash3 x86 32-bit of {@code bytes}, seed 0. */
     static int murmur3(byte[] bytes) {
-        int h = 0;
-        int n = bytes.length & ~3;
-        for (int i = 0; i < n; i += 4) {
-            int k =
-                    (bytes[i] & 0xFF)
-                            | (bytes[i + 1] & 0xFF) << 8
-                            | (bytes[i + 2] & 0xFF) << 16
-                            | (bytes[i + 3] & 0xFF) << 24;
-            h = mixH(h, mixK(k));
-            h = Integer.rotateLeft(h, 13) * 5 + 0xe6546b64;
-        }
-        int k = 0;
-        switch (bytes.length & 3) {
-            case 3:
-                k ^= (bytes[n + 2] & 0xFF) << 16;
-            // fall through
-            case 2:
-                k ^= (bytes[n + 1] & 0xFF) << 8;
-            // fall through
-            case 1:
-                k ^= bytes[n] & 0xFF;
-                h ^= mixK(k);
-            // fall through
-            default:
-        }
-        return fmix32(h ^ bytes.length);
+        return murmur3(MemorySegmentFactory.wrap(bytes), 0, bytes.length);
     }
 
     private static int mixK(int k) {

@@ -1,7 +1,9 @@
 package dev.tarn.format.commit;
 
 import dev.tarn.format.schema.TableConfig;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
+import javax.annotation.Nullable;
 
 /**
  * How a commit retries after losing the race for the next snapshot id: at most {@code
@@ -11,9 +13,13 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 record CommitRetry(String table, int maxRetries, long baseWaitMillis) {
 
-    /** One attempt: publishes and returns true, or returns false if another committer won. */
+    /**
+     * One attempt: the commit's outcome (the new snapshot's id, or empty if nothing was left to
+     * publish), or null if another committer won the snapshot id.
+     */
     interface Attempt {
-        boolean run(int attempt);
+        @Nullable
+        OptionalLong run(int attempt);
     }
 
     static CommitRetry of(String table, TableConfig.Commit config) {
@@ -22,14 +28,15 @@ record CommitRetry(String table, int maxRetries, long baseWaitMillis) {
     }
 
     /**
-     * Runs {@code attempt} until it publishes.
+     * Runs {@code attempt} until it does not lose the race, and returns its outcome.
      *
      * @throws CommitConflictException if it lost the race {@code maxRetries + 1} times in a row
      */
-    void run(Attempt attempt) {
+    OptionalLong run(Attempt attempt) {
         for (int i = 0; ; i++) {
-            if (attempt.run(i)) {
-                return;
+            OptionalLong outcome = attempt.run(i);
+            if (outcome != null) {
+                return outcome;
             }
             if (i >= maxRetries) {
                 throw new CommitConflictException(

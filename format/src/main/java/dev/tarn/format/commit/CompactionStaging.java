@@ -35,11 +35,12 @@ final class CompactionStaging {
         Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());
         List<ManifestEntry> entries = new ArrayList<>();
         for (CommitMessage m : compactions) {
-            if (dropped.contains(m) || !available.containsAll(ids(m, m.deletedFiles()))) {
+            List<ManifestEntry.FileId> inputs = ids(m, m.deletedFiles());
+            if (dropped.contains(m) || !available.containsAll(inputs)) {
                 dropped.add(m);
                 continue;
             }
-            available.removeAll(ids(m, m.deletedFiles()));
+            available.removeAll(inputs);
             available.addAll(ids(m, m.newFiles()));
             for (DataFile f : m.deletedFiles()) {
                 entries.add(entry(FileKind.DELETE, m, f));

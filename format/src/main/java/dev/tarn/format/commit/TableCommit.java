@@ -87,7 +87,7 @@ public final class TableCommit {
                 entries(messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
         OptionalLong last = OptionalLong.empty();
         if (!appends.isEmpty()) {
-            last = OptionalLong.of(tryCommit(identifier, CommitKind.APPEND, latest -> appends));
+            last = tryCommit(identifier, CommitKind.APPEND, latest -> appends);
         }
         Result compacted =
                 publishCompactions(
@@ -106,12 +106,11 @@ public final class TableCommit {
         CompactionStaging staging = new CompactionStaging(compactions);
         OptionalLong id = OptionalLong.empty();
         try {
-            long published =
+            id =
                     tryCommit(
                             identifier,
                             CommitKind.COMPACT,
                             latest -> staging.stage(liveFiles(latest)));
-            id = published < 0 ? OptionalLong.empty() : OptionalLong.of(published);
         } catch (CommitConflictException e) {
             // Lost the race for a snapshot id every time: the rows are safe in the inputs.
             LOG.warn(
@@ -143,18 +142,20 @@ public final class TableCommit {
             long identifier, List<CommitMessage> messages, Predicate<Partition> scope) {
         List<ManifestEntry> written = entries(messages);
         return tryCommit(
-                identifier,
-                CommitKind.OVERWRITE,
-                latest -> {
-                    List<ManifestEntry> delta = new ArrayList<>();
-                    for (ManifestEntry e : liveFiles(latest).values()) {
-                        if (scope.test(e.partition())) {
-                            delete(delta, e);
-                        }
-                    }
-                    delta.addAll(written);
-                    return delta;
-                });
+                        identifier,
+                        CommitKind.OVERWRITE,
+                        latest -> {
+                            List<ManifestEntry> delta = new ArrayList<>();
+                            for (ManifestEntry e : liveFiles(latest).values()) {
+                                if (scope.test(e.partition())) {
+                                    delete(delta, e);
+                                }
+                            }
+                            delta.addAll(written);
+                            return delta;
+                        })
+                // Only a compaction can be left with nothing to publish.
+                .getAsLong();
     }
 
     /**
@@ -262,15 +263,15 @@ public final class TableCommit {
      * Publishes what {@code staging} makes of the latest snapshot as the next snapshot, staging
      * again after every lost race.
      *
-     * @return the new snapshot's id, or -1 if the staging left nothing to publish
+     * @return the new snapshot's id, or empty if the staging left nothing to publish
      */
-    private long tryCommit(long identifier, CommitKind kind, Staging staging) {
+    private OptionalLong tryCommit(long identifier, CommitKind kind, Staging staging) {
         CommitAttempt.Header header = new CommitAttempt.Header(commitUser, identifier, kind);
-        // Appends do not depend on the latest snapshot: their manifest is written once.
+        // Appends do not depend on the latest snapshot: their manifest is written once, by the
+        // first attempt, and shared by the later ones.
         ManifestFileMeta[] appendManifest = new ManifestFileMeta[1];
-        long[] published = {-1};
         try {
-            retry.run(
+            return retry.run(
                     attempt -> {
                         OptionalLong latestId = snapshots.latestId();
                         Snapshot latest =
@@ -279,7 +280,7 @@ public final class TableCommit {
                                         : null;
                         List<ManifestEntry> delta = staging.stage(latest);
                         if (delta.isEmpty() && kind == CommitKind.COMPACT) {
-                            return true; // Nothing applies any more.
+                            return OptionalLong.empty(); // Nothing applies any more.
                         }
                         CommitAttempt staged = new CommitAttempt(table, latest);
                         try {
@@ -295,8 +296,7 @@ public final class TableCommit {
                             }
                             Snapshot snapshot = staged.stage(header, manifest, delta);
                             if (staged.publish(snapshot)) {
-                                published[0] = snapshot.id();
-                                return true;
+                                return OptionalLong.of(snapshot.id());
                             }
                         } catch (CommitStateUnknownException e) {
                             throw e; // The snapshot may reference what this attempt wrote.
@@ -313,9 +313,8 @@ public final class TableCommit {
                             throw e;
                         }
                         staged.cleanUp();
-                        return false;
+                        return null; // Another committer won: stage again.
                     });
-            return published[0];
         } catch (CommitStateUnknownException e) {
             // The snapshot may exist and reference the manifest: keep it.
             throw e;

@@ -66,7 +66,10 @@ public final class ManifestFile {
         return new ManifestFileMeta(name, bytes.length, added, entries.size() - added, schemaId);
     }
 
-    /** Manifests after merging small ones; {@code written} are the merged files just written. */
+    /**
+     * Manifests after merging small ones; {@code written} are the merged files just written (to
+     * delete if the commit does not happen).
+     */
     public record Merged(List<ManifestFileMeta> manifests, List<ManifestFileMeta> written) {}
 
     /**
@@ -77,9 +80,7 @@ public final class ManifestFile {
     public Merged mergeSmall(
             List<ManifestFileMeta> metas, int minCount, long targetSize, long schemaId)
             throws IOException {
-        ManifestMerger.Result result =
-                new ManifestMerger(this, minCount, targetSize).merge(metas, schemaId);
-        return new Merged(result.manifests(), result.written());
+        return new ManifestMerger(this, minCount, targetSize).merge(metas, schemaId);
     }
 
     /**

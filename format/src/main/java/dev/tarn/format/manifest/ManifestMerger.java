@@ -25,17 +25,14 @@ final class ManifestMerger {
         this.targetSize = targetSize;
     }
 
-    /** The result, and the manifests it wrote (to delete if the commit does not happen). */
-    record Result(List<ManifestFileMeta> manifests, List<ManifestFileMeta> written) {}
-
-    Result merge(List<ManifestFileMeta> metas, long schemaId) throws IOException {
+    ManifestFile.Merged merge(List<ManifestFileMeta> metas, long schemaId) throws IOException {
         List<ManifestFileMeta> small = new ArrayList<>();
         List<ManifestFileMeta> kept = new ArrayList<>();
         for (ManifestFileMeta meta : metas) {
             (meta.fileSize() < targetSize ? small : kept).add(meta);
         }
         if (small.size() < minCount) {
-            return new Result(metas, List.of());
+            return new ManifestFile.Merged(metas, List.of());
         }
         Map<ManifestEntry.FileId, ManifestEntry> live = new LinkedHashMap<>();
         Map<ManifestEntry.FileId, ManifestEntry> deleted = new LinkedHashMap<>();
@@ -66,6 +63,6 @@ final class ManifestMerger {
         }
         List<ManifestFileMeta> result = new ArrayList<>(kept);
         result.addAll(written);
-        return new Result(result, written);
+        return new ManifestFile.Merged(result, written);
     }
 }

@@ -30,7 +30,7 @@ interface SplitPlanner {
         };
     }
 
-    private static Split split(Snapshot snapshot, ManifestEntry first, List<DataFile> files) {
+    private static Split splitOf(Snapshot snapshot, ManifestEntry first, List<DataFile> files) {
         return new Split(
                 snapshot.id(), first.partition(), first.bucket(), first.totalBuckets(), files);
     }
@@ -51,14 +51,14 @@ interface SplitPlanner {
             long packSize = 0;
             for (ManifestEntry e : bucketFiles) {
                 if (!pack.isEmpty() && packSize + e.file().fileSize() > targetSize) {
-                    splits.add(SplitPlanner.split(snapshot, first, pack));
+                    splits.add(SplitPlanner.splitOf(snapshot, first, pack));
                     pack = new ArrayList<>();
                     packSize = 0;
                 }
                 pack.add(e.file());
                 packSize += e.file().fileSize();
             }
-            splits.add(SplitPlanner.split(snapshot, first, pack));
+            splits.add(SplitPlanner.splitOf(snapshot, first, pack));
             return splits;
         }
     }
@@ -77,7 +77,7 @@ interface SplitPlanner {
         @Override
         public List<Split> split(Snapshot snapshot, List<ManifestEntry> bucketFiles) {
             return List.of(
-                    SplitPlanner.split(
+                    SplitPlanner.splitOf(
                             snapshot,
                             bucketFiles.get(0),
                             bucketFiles.stream().map(ManifestEntry::file).toList()));

@@ -70,13 +70,19 @@ final class PublishedFiles {
             return;
         }
         for (long id = snapshotId + 1; id <= latest.getAsLong(); id++) {
-            if (!reader.exists(id)) {
+            Snapshot snapshot;
+            try {
+                snapshot = reader.snapshot(id);
+            } catch (IllegalArgumentException e) {
+                if (reader.exists(id)) {
+                    throw e;
+                }
                 readLatest(); // Expired before this writer read it.
                 listener.reset();
                 return;
             }
             Map<BucketId, Change> changes = new LinkedHashMap<>();
-            for (ManifestEntry e : reader.delta(reader.snapshot(id)).entries()) {
+            for (ManifestEntry e : reader.delta(snapshot).entries()) {
                 Change change =
                         changes.computeIfAbsent(
                                 e.bucketId(),

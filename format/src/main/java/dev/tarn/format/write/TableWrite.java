@@ -86,9 +86,7 @@ public final class TableWrite implements AutoCloseable {
     public void write(RowData row) throws IOException {
         Partition partition = router.partition(row);
         if (partition != lastPartition) {
-            lastWriters =
-                    byPartition.computeIfAbsent(
-                            partition, p -> new BucketWriter[Math.max(1, table.config().bucket())]);
+            lastWriters = writersOf(partition);
             lastPartition = partition;
         }
         int bucket = router.bucket(row);
@@ -102,12 +100,14 @@ public final class TableWrite implements AutoCloseable {
     private BucketWriter open(BucketId bucket) throws IOException {
         BucketWriter writer = kind.open(bucket);
         buckets.put(bucket, writer);
-        BucketWriter[] writers =
-                byPartition.computeIfAbsent(
-                        bucket.partition(),
-                        p -> new BucketWriter[Math.max(1, table.config().bucket())]);
-        writers[bucket.bucket()] = writer;
+        writersOf(bucket.partition())[bucket.bucket()] = writer;
         return writer;
+    }
+
+    /** The writers of one partition by bucket (one slot for a table without bucketing). */
+    private BucketWriter[] writersOf(Partition partition) {
+        return byPartition.computeIfAbsent(
+                partition, p -> new BucketWriter[Math.max(1, table.config().bucket())]);
     }
 
     /** As {@link #prepareCommit(boolean)} at the end of the input. */
