@@ -4,6 +4,7 @@ import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.tree.UniversalCompaction;
 import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.schema.ChangelogProducer;
 import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableKind;
@@ -98,6 +99,14 @@ final class SchemaRules {
                                             + " declare a PRIMARY KEY or remove the option",
                                     key, table));
                 }
+            }
+            if (config.stream().changelogProducer() != ChangelogProducer.NONE) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option 'changelog-producer' = '%s' of table %s applies to"
+                                        + " primary-key tables only; an append table's new files"
+                                        + " are its changes",
+                                config.stream().changelogProducer(), table));
             }
         } else {
             validatePrimaryKey(action, table, schema, config);

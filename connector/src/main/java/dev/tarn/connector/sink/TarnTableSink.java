@@ -57,6 +57,9 @@ public final class TarnTableSink
         if (mergeEngine().needsUpdateBefore()) {
             return requestedMode; // Retractions (-U, -D) subtract from aggregates.
         }
+        if (table.config().stream().changelogProducer().writesChangelogFiles()) {
+            return requestedMode; // The stored changelog holds every change, -U included.
+        }
         // What the query produces, without -U: a change by key replaces the key's row, so an
         // insert-only query stays insert-only and needs no upsert materialization.
         ChangelogMode.Builder mode = ChangelogMode.newBuilder();

@@ -3,7 +3,10 @@ package dev.tarn.connector.source;
 import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
+import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableScan;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.snapshot.Consumers;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -21,57 +24,111 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The Tarn FLIP-27 source for a bounded read of one snapshot. Topology:
+ * The Tarn FLIP-27 source, in one of three modes ({@link Mode}). Topology:
  *
  * <pre>
- *   [enumerator] plans one snapshot into splits --assign on request--> [reader 0..n-1] --> rows
+ *   [enumerator] plans splits --assigns--> [reader 0..n-1: fetcher thread decodes] --> rows
+ *     SNAPSHOT: one snapshot, a split per request (bounded)
+ *     FOLLOW:   the start, then each new snapshot's changes, by bucket (unbounded)
+ *     CHANGES:  the changes of 'incremental-between', by bucket (bounded)
  * </pre>
- *
- * The snapshot is fixed when the enumerator is created, so commits during the job are not seen.
  */
 public final class TarnSource
-        implements Source<RowData, TarnSplit, List<TarnSplit>>, ResultTypeQueryable<RowData> {
+        implements Source<RowData, TarnSplit, TarnEnumeratorState>, ResultTypeQueryable<RowData> {
 
     private static final long serialVersionUID = 1L;
+
+    /** What the source reads. */
+    enum Mode {
+        /** One snapshot, whole: a batch read. */
+        SNAPSHOT,
+        /** The start position, then the changes of every new snapshot, without end. */
+        FOLLOW,
+        /** The changes between two snapshots ({@code incremental-between}), then the end. */
+        CHANGES
+    }
 
     private final Table table;
     private final RowType readType;
     @Nullable private final Predicate filter;
     private final long limit;
+    private final Mode mode;
 
-    TarnSource(Table table, RowType readType, @Nullable Predicate filter, long limit) {
+    TarnSource(Table table, RowType readType, @Nullable Predicate filter, long limit, Mode mode) {
         this.table = table;
         this.readType = readType;
         this.filter = filter;
         this.limit = limit;
+        this.mode = mode;
     }
 
     @Override
     public Boundedness getBoundedness() {
-        return Boundedness.BOUNDED;
+        return mode == Mode.FOLLOW ? Boundedness.CONTINUOUS_UNBOUNDED : Boundedness.BOUNDED;
     }
 
     @Override
     public SourceReader<RowData, TarnSplit> createReader(SourceReaderContext context) {
         return new TarnSourceReader(
-                context, table.newRead().withReadType(readType).withFilter(filter), limit);
+                context,
+                table.newRead().withReadType(readType).withFilter(filter),
+                limit,
+                mode == Mode.SNAPSHOT);
     }
 
     @Override
-    public SplitEnumerator<TarnSplit, List<TarnSplit>> createEnumerator(
+    public SplitEnumerator<TarnSplit, TarnEnumeratorState> createEnumerator(
             SplitEnumeratorContext<TarnSplit> context) {
-        TableScan.Plan plan = table.newScan().withFilter(filter).plan();
-        List<TarnSplit> splits = new ArrayList<>();
-        for (Split split : plan.splits()) {
-            splits.add(new TarnSplit(String.valueOf(splits.size()), split, 0));
-        }
-        return new TarnSplitEnumerator(context, splits);
+        return switch (mode) {
+            case SNAPSHOT -> {
+                TableScan.Plan plan = table.newScan().withFilter(filter).plan();
+                List<TarnSplit> splits = new ArrayList<>();
+                for (Split split : plan.splits()) {
+                    splits.add(TarnSplit.of(String.valueOf(splits.size()), split));
+                }
+                yield new TarnSplitEnumerator(context, splits);
+            }
+            case FOLLOW -> {
+                StreamScan scan = new StreamScan(table.context(), filter);
+                StreamScan.Start start = scan.start();
+                yield follow(context, scan, start.splits(), start.nextSnapshotId(), null);
+            }
+            case CHANGES -> {
+                StreamScan scan = new StreamScan(table.context(), filter);
+                TableConfig.Between between = table.config().stream().between();
+                yield follow(context, scan, scan.between(between), between.upTo() + 1, null);
+            }
+        };
     }
 
     @Override
-    public SplitEnumerator<TarnSplit, List<TarnSplit>> restoreEnumerator(
-            SplitEnumeratorContext<TarnSplit> context, List<TarnSplit> checkpoint) {
-        return new TarnSplitEnumerator(context, checkpoint);
+    public SplitEnumerator<TarnSplit, TarnEnumeratorState> restoreEnumerator(
+            SplitEnumeratorContext<TarnSplit> context, TarnEnumeratorState checkpoint) {
+        if (mode == Mode.SNAPSHOT) {
+            return new TarnSplitEnumerator(context, checkpoint.pending());
+        }
+        return follow(context, new StreamScan(table.context(), filter), List.of(), -1, checkpoint);
+    }
+
+    private TarnContinuousEnumerator follow(
+            SplitEnumeratorContext<TarnSplit> context,
+            StreamScan scan,
+            List<Split> initial,
+            long next,
+            @Nullable TarnEnumeratorState restored) {
+        String consumerId = mode == Mode.FOLLOW ? table.config().stream().consumerId() : null;
+        return new TarnContinuousEnumerator(
+                context,
+                scan,
+                table.config().stream().discoveryInterval().toMillis(),
+                consumerId == null
+                        ? null
+                        : new Consumers(table.io(), table.context().paths(), table.name()),
+                consumerId,
+                initial,
+                next,
+                restored,
+                mode == Mode.CHANGES);
     }
 
     @Override
@@ -80,7 +137,7 @@ public final class TarnSource
     }
 
     @Override
-    public SimpleVersionedSerializer<List<TarnSplit>> getEnumeratorCheckpointSerializer() {
+    public SimpleVersionedSerializer<TarnEnumeratorState> getEnumeratorCheckpointSerializer() {
         return new TarnEnumeratorStateSerializer();
     }
 

@@ -1,7 +1,6 @@
 package dev.tarn.connector.source;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import javax.annotation.Nullable;
@@ -13,7 +12,7 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * whichever reader asks, so fast readers take more; a failed reader's splits come back through
  * {@link #addSplitsBack}.
  */
-final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, List<TarnSplit>> {
+final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, TarnEnumeratorState> {
 
     private final SplitEnumeratorContext<TarnSplit> context;
     private final Queue<TarnSplit> pending;
@@ -47,8 +46,8 @@ final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, List<TarnS
     }
 
     @Override
-    public List<TarnSplit> snapshotState(long checkpointId) {
-        return new ArrayList<>(pending);
+    public TarnEnumeratorState snapshotState(long checkpointId) {
+        return TarnEnumeratorState.bounded(List.copyOf(pending));
     }
 
     @Override

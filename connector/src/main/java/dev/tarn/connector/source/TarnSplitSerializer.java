@@ -15,14 +15,19 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-/** Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers. */
+/**
+ * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers. Version 2
+ * added the split's kind and the position as file and rows in it; version 1 splits (whole
+ * snapshots, with a count of rows emitted) are still read.
+ */
 public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
 
-    private static final List<Integer> SUPPORTED = List.of(1);
+    static final int VERSION = 2;
+    private static final List<Integer> SUPPORTED = List.of(1, 2);
 
     @Override
     public int getVersion() {
-        return 1;
+        return VERSION;
     }
 
     @Override
@@ -36,8 +41,10 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
 
     static void write(DataOutput out, TarnSplit split) throws IOException {
         out.writeUTF(split.id());
-        out.writeLong(split.recordsToSkip());
+        out.writeInt(split.fileIndex());
+        out.writeLong(split.rowsInFile());
         Split s = split.split();
+        out.writeByte(s.kind().ordinal());
         out.writeLong(s.snapshotId());
         DataFileCodec.writePartition(out, s.partition());
         out.writeInt(s.bucket());
@@ -51,7 +58,7 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
     @Override
     public TarnSplit deserialize(int version, byte[] serialized) throws IOException {
         checkVersion(version);
-        return read(new DataInputStream(new ByteArrayInputStream(serialized)));
+        return read(version, new DataInputStream(new ByteArrayInputStream(serialized)));
     }
 
     static void checkVersion(int version) throws IOException {
@@ -64,9 +71,19 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         }
     }
 
-    static TarnSplit read(DataInput in) throws IOException {
+    static TarnSplit read(int version, DataInput in) throws IOException {
         String id = in.readUTF();
-        long skip = in.readLong();
+        // Version 1 counted the rows emitted from the whole split: file -1 says so.
+        int fileIndex = version == 1 ? -1 : in.readInt();
+        long rows = in.readLong();
+        Split.Kind kind = Split.Kind.SNAPSHOT;
+        if (version >= 2) {
+            int ordinal = in.readByte();
+            if (ordinal < 0 || ordinal >= Split.Kind.values().length) {
+                throw new IOException("Corrupt Tarn split " + id + ": unknown kind " + ordinal);
+            }
+            kind = Split.Kind.values()[ordinal];
+        }
         long snapshotId = in.readLong();
         Partition partition = DataFileCodec.readPartition(in);
         int bucket = in.readInt();
@@ -77,6 +94,9 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
             files.add(DataFileCodec.readFile(in));
         }
         return new TarnSplit(
-                id, new Split(snapshotId, partition, bucket, totalBuckets, files), skip);
+                id,
+                new Split(snapshotId, partition, bucket, totalBuckets, files, kind),
+                fileIndex,
+                rows);
     }
 }

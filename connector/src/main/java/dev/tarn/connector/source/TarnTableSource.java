@@ -2,6 +2,9 @@ package dev.tarn.connector.source;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.schema.ChangelogProducer;
+import dev.tarn.format.schema.TableKind;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.snapshot.Snapshot;
 import java.util.ArrayList;
@@ -19,12 +22,16 @@ import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushD
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 
 /**
- * The planner's view of a Tarn table as a source: a bounded scan of one snapshot, with projection,
- * filter (partition pruning, file and row-group skipping) and limit pushdown. The snapshot is
- * resolved when the plan is made, so an invalid time-travel option fails the statement with a clear
- * message and every task reads the same snapshot.
+ * The planner's view of a Tarn table as a source, with projection, filter (partition pruning, file
+ * and row-group skipping) and limit pushdown. In batch mode it reads one snapshot, resolved when
+ * the plan is made, so an invalid time-travel option fails the statement with a clear message and
+ * every task reads the same snapshot. In streaming mode it follows the table (an append table's new
+ * rows, a primary-key table's changes as upserts or, with a stored changelog, every change), and
+ * its start options are checked when the plan is made. {@code incremental-between} reads the
+ * changes between two snapshots, bounded, in either mode.
  */
 public final class TarnTableSource
         implements ScanTableSource,
@@ -33,22 +40,77 @@ public final class TarnTableSource
                 SupportsLimitPushDown {
 
     private final Table table;
+    private final boolean streaming;
     private RowType readType;
     private final List<Predicate> filters = new ArrayList<>();
     private long limit = Long.MAX_VALUE;
 
-    public TarnTableSource(Table table) {
+    /**
+     * @param streaming whether the query runs in streaming mode, where the read follows the table
+     */
+    public TarnTableSource(Table table, boolean streaming) {
         this.table = table;
+        this.streaming = streaming;
         this.readType = table.schema().rowType();
+    }
+
+    private TarnSource.Mode mode() {
+        if (table.config().stream().between() != null) {
+            return TarnSource.Mode.CHANGES;
+        }
+        return streaming ? TarnSource.Mode.FOLLOW : TarnSource.Mode.SNAPSHOT;
     }
 
     @Override
     public ChangelogMode getChangelogMode() {
-        return ChangelogMode.insertOnly();
+        if (mode() == TarnSource.Mode.SNAPSHOT) {
+            return ChangelogMode.insertOnly();
+        }
+        if (table.schema().kind() == TableKind.APPEND) {
+            return table.config().stream().readOverwrite()
+                    ? ChangelogMode.newBuilder()
+                            .addContainedKind(RowKind.INSERT)
+                            .addContainedKind(RowKind.DELETE)
+                            .build()
+                    : ChangelogMode.insertOnly();
+        }
+        return table.config().stream().changelogProducer() == ChangelogProducer.NONE
+                ? ChangelogMode.upsert()
+                : ChangelogMode.all();
     }
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+        TarnSource.Mode mode = mode();
+        if (mode == TarnSource.Mode.CHANGES
+                && !streaming
+                && table.schema().kind() == TableKind.PRIMARY_KEY) {
+            throw new ValidationException(
+                    String.format(
+                            "Option 'incremental-between' on primary-key table %s needs streaming"
+                                    + " mode: its changes include updates and deletes, which a"
+                                    + " batch query cannot take. Set 'execution.runtime-mode' ="
+                                    + " 'streaming'; the read still ends after the last snapshot.",
+                            table.name()));
+        }
+        Predicate filter =
+                filters.isEmpty()
+                        ? null
+                        : filters.size() == 1 ? filters.get(0) : new Predicate.And(filters);
+        if (mode != TarnSource.Mode.SNAPSHOT) {
+            try {
+                // Plans the start now, so bad start options fail the statement.
+                StreamScan scan = new StreamScan(table.context(), filter);
+                if (mode == TarnSource.Mode.FOLLOW) {
+                    scan.start();
+                } else {
+                    scan.between(table.config().stream().between());
+                }
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new ValidationException(e.getMessage(), e);
+            }
+            return SourceProvider.of(new TarnSource(table, readType, filter, Long.MAX_VALUE, mode));
+        }
         Table pinned = table;
         try {
             Snapshot snapshot = table.newScan().resolveSnapshot();
@@ -62,11 +124,7 @@ public final class TarnTableSource
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }
-        Predicate filter =
-                filters.isEmpty()
-                        ? null
-                        : filters.size() == 1 ? filters.get(0) : new Predicate.And(filters);
-        return SourceProvider.of(new TarnSource(pinned, readType, filter, limit));
+        return SourceProvider.of(new TarnSource(pinned, readType, filter, limit, mode));
     }
 
     @Override
@@ -101,7 +159,7 @@ public final class TarnTableSource
 
     @Override
     public DynamicTableSource copy() {
-        TarnTableSource copy = new TarnTableSource(table);
+        TarnTableSource copy = new TarnTableSource(table, streaming);
         copy.readType = readType;
         copy.filters.addAll(filters);
         copy.limit = limit;

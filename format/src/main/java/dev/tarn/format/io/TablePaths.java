@@ -15,6 +15,7 @@ public record TablePaths(Path location) implements Serializable {
     private static final String SCHEMA_DIR = "schema";
     private static final String SNAPSHOT_DIR = "snapshot";
     private static final String MANIFEST_DIR = "manifest";
+    private static final String CONSUMER_DIR = "consumer";
 
     public static TablePaths of(Path location) {
         return new TablePaths(location);
@@ -31,6 +32,11 @@ public record TablePaths(Path location) implements Serializable {
     /** Manifests and manifest lists share one directory; their names tell them apart. */
     public Path manifestDir() {
         return new Path(location, MANIFEST_DIR);
+    }
+
+    /** Where streaming readers record their progress, one file per consumer id. */
+    public Path consumerDir() {
+        return new Path(location, CONSUMER_DIR);
     }
 
     /**

@@ -79,4 +79,9 @@ final class ColumnarRowGroupReader implements RowGroupReader {
         row.setRow(nextRow++);
         return row;
     }
+
+    @Override
+    public int buffered() {
+        return rowsInBatch - nextRow;
+    }
 }

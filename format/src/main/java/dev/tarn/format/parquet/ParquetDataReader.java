@@ -150,6 +150,40 @@ public final class ParquetDataReader implements Closeable {
     }
 
     /**
+     * Rows decoded and not returned yet, which {@link #next} returns without decoding (and so
+     * without reading the file): a batch of a columnar read.
+     */
+    public int buffered() {
+        return pages == null ? 0 : current.buffered();
+    }
+
+    /**
+     * Moves past the next {@code rows} rows, as many calls of {@link #next} would, but without
+     * reading or decoding the row groups it passes whole where no filter could thin them (the
+     * position a restored reader seeks to).
+     *
+     * @return the rows skipped: {@code rows}, or fewer at the end of the file
+     */
+    public long skip(long rows) throws IOException {
+        long left = rows;
+        while (left > 0) {
+            if (pages == null && filter == null && nextRowGroup < rowGroups.size()) {
+                long inGroup = rowGroups.get(nextRowGroup).getRowCount();
+                if (inGroup <= left) {
+                    nextRowGroup++;
+                    left -= inGroup;
+                    continue;
+                }
+            }
+            if (next() == null) {
+                break;
+            }
+            left--;
+        }
+        return rows - left;
+    }
+
+    /**
      * Moves to the next row group that may match the filter; false at the end of the file. With a
      * filter, only the pages whose rows may match are read (Parquet's column indexes); such a
      * partial row group is decoded record by record, since its columns' pages no longer line up.

@@ -17,4 +17,9 @@ interface RowGroupReader {
      */
     @Nullable
     RowData next() throws IOException;
+
+    /** Rows decoded and not returned yet: {@link #next} returns them without decoding. */
+    default int buffered() {
+        return 0;
+    }
 }

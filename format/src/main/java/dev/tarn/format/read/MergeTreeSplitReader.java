@@ -28,8 +28,16 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
     private final BucketTreeReader tree;
     private final ProjectedRowData projected;
 
+    /**
+     * @param changes read each key's merged change, retractions as DELETEs ({@link
+     *     BucketTreeReader#asChanges}), instead of the current rows
+     */
     MergeTreeSplitReader(
-            TableContext table, Split split, RowType readType, @Nullable Predicate keyFilter) {
+            TableContext table,
+            Split split,
+            RowType readType,
+            @Nullable Predicate keyFilter,
+            boolean changes) {
         KeyValueSchema full = KeyValueSchema.of(table.schema());
         RowType mergedType = mergedType(table, readType);
         int[] keys =
@@ -56,6 +64,9 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
                                 mergedType.getFieldCount() == full.tableType().getFieldCount()
                                         ? table.options()
                                         : Map.of()));
+        if (changes) {
+            tree.asChanges();
+        }
         int[] projection =
                 readType.getFieldNames().stream()
                         .mapToInt(name -> mergedType.getFieldNames().indexOf(name))
@@ -85,11 +96,22 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
         return new RowType(false, fields);
     }
 
+    private long returned;
+
     @Override
     @Nullable
     public RowData next() throws IOException {
         RowData row = tree.next();
-        return row == null ? null : projected.replaceRow(row);
+        if (row == null) {
+            return null;
+        }
+        returned++;
+        return projected.replaceRow(row);
+    }
+
+    @Override
+    public long rowsInFile() {
+        return returned;
     }
 
     @Override

@@ -20,8 +20,11 @@ interface SplitPlanner {
     @Nullable
     Predicate pruningFilter(@Nullable Predicate filter);
 
-    /** The splits of one bucket's files (all of one partition and bucket, in manifest order). */
-    List<Split> split(Snapshot snapshot, List<ManifestEntry> bucketFiles);
+    /**
+     * The splits of one bucket's files (all of one partition and bucket, in manifest order), read
+     * as {@code kind}.
+     */
+    List<Split> split(Snapshot snapshot, List<ManifestEntry> bucketFiles, Split.Kind kind);
 
     static SplitPlanner of(TableContext table) {
         return switch (table.kind()) {
@@ -30,9 +33,15 @@ interface SplitPlanner {
         };
     }
 
-    private static Split splitOf(Snapshot snapshot, ManifestEntry first, List<DataFile> files) {
+    private static Split splitOf(
+            Snapshot snapshot, ManifestEntry first, List<DataFile> files, Split.Kind kind) {
         return new Split(
-                snapshot.id(), first.partition(), first.bucket(), first.totalBuckets(), files);
+                snapshot.id(),
+                first.partition(),
+                first.bucket(),
+                first.totalBuckets(),
+                files,
+                kind);
     }
 
     /** Append tables: every row of a file is live, so files pack into splits of a target size. */
@@ -44,21 +53,22 @@ interface SplitPlanner {
         }
 
         @Override
-        public List<Split> split(Snapshot snapshot, List<ManifestEntry> bucketFiles) {
+        public List<Split> split(
+                Snapshot snapshot, List<ManifestEntry> bucketFiles, Split.Kind kind) {
             ManifestEntry first = bucketFiles.get(0);
             List<Split> splits = new ArrayList<>();
             List<DataFile> pack = new ArrayList<>();
             long packSize = 0;
             for (ManifestEntry e : bucketFiles) {
                 if (!pack.isEmpty() && packSize + e.file().fileSize() > targetSize) {
-                    splits.add(SplitPlanner.splitOf(snapshot, first, pack));
+                    splits.add(SplitPlanner.splitOf(snapshot, first, pack, kind));
                     pack = new ArrayList<>();
                     packSize = 0;
                 }
                 pack.add(e.file());
                 packSize += e.file().fileSize();
             }
-            splits.add(SplitPlanner.splitOf(snapshot, first, pack));
+            splits.add(SplitPlanner.splitOf(snapshot, first, pack, kind));
             return splits;
         }
     }
@@ -75,12 +85,14 @@ interface SplitPlanner {
         }
 
         @Override
-        public List<Split> split(Snapshot snapshot, List<ManifestEntry> bucketFiles) {
+        public List<Split> split(
+                Snapshot snapshot, List<ManifestEntry> bucketFiles, Split.Kind kind) {
             return List.of(
                     SplitPlanner.splitOf(
                             snapshot,
                             bucketFiles.get(0),
-                            bucketFiles.stream().map(ManifestEntry::file).toList()));
+                            bucketFiles.stream().map(ManifestEntry::file).toList(),
+                            kind));
         }
     }
 }

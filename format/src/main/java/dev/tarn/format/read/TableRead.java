@@ -9,6 +9,7 @@ import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 
 /**
  * The read seam's reader: turns a {@link Split} into rows of the projected type. The filter only
@@ -42,17 +43,36 @@ public final class TableRead {
         return readType;
     }
 
+    /**
+     * Opens {@code split} for reading as its {@link Split.Kind} says: the rows of a snapshot as
+     * INSERTs, a snapshot's new rows or versions as changes, stored changelog files as written, or
+     * the rows an overwrite removed as DELETEs.
+     */
     public SplitReader open(Split split) {
         return switch (table.kind()) {
-            case APPEND -> new FileSplitReader(split);
-            case PRIMARY_KEY ->
-                    new MergeTreeSplitReader(
-                            table,
-                            split,
-                            readType,
-                            Predicate.onlyFields(
-                                    filter,
-                                    table.schema().fieldIndexes(table.schema().primaryKeys())));
+            case APPEND -> {
+                if (split.kind() == Split.Kind.CHANGELOG) {
+                    throw new IllegalArgumentException(
+                            "Append table " + table.name() + " has no changelog files: " + split);
+                }
+                SplitReader rows = new FileSplitReader(split);
+                yield split.kind() == Split.Kind.RETRACT ? new Retractions(rows) : rows;
+            }
+            case PRIMARY_KEY -> {
+                Predicate keyFilter =
+                        Predicate.onlyFields(
+                                filter, table.schema().fieldIndexes(table.schema().primaryKeys()));
+                yield switch (split.kind()) {
+                    case SNAPSHOT ->
+                            new MergeTreeSplitReader(table, split, readType, keyFilter, false);
+                    case DELTA -> new MergeTreeSplitReader(table, split, readType, keyFilter, true);
+                    case CHANGELOG -> new ChangelogSplitReader(table, split, readType, keyFilter);
+                    case RETRACT ->
+                            new Retractions(
+                                    new MergeTreeSplitReader(
+                                            table, split, readType, keyFilter, false));
+                };
+            }
         };
     }
 
@@ -68,6 +88,86 @@ public final class TableRead {
 
         /** Bytes read from data files so far. */
         long bytesRead();
+
+        /**
+         * Rows decoded and not returned yet: {@link #next} returns them without reading or decoding
+         * (a batch of a columnar read). Zero where every row is computed as it is asked for.
+         */
+        default int buffered() {
+            return 0;
+        }
+
+        /**
+         * Where the reader is: the index in the split of the file the last row came from, for
+         * readers that read file after file, else 0 ...
+         */
+        default int fileIndex() {
+            return 0;
+        }
+
+        /** ... and the rows returned so far from that file (for other readers, in all). */
+        long rowsInFile();
+
+        /**
+         * Moves to a position {@link #fileIndex} and {@link #rowsInFile} reported, as if the rows
+         * before it were read, skipping whole files and row groups without reading them where it
+         * can. Call before the first {@link #next}.
+         */
+        default void seek(int fileIndex, long rowsInFile) throws IOException {
+            if (fileIndex != 0) {
+                throw new IllegalArgumentException(
+                        "This split is not read file by file: cannot seek to file " + fileIndex);
+            }
+            for (long i = 0; i < rowsInFile; i++) {
+                if (next() == null) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** The rows of another reader, as DELETEs: what an overwrite removed. */
+    private record Retractions(SplitReader rows) implements SplitReader {
+
+        @Override
+        @Nullable
+        public RowData next() throws IOException {
+            RowData row = rows.next();
+            if (row != null) {
+                row.setRowKind(RowKind.DELETE);
+            }
+            return row;
+        }
+
+        @Override
+        public long bytesRead() {
+            return rows.bytesRead();
+        }
+
+        @Override
+        public int buffered() {
+            return rows.buffered();
+        }
+
+        @Override
+        public int fileIndex() {
+            return rows.fileIndex();
+        }
+
+        @Override
+        public long rowsInFile() {
+            return rows.rowsInFile();
+        }
+
+        @Override
+        public void seek(int fileIndex, long rowsInFile) throws IOException {
+            rows.seek(fileIndex, rowsInFile);
+        }
+
+        @Override
+        public void close() throws IOException {
+            rows.close();
+        }
     }
 
     /** The rows of an append table's split, file after file. */
@@ -77,6 +177,7 @@ public final class TableRead {
         private int fileIndex;
         private ParquetDataReader current;
         private long bytesRead;
+        private long rowsInFile;
 
         private final DataFileOpener opener;
 
@@ -100,9 +201,11 @@ public final class TableRead {
                         return null;
                     }
                     current = opener.open(split.files().get(fileIndex++), readType);
+                    rowsInFile = 0;
                 }
                 RowData row = current.next();
                 if (row != null) {
+                    rowsInFile++;
                     return row;
                 }
                 bytesRead += current.bytesRead();
@@ -114,6 +217,32 @@ public final class TableRead {
         @Override
         public long bytesRead() {
             return bytesRead + (current == null ? 0 : current.bytesRead());
+        }
+
+        @Override
+        public int buffered() {
+            return current == null ? 0 : current.buffered();
+        }
+
+        @Override
+        public int fileIndex() {
+            return Math.max(0, fileIndex - 1);
+        }
+
+        @Override
+        public long rowsInFile() {
+            return rowsInFile;
+        }
+
+        @Override
+        public void seek(int file, long rows) throws IOException {
+            if (file >= split.files().size()) {
+                fileIndex = split.files().size();
+                return;
+            }
+            fileIndex = file;
+            current = opener.open(split.files().get(fileIndex++), readType);
+            rowsInFile = current.skip(rows);
         }
 
         @Override

@@ -1,16 +1,11 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.bucket.FilePruning;
-import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.table.TableContext;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalLong;
 import javax.annotation.Nullable;
 
@@ -91,23 +86,7 @@ public final class TableScan {
     }
 
     private List<Split> splits(Snapshot snapshot) {
-        SplitPlanner planner = SplitPlanner.of(table);
-        Predicate filter = planner.pruningFilter(this.filter);
-        FilePruning pruning = FilePruning.of(table.schema(), table.config().bucket(), filter);
-        List<Split> splits = new ArrayList<>();
-        for (Map.Entry<BucketId, List<ManifestEntry>> bucket :
-                table.snapshotReader().filesByBucket(snapshot).entrySet()) {
-            List<ManifestEntry> kept = new ArrayList<>();
-            for (ManifestEntry e : bucket.getValue()) {
-                if (!pruning.mayMatch(e)) {
-                    continue;
-                }
-                kept.add(e);
-            }
-            if (!kept.isEmpty()) {
-                splits.addAll(planner.split(snapshot, kept));
-            }
-        }
-        return splits;
+        return new BucketSplits(table, filter)
+                .of(snapshot, table.snapshotReader().filesByBucket(snapshot), Split.Kind.SNAPSHOT);
     }
 }

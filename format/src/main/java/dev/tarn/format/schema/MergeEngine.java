@@ -91,6 +91,15 @@ public enum MergeEngine {
         return this == DEDUPLICATE || this == FIRST_ROW;
     }
 
+    /**
+     * Whether the newest version of a key written is the key's row from then on, so that the new
+     * versions of a snapshot (or the writers' input) are the changes of its rows, as upserts and
+     * deletes by key. The other engines fold a new version into the older ones.
+     */
+    public boolean newestVersionIsRow() {
+        return this == DEDUPLICATE;
+    }
+
     @Override
     public String toString() {
         return key;

@@ -81,6 +81,60 @@ public final class TableOptions {
                     .withDescription(
                             "Read the last snapshot committed at or before this epoch millisecond.");
 
+    public static final ConfigOption<String> SCAN_MODE =
+            ConfigOptions.key("scan.mode")
+                    .stringType()
+                    .defaultValue(ScanMode.DEFAULT.key())
+                    .withDescription(
+                            "Where a streaming read starts: 'latest-full' (the latest snapshot,"
+                                    + " then its changes), 'latest' (changes from now on),"
+                                    + " 'from-snapshot' and 'from-snapshot-full' (with"
+                                    + " 'scan.snapshot-id'), 'from-timestamp' (with"
+                                    + " 'scan.timestamp-millis'); 'default' picks by the options"
+                                    + " given.");
+
+    public static final ConfigOption<String> INCREMENTAL_BETWEEN =
+            ConfigOptions.key("incremental-between")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A bounded read of the changes of the snapshots after the first id up"
+                                    + " to the second, e.g. '5,10'.");
+
+    public static final ConfigOption<Boolean> STREAMING_READ_OVERWRITE =
+            ConfigOptions.key("streaming-read-overwrite")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "A streaming read emits the rows an INSERT OVERWRITE replaced as"
+                                    + " deletions and its new rows (true), or skips it.");
+
+    public static final ConfigOption<String> CHANGELOG_PRODUCER =
+            ConfigOptions.key("changelog-producer")
+                    .stringType()
+                    .defaultValue(ChangelogProducer.NONE.key())
+                    .withDescription(
+                            "What a streaming read of a primary-key table emits: 'none' (new"
+                                    + " versions as upserts), 'input' (writers store their input"
+                                    + " changes, and the read emits exactly those).");
+
+    public static final ConfigOption<String> CONSUMER_ID =
+            ConfigOptions.key("consumer-id")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A streaming read records in the table the next snapshot it needs,"
+                                    + " at each completed checkpoint; a new job with this id and"
+                                    + " no state starts there.");
+
+    public static final ConfigOption<Duration> CONTINUOUS_DISCOVERY_INTERVAL =
+            ConfigOptions.key("continuous.discovery-interval")
+                    .durationType()
+                    .defaultValue(Duration.ofMillis(500))
+                    .withDescription(
+                            "How often a streaming read looks for the next snapshot (one"
+                                    + " file-system request while the table is idle).");
+
     public static final ConfigOption<MemorySize> SOURCE_SPLIT_TARGET_SIZE =
             ConfigOptions.key("source.split.target-size")
                     .memoryType()
@@ -144,6 +198,12 @@ public final class TableOptions {
                 PARQUET_ROW_GROUP_SIZE,
                 SCAN_SNAPSHOT_ID,
                 SCAN_TIMESTAMP_MILLIS,
+                SCAN_MODE,
+                INCREMENTAL_BETWEEN,
+                STREAMING_READ_OVERWRITE,
+                CHANGELOG_PRODUCER,
+                CONSUMER_ID,
+                CONTINUOUS_DISCOVERY_INTERVAL,
                 SOURCE_SPLIT_TARGET_SIZE,
                 COMMIT_MAX_RETRIES,
                 COMMIT_RETRY_WAIT,
@@ -192,6 +252,8 @@ public final class TableOptions {
                 LsmOptions.NUM_LEVELS);
         // Which format new files have is the table's choice; files written before keep theirs.
         put(scopes, OptionScope.ALTER, FILE_FORMAT);
+        // Writers store changelog files by the table's producer, and readers expect them there.
+        put(scopes, OptionScope.ALTER, CHANGELOG_PRODUCER);
         // Each file records its own codec and sizes; commits and scans only tune their own work.
         put(
                 scopes,
@@ -201,6 +263,11 @@ public final class TableOptions {
                 PARQUET_ROW_GROUP_SIZE,
                 SCAN_SNAPSHOT_ID,
                 SCAN_TIMESTAMP_MILLIS,
+                SCAN_MODE,
+                INCREMENTAL_BETWEEN,
+                STREAMING_READ_OVERWRITE,
+                CONSUMER_ID,
+                CONTINUOUS_DISCOVERY_INTERVAL,
                 SOURCE_SPLIT_TARGET_SIZE,
                 COMMIT_MAX_RETRIES,
                 COMMIT_RETRY_WAIT,
@@ -234,7 +301,7 @@ public final class TableOptions {
 
     /** Options that describe one query, not the table: never stored in a schema. */
     public static List<ConfigOption<?>> queryOnly() {
-        return List.of(SCAN_SNAPSHOT_ID, SCAN_TIMESTAMP_MILLIS);
+        return List.of(SCAN_SNAPSHOT_ID, SCAN_TIMESTAMP_MILLIS, INCREMENTAL_BETWEEN, CONSUMER_ID);
     }
 
     /**

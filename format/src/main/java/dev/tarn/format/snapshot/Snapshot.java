@@ -4,8 +4,9 @@ import javax.annotation.Nullable;
 
 /**
  * One version of a table. The files it holds are the base manifest list (everything up to the
- * previous snapshot) merged with the delta manifest list (what this commit changed). Immutable:
- * once {@code snapshot-<id>} exists it is never rewritten.
+ * previous snapshot) merged with the delta manifest list (what this commit changed); the changelog
+ * manifest list, if any, names the changelog files the commit stored for streaming reads, which are
+ * no part of the table's rows. Immutable: once {@code snapshot-<id>} exists it is never rewritten.
  */
 public record Snapshot(
         long id,
@@ -13,7 +14,8 @@ public record Snapshot(
         String baseManifestList,
         String deltaManifestList,
         Commit commit,
-        RecordCounts records) {
+        RecordCounts records,
+        @Nullable String changelogManifestList) {
 
     /**
      * Who made the snapshot and why.
@@ -36,5 +38,16 @@ public record Snapshot(
         if (id < 1) {
             throw new IllegalArgumentException("Snapshot ids start at 1: " + id);
         }
+    }
+
+    /** A snapshot without changelog files. */
+    public Snapshot(
+            long id,
+            long schemaId,
+            String baseManifestList,
+            String deltaManifestList,
+            Commit commit,
+            RecordCounts records) {
+        this(id, schemaId, baseManifestList, deltaManifestList, commit, records, null);
     }
 }

@@ -22,6 +22,9 @@ final class SnapshotJson {
         root.put("schemaId", s.schemaId());
         root.put("baseManifestList", s.baseManifestList());
         root.put("deltaManifestList", s.deltaManifestList());
+        if (s.changelogManifestList() != null) {
+            root.put("changelogManifestList", s.changelogManifestList());
+        }
         root.put("commitUser", s.commit().user());
         root.put("commitIdentifier", s.commit().identifier());
         root.put("commitKind", s.commit().kind().name());
@@ -54,6 +57,7 @@ final class SnapshotJson {
                         "format version " + version + " is newer than supported " + VERSION);
             }
             JsonNode watermark = root.get("watermark");
+            JsonNode changelog = root.get("changelogManifestList");
             return new Snapshot(
                     required(root, "id").asLong(),
                     required(root, "schemaId").asLong(),
@@ -67,7 +71,8 @@ final class SnapshotJson {
                             watermark == null || watermark.isNull() ? null : watermark.asLong()),
                     new Snapshot.RecordCounts(
                             required(root, "totalRecordCount").asLong(),
-                            required(root, "deltaRecordCount").asLong()));
+                            required(root, "deltaRecordCount").asLong()),
+                    changelog == null || changelog.isNull() ? null : changelog.asText());
         } catch (java.io.IOException | IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Corrupt snapshot file " + source + ": " + e.getMessage(), e);

@@ -96,6 +96,21 @@ public final class SnapshotReader {
         return new Delta(snapshot, entries);
     }
 
+    /**
+     * The changelog files {@code snapshot} stored for streaming reads (SPEC.md, "Changelog files"),
+     * in the order they were written; none for a snapshot without a changelog manifest list.
+     */
+    public List<ManifestEntry> changelog(Snapshot snapshot) {
+        if (snapshot.changelogManifestList() == null) {
+            return List.of();
+        }
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (ManifestFileMeta meta : lists.read(snapshot.changelogManifestList())) {
+            entries.addAll(manifests.read(meta.fileName()));
+        }
+        return entries;
+    }
+
     /** Whether snapshot {@code id} exists (it may have been expired). */
     public boolean exists(long id) {
         return snapshots.exists(id);

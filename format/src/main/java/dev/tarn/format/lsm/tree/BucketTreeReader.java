@@ -24,7 +24,9 @@ import org.apache.flink.types.RowKind;
  * merged on read. Section by section ({@link Sections}), a single sorted run is streamed as it is
  * (without reading its sequence numbers, which only order runs) and several runs go through a
  * {@link FileRunMerge} with the table's merge function; tombstones and other retractions are
- * dropped. Rows come in key order, as INSERTs, each reused by the next {@link #next()}. Not
+ * dropped. Rows come in key order, as INSERTs, each reused by the next {@link #next()}. Read as
+ * changes ({@link #asChanges}), a key whose result is a retraction comes out as a DELETE and the
+ * others keep the kind stored with them, for a streaming read of a snapshot's new files. Not
  * thread-safe.
  */
 public final class BucketTreeReader implements Closeable {
@@ -45,6 +47,7 @@ public final class BucketTreeReader implements Closeable {
     private final int singleRunKind;
 
     private final MergeFunction merge;
+    private boolean changes;
     private final Iterator<List<SortedRun>> sections;
     private final List<SortedRunReader> openReaders = new ArrayList<>();
     @Nullable private Iterator<KeyValue> current;
@@ -70,7 +73,16 @@ public final class BucketTreeReader implements Closeable {
         this.sections = Sections.of(schema, files).iterator();
     }
 
-    /** The next current row, or null once every key is read. */
+    /**
+     * Returns this reader reading changes: each key's merged result with its kind, retractions as
+     * DELETEs, instead of the current rows alone. Call before the first {@link #next()}.
+     */
+    public BucketTreeReader asChanges() {
+        this.changes = true;
+        return this;
+    }
+
+    /** The next current row (or change, see {@link #asChanges}), or null once every key is read. */
     @Nullable
     public RowData next() throws IOException {
         try {
@@ -100,9 +112,10 @@ public final class BucketTreeReader implements Closeable {
                 }
                 while (current.hasNext()) {
                     KeyValue kv = current.next();
-                    if (!kv.isRetraction()) {
+                    RowKind kind = kindOf(kv.kind());
+                    if (kind != null) {
                         RowData row = kv.row();
-                        row.setRowKind(RowKind.INSERT);
+                        row.setRowKind(kind);
                         return row;
                     }
                 }
@@ -119,12 +132,22 @@ public final class BucketTreeReader implements Closeable {
     private RowData nextOfSingleRun() {
         RowData row;
         while ((row = single.nextRow()) != null) {
-            if (!KeyValue.isRetraction(RowKind.fromByteValue(row.getByte(singleRunKind)))) {
-                row.setRowKind(RowKind.INSERT);
+            RowKind kind = kindOf(RowKind.fromByteValue(row.getByte(singleRunKind)));
+            if (kind != null) {
+                row.setRowKind(kind);
                 return row;
             }
         }
         return null;
+    }
+
+    /** The kind a merged result of {@code stored} kind comes out as, or null if it is dropped. */
+    @Nullable
+    private RowKind kindOf(RowKind stored) {
+        if (KeyValue.isRetraction(stored)) {
+            return changes ? RowKind.DELETE : null;
+        }
+        return changes ? stored : RowKind.INSERT;
     }
 
     private Iterator<KeyValue> open(List<SortedRun> runs) {
@@ -134,7 +157,7 @@ public final class BucketTreeReader implements Closeable {
         if (openReaders.size() == 1) {
             return openReaders.get(0);
         }
-        return new FileRunMerge(openReaders, schema.keys(), merge, true);
+        return new FileRunMerge(openReaders, schema.keys(), merge, !changes);
     }
 
     /** Bytes read from data files so far. */

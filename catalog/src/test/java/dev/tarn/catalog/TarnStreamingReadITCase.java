@@ -1,0 +1,359 @@
+package dev.tarn.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Streaming SELECT over Tarn tables through SQL: a query that follows the table sees each commit of
+ * a writer once, in order, and nothing for a compaction; a primary-key table's changes keep a
+ * downstream aggregation equal to the same aggregation in batch; start modes, consumers, and the
+ * refusal of bad start options.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class TarnStreamingReadITCase {
+
+    /** Slots for three following queries at parallelism 2 beside a batch job. */
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(8)
+                            .build());
+
+    @TempDir Path lake;
+    private LakeSql batch;
+    private final List<Follower> followers = new ArrayList<>();
+
+    @BeforeEach
+    void open() {
+        batch = LakeSql.open(lake);
+    }
+
+    @AfterEach
+    void cancel() throws Exception {
+        for (Follower f : followers) {
+            f.close();
+        }
+    }
+
+    /** A streaming environment over the same warehouse, its jobs at parallelism 2. */
+    private TableEnvironment streaming(String... config) {
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        env.getConfig().set("parallelism.default", "2");
+        env.getConfig().set("table.local-time-zone", "UTC");
+        for (int i = 0; i < config.length; i += 2) {
+            env.getConfig().set(config[i], config[i + 1]);
+        }
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '" + lake.toUri() + "')");
+        env.executeSql("USE CATALOG lake");
+        return env;
+    }
+
+    private Follower follow(String query, String... config) {
+        Follower f = new Follower(streaming(config).executeSql(query));
+        followers.add(f);
+        return f;
+    }
+
+    @Test
+    void appendTableEmitsEachCommitOnce() throws Exception {
+        batch.exec("CREATE TABLE db.events (id INT, name STRING) WITH ('bucket' = '2')");
+        batch.exec("INSERT INTO db.events VALUES (1, 'a'), (2, 'b')");
+        Follower f = follow("SELECT * FROM db.events");
+        assertThat(f.take(2)).containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+
+        batch.exec("INSERT INTO db.events VALUES (3, 'c')");
+        assertThat(f.take(1)).containsExactly("+I[3, c]");
+        batch.exec("INSERT INTO db.events VALUES (4, 'd'), (5, 'e')");
+        // An overwrite is skipped by default: its rows are not changes to follow.
+        batch.exec("INSERT OVERWRITE db.events VALUES (9, 'z')");
+        batch.exec("INSERT INTO db.events VALUES (6, 'f')");
+        assertThat(f.take(3)).containsExactlyInAnyOrder("+I[4, d]", "+I[5, e]", "+I[6, f]");
+        f.assertNothingMore();
+    }
+
+    @Test
+    void overwriteIsFollowedAsDeletionsWhenAskedFor() throws Exception {
+        batch.exec("CREATE TABLE db.t (id INT, dt STRING) PARTITIONED BY (dt)");
+        batch.exec("INSERT INTO db.t VALUES (1, 'x'), (2, 'y')");
+        Follower f =
+                follow(
+                        "SELECT * FROM db.t /*+ OPTIONS('scan.mode' = 'latest',"
+                                + " 'streaming-read-overwrite' = 'true') */");
+        f.awaitRunning();
+        batch.exec("INSERT OVERWRITE db.t PARTITION (dt = 'x') VALUES (3)");
+        assertThat(f.take(2)).containsExactlyInAnyOrder("-D[1, x]", "+I[3, x]");
+    }
+
+    @Test
+    void primaryKeyChangesKeepAnAggregationEqualToBatch() throws Exception {
+        batch.exec(
+                "CREATE TABLE db.users (id INT, dt STRING, balance BIGINT,"
+                        + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2')");
+        batch.exec("INSERT INTO db.users VALUES (1, 'a', 10), (2, 'a', 20), (3, 'b', 30)");
+        Follower f = follow("SELECT dt, SUM(balance), COUNT(*) FROM db.users GROUP BY dt");
+        // Keys move between groups, change values, go and come back.
+        batch.exec("INSERT INTO db.users VALUES (1, 'b', 11), (4, 'c', 40)");
+        batch.exec("DELETE FROM db.users WHERE id = 2");
+        batch.exec("INSERT INTO db.users VALUES (2, 'c', 5), (3, 'a', 1), (5, 'a', 7)");
+        batch.exec("CALL lake.sys.compact(`table` => 'db.users')");
+        batch.exec("DELETE FROM db.users WHERE id = 5");
+        batch.exec("INSERT INTO db.users VALUES (6, 'b', 100)");
+
+        Map<String, String> expected = new TreeMap<>();
+        for (String row :
+                batch.query("SELECT dt, SUM(balance), COUNT(*) FROM db.users GROUP BY dt")) {
+            expected.put(row.substring(3, row.indexOf(',')), row.substring(3));
+        }
+        assertThat(expected).hasSize(3);
+        f.awaitMaterialized(expected);
+    }
+
+    @Test
+    void startModes() throws Exception {
+        batch.exec("CREATE TABLE db.s (id INT)");
+        batch.exec("INSERT INTO db.s VALUES (1)");
+        batch.exec("INSERT INTO db.s VALUES (2)");
+        batch.exec("INSERT INTO db.s VALUES (3)");
+
+        Follower latest = follow("SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'latest') */");
+        Follower fromTwo =
+                follow(
+                        "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'from-snapshot',"
+                                + " 'scan.snapshot-id' = '2') */");
+        Follower fullOfTwo =
+                follow(
+                        "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'from-snapshot-full',"
+                                + " 'scan.snapshot-id' = '2') */");
+        assertThat(fromTwo.take(2)).containsExactly("+I[2]", "+I[3]");
+        assertThat(fullOfTwo.take(3)).containsExactlyInAnyOrder("+I[1]", "+I[2]", "+I[3]");
+        latest.awaitRunning();
+        batch.exec("INSERT INTO db.s VALUES (4)");
+        assertThat(latest.take(1)).containsExactly("+I[4]");
+        assertThat(fromTwo.take(1)).containsExactly("+I[4]");
+        assertThat(fullOfTwo.take(1)).containsExactly("+I[4]");
+
+        // The changes between two snapshots, bounded, in batch mode too.
+        assertThat(batch.query("SELECT * FROM db.s /*+ OPTIONS('incremental-between' = '1,3') */"))
+                .containsExactlyInAnyOrder("+I[2]", "+I[3]");
+    }
+
+    @Test
+    void badStartOptionsAreRefusedAtPlanning() throws Exception {
+        batch.exec("CREATE TABLE db.s (id INT)");
+        batch.exec("INSERT INTO db.s VALUES (1)");
+        batch.exec("INSERT INTO db.s VALUES (2)");
+        TableEnvironment env = streaming();
+        refused(() -> env.executeSql("SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'earliest') */"))
+                .contains("Invalid value 'earliest' for option 'scan.mode' of table")
+                .contains("latest-full");
+        refused(
+                        () ->
+                                env.executeSql(
+                                        "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'from-snapshot') */"))
+                .contains(
+                        "Option 'scan.mode' = 'from-snapshot' of table lake.db.s needs 'scan.snapshot-id'");
+        refused(() -> env.executeSql("SELECT * FROM db.s /*+ OPTIONS('scan.snapshot-id' = '7') */"))
+                .contains(
+                        "Invalid 'scan.snapshot-id' = 7 for table lake.db.s: the table has snapshots 1 to 2");
+        refused(
+                        () ->
+                                env.executeSql(
+                                        "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'latest', 'scan.snapshot-id' = '1') */"))
+                .contains(
+                        "Conflicting start options for table lake.db.s: 'scan.snapshot-id' = 1 does not go with 'scan.mode' = 'latest'");
+        refused(
+                        () ->
+                                env.executeSql(
+                                        "SELECT * FROM db.s /*+ OPTIONS('scan.timestamp-millis' = '1000') */"))
+                .contains(
+                        "Invalid 'scan.timestamp-millis' = 1000 (1970-01-01T00:00:01Z) for table lake.db.s: it is outside the table's history");
+        refused(
+                        () ->
+                                env.executeSql(
+                                        "SELECT * FROM db.s /*+ OPTIONS('incremental-between' = '2,1') */"))
+                .contains("Invalid value '2,1' for option 'incremental-between'");
+        refused(
+                        () ->
+                                batch.exec(
+                                        "CREATE TABLE db.a (id INT) WITH ('changelog-producer' = 'input')"))
+                .contains("changelog-producer")
+                .contains("primary-key tables only");
+        refused(
+                        () ->
+                                batch.exec(
+                                        "CREATE TABLE db.p (id INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('changelog-producer' = 'lookup')"))
+                .contains("'lookup' is not supported by this version of Tarn");
+        batch.exec(
+                "CREATE TABLE db.agg (id INT, n BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('merge-engine' = 'aggregation', 'fields.n.aggregate-function' = 'sum')");
+        refused(() -> env.executeSql("SELECT * FROM db.agg"))
+                .contains(
+                        "Cannot follow table lake.db.agg in a streaming read: its merge-engine 'aggregation' folds the versions of a key");
+    }
+
+    @Test
+    void aConsumerRestartsWhereItStopped() throws Exception {
+        batch.exec("CREATE TABLE db.c (id INT)");
+        batch.exec("INSERT INTO db.c VALUES (1), (2)");
+        String query = "SELECT * FROM db.c /*+ OPTIONS('consumer-id' = 'billing') */";
+        Follower first = follow(query, "execution.checkpointing.interval", "100ms");
+        assertThat(first.take(2)).containsExactlyInAnyOrder("+I[1]", "+I[2]");
+        Path consumer = lake.resolve("db.db/c/consumer/consumer-billing");
+        awaitTrue(
+                () ->
+                        Files.exists(consumer)
+                                && Files.readString(consumer).contains("\"nextSnapshot\":2"));
+        first.close();
+
+        batch.exec("INSERT INTO db.c VALUES (3)");
+        Follower second = follow(query, "execution.checkpointing.interval", "100ms");
+        assertThat(second.take(1)).containsExactly("+I[3]");
+        second.assertNothingMore();
+    }
+
+    /** The messages of what {@code action} throws, its causes' included. */
+    private static org.assertj.core.api.AbstractStringAssert<?> refused(
+            org.assertj.core.api.ThrowableAssert.ThrowingCallable action) {
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(action);
+        assertThat(thrown).as("refused").isNotNull();
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append('\n');
+        }
+        return assertThat(messages.toString());
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void awaitTrue(Check check) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!check.holds()) {
+            assertThat(System.nanoTime()).as("waited 30 s").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    /** The rows of a running streaming query, read on a thread of its own. */
+    private static final class Follower implements AutoCloseable {
+
+        private final TableResult result;
+        private final BlockingQueue<Row> rows = new ArrayBlockingQueue<>(10_000);
+        private final Thread reader;
+        private volatile Throwable failure;
+
+        Follower(TableResult result) {
+            this.result = result;
+            this.reader =
+                    new Thread(
+                            () -> {
+                                try (CloseableIterator<Row> it = result.collect()) {
+                                    while (it.hasNext()) {
+                                        rows.put(it.next());
+                                    }
+                                } catch (InterruptedException e) {
+                                    // Closed.
+                                } catch (Throwable t) {
+                                    failure = t;
+                                }
+                            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** The next {@code n} rows, as text. */
+        List<String> take(int n) throws Exception {
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Row row = rows.poll(30, TimeUnit.SECONDS);
+                checkRunning();
+                assertThat(row).as("row %d of %d, after %s", i + 1, n, out).isNotNull();
+                out.add(row.toString());
+            }
+            return out;
+        }
+
+        private void checkRunning() {
+            if (failure != null) {
+                throw new AssertionError("The query failed", failure);
+            }
+        }
+
+        void assertNothingMore() throws Exception {
+            Row row = rows.poll(1500, TimeUnit.MILLISECONDS);
+            assertThat(row).as("no further row").isNull();
+        }
+
+        /** Waits until the job's tasks run, so that a later commit is a change to it. */
+        void awaitRunning() throws Exception {
+            awaitTrue(
+                    () ->
+                            result.getJobClient()
+                                    .get()
+                                    .getJobStatus()
+                                    .get()
+                                    .name()
+                                    .equals("RUNNING"));
+            // The enumerator plans its start when the job starts: give it a probe's time.
+            Thread.sleep(1000);
+        }
+
+        /** Applies the changelog to a map by its first field until it equals {@code expected}. */
+        void awaitMaterialized(Map<String, String> expected) throws Exception {
+            Map<String, String> view = new HashMap<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!new TreeMap<>(view).equals(expected)) {
+                Row row = rows.poll(100, TimeUnit.MILLISECONDS);
+                checkRunning();
+                assertThat(System.nanoTime())
+                        .as("changelog materialized to %s, expected %s", view, expected)
+                        .isLessThan(deadline);
+                if (row == null) {
+                    continue;
+                }
+                String key = String.valueOf(row.getField(0));
+                RowKind kind = row.getKind();
+                if (kind == RowKind.INSERT || kind == RowKind.UPDATE_AFTER) {
+                    Row copy = Row.copy(row);
+                    copy.setKind(RowKind.INSERT);
+                    view.put(key, copy.toString().substring(3));
+                } else {
+                    view.remove(key);
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            result.getJobClient().ifPresent(c -> c.cancel());
+            reader.interrupt();
+        }
+    }
+}

@@ -1,0 +1,258 @@
+package dev.tarn.connector.source;
+
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.snapshot.Consumers;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import javax.annotation.Nullable;
+import org.apache.flink.api.connector.source.SourceEvent;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+
+/**
+ * Follows a table: plans where the read starts, then probes for each next snapshot on the
+ * coordinator's worker thread and turns its changes into splits. Every split of one bucket of one
+ * partition goes to the same reader, which reads its splits in the order assigned, so the changes
+ * of a key arrive in snapshot order; splits of an unbucketed append table go round robin.
+ *
+ * <p>What is checkpointed: the next snapshot to plan, the splits not assigned yet, and the assigned
+ * splits not reported finished. Discovery results are applied on the coordinator thread, splits and
+ * next snapshot together, so a checkpoint never holds a snapshot half planned. While the table is
+ * idle each probe is one file-system request; after {@link #IDLE_PROBES} empty probes the
+ * enumerator probes half as often, and it checks for an expired next snapshot at most every {@link
+ * #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it assigns the planned changes in the same
+ * way and then ends the read.
+ */
+final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnEnumeratorState> {
+
+    /** Snapshots planned per discovery at most, so a backlog does not hold the worker long. */
+    private static final int MAX_SNAPSHOTS_PER_DISCOVERY = 32;
+
+    /** Empty probes (at the discovery interval) after which the table counts as idle. */
+    private static final int IDLE_PROBES = 20;
+
+    /** How often an idle read checks that its next snapshot has not expired under it. */
+    private static final long EXPIRY_CHECK_MILLIS = 10_000;
+
+    private final SplitEnumeratorContext<TarnSplit> context;
+    private final StreamScan scan;
+    private final long intervalMillis;
+    @Nullable private final Consumers consumers;
+    @Nullable private final String consumerId;
+    private final boolean bounded;
+
+    // Coordinator thread.
+    private final LinkedList<TarnSplit> pending = new LinkedList<>();
+    private final Map<String, Long> inFlight = new HashMap<>();
+    private final NavigableMap<Long, Long> positionAtCheckpoint = new TreeMap<>();
+    private long nextSnapshotId;
+    private long splitCounter;
+    private int roundRobin;
+    private boolean noMoreSplits;
+
+    // Worker thread (discovery) only.
+    private long probeId;
+    private long ticks;
+    private int emptyProbes;
+    private long lastExpiryCheck = System.currentTimeMillis();
+
+    /**
+     * @param restored the checkpointed state, or null to plan the start
+     * @param bounded the read is of {@code incremental-between}: restored or planned splits only
+     */
+    TarnContinuousEnumerator(
+            SplitEnumeratorContext<TarnSplit> context,
+            StreamScan scan,
+            long intervalMillis,
+            @Nullable Consumers consumers,
+            @Nullable String consumerId,
+            List<Split> initial,
+            long nextSnapshotId,
+            @Nullable TarnEnumeratorState restored,
+            boolean bounded) {
+        this.context = context;
+        this.scan = scan;
+        this.intervalMillis = intervalMillis;
+        this.consumers = consumers;
+        this.consumerId = consumerId;
+        this.bounded = bounded;
+        if (restored != null) {
+            this.nextSnapshotId = restored.nextSnapshotId();
+            this.pending.addAll(restored.pending());
+            this.inFlight.putAll(restored.inFlight());
+            this.splitCounter = restored.pending().size() + restored.inFlight().size();
+        } else {
+            this.nextSnapshotId = nextSnapshotId;
+            initial.forEach(this::addPending);
+        }
+        this.probeId = this.nextSnapshotId;
+    }
+
+    @Override
+    public void start() {
+        if (!bounded) {
+            context.callAsync(this::discover, this::onDiscovered, 0, intervalMillis);
+        }
+    }
+
+    /** Worker thread: the changes of the snapshots published since the last call. */
+    private Discovery discover() {
+        ticks++;
+        if (emptyProbes >= IDLE_PROBES && ticks % 2 == 0) {
+            return new Discovery(List.of(), probeId);
+        }
+        List<StreamScan.Changes> found = new ArrayList<>();
+        while (found.size() < MAX_SNAPSHOTS_PER_DISCOVERY) {
+            var changes = scan.changes(probeId);
+            if (changes.isEmpty()) {
+                break;
+            }
+            found.add(changes.get());
+            probeId++;
+        }
+        long now = System.currentTimeMillis();
+        if (found.isEmpty()) {
+            emptyProbes++;
+            if (now - lastExpiryCheck >= EXPIRY_CHECK_MILLIS) {
+                lastExpiryCheck = now;
+                scan.checkNotExpired(probeId);
+            }
+        } else {
+            emptyProbes = 0;
+            lastExpiryCheck = now;
+        }
+        return new Discovery(found, probeId);
+    }
+
+    /** Coordinator thread: the discovered splits become pending, with the next id, at once. */
+    private void onDiscovered(@Nullable Discovery discovery, @Nullable Throwable error) {
+        if (error != null) {
+            throw new IllegalStateException(
+                    "Cannot follow the table: " + error.getMessage(), error);
+        }
+        for (StreamScan.Changes changes : discovery.changes()) {
+            changes.splits().forEach(this::addPending);
+        }
+        nextSnapshotId = discovery.nextSnapshotId();
+        assignPending();
+    }
+
+    private void addPending(Split split) {
+        pending.add(TarnSplit.of(split.snapshotId() + "-" + splitCounter++, split));
+    }
+
+    private void assignPending() {
+        Map<Integer, List<TarnSplit>> assignment = new HashMap<>();
+        var registered = context.registeredReaders();
+        int parallelism = context.currentParallelism();
+        var it = pending.iterator();
+        while (it.hasNext()) {
+            TarnSplit split = it.next();
+            int owner = ownerOf(split.split(), parallelism);
+            if (registered.containsKey(owner)) {
+                assignment.computeIfAbsent(owner, o -> new ArrayList<>()).add(split);
+                inFlight.put(split.id(), split.split().snapshotId());
+                it.remove();
+            }
+        }
+        if (!assignment.isEmpty()) {
+            context.assignSplits(new SplitsAssignment<>(assignment));
+        }
+        if (bounded && pending.isEmpty()) {
+            for (int reader : registered.keySet()) {
+                context.signalNoMoreSplits(reader);
+            }
+            noMoreSplits = true;
+        }
+    }
+
+    /**
+     * The reader of a split: by bucket, so one bucket's changes stay in order on one reader; round
+     * robin for an unbucketed append table, whose files have no order to keep.
+     */
+    private int ownerOf(Split split, int parallelism) {
+        if (split.totalBuckets() < 0) {
+            return Math.floorMod(roundRobin++, parallelism);
+        }
+        return Math.floorMod(31 * split.partition().hashCode() + split.bucket(), parallelism);
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, @Nullable String requesterHostname) {
+        // Splits are sent, not asked for.
+    }
+
+    @Override
+    public void addSplitsBack(List<TarnSplit> splits, int subtaskId) {
+        // Assigned after the last checkpoint: they come before any split planned after them.
+        for (int i = splits.size() - 1; i >= 0; i--) {
+            inFlight.remove(splits.get(i).id());
+            pending.addFirst(splits.get(i));
+        }
+        noMoreSplits = false;
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        assignPending();
+        if (noMoreSplits) {
+            context.signalNoMoreSplits(subtaskId);
+        }
+    }
+
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof SplitsFinished finished) {
+            finished.splitIds().forEach(inFlight::remove);
+        }
+    }
+
+    @Override
+    public TarnEnumeratorState snapshotState(long checkpointId) {
+        long position = nextSnapshotId;
+        for (TarnSplit split : pending) {
+            position = Math.min(position, split.split().snapshotId());
+        }
+        for (long snapshot : inFlight.values()) {
+            position = Math.min(position, snapshot);
+        }
+        positionAtCheckpoint.put(checkpointId, position);
+        return new TarnEnumeratorState(nextSnapshotId, pending, inFlight);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        Long position = positionAtCheckpoint.get(checkpointId);
+        positionAtCheckpoint.headMap(checkpointId, true).clear();
+        if (position == null || consumers == null) {
+            return;
+        }
+        context.callAsync(
+                () -> {
+                    consumers.record(consumerId, position, System.currentTimeMillis());
+                    return position;
+                },
+                (recorded, error) -> {
+                    if (error != null) {
+                        throw new IllegalStateException(
+                                String.format(
+                                        "Cannot record consumer '%s' at snapshot %d: %s",
+                                        consumerId, position, error.getMessage()),
+                                error);
+                    }
+                });
+    }
+
+    @Override
+    public void close() throws IOException {}
+
+    private record Discovery(List<StreamScan.Changes> changes, long nextSnapshotId) {}
+}

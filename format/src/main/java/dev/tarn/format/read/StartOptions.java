@@ -1,0 +1,161 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.schema.ScanMode;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.table.TableContext;
+import java.time.Instant;
+import java.util.OptionalLong;
+
+/**
+ * The rules of a streaming read's start options: which mode {@code default} means, which options
+ * each mode needs and forbids, and that the snapshot or time given lies within the table's history.
+ * Each refusal names the options and the values.
+ */
+final class StartOptions {
+
+    private static final String ID = "scan.snapshot-id";
+    private static final String TIME = "scan.timestamp-millis";
+
+    /**
+     * The mode the options select, checked for what it needs.
+     *
+     * @throws IllegalArgumentException if an option the mode needs is missing or one conflicts
+     */
+    static ScanMode resolve(String table, TableConfig config) {
+        ScanMode mode = config.stream().mode();
+        Long id = config.scanSnapshotId();
+        Long time = config.scanTimestampMillis();
+        if (config.stream().between() != null) {
+            throw conflict(table, "'incremental-between' (a bounded read of changes)", mode);
+        }
+        if (id != null && time != null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Conflicting start options for table %s: '%s' = %d and '%s' = %d;"
+                                    + " give one",
+                            table, ID, id, TIME, time));
+        }
+        if (mode == ScanMode.DEFAULT) {
+            return id != null
+                    ? ScanMode.FROM_SNAPSHOT
+                    : time != null ? ScanMode.FROM_TIMESTAMP : ScanMode.LATEST_FULL;
+        }
+        if (mode.needsSnapshotId() && id == null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Option 'scan.mode' = '%s' of table %s needs '%s': the snapshot to"
+                                    + " start at",
+                            mode, table, ID));
+        }
+        if (mode == ScanMode.FROM_TIMESTAMP && time == null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Option 'scan.mode' = '%s' of table %s needs '%s': the time to start"
+                                    + " after",
+                            mode, table, TIME));
+        }
+        if (id != null && !mode.needsSnapshotId()) {
+            throw conflict(table, "'" + ID + "' = " + id, mode);
+        }
+        if (time != null && mode != ScanMode.FROM_TIMESTAMP) {
+            throw conflict(table, "'" + TIME + "' = " + time, mode);
+        }
+        return mode;
+    }
+
+    private static IllegalArgumentException conflict(String table, String given, ScanMode mode) {
+        return new IllegalArgumentException(
+                String.format(
+                        "Conflicting start options for table %s: %s does not go with 'scan.mode'"
+                                + " = '%s'",
+                        table, given, mode));
+    }
+
+    /** {@code scan.snapshot-id}, checked to be a snapshot the table has. */
+    static long checkedId(TableContext table, TableConfig config) {
+        long id = config.scanSnapshotId();
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong earliest = snapshots.earliestId();
+        OptionalLong latest = snapshots.latestId();
+        if (earliest.isEmpty()
+                || id < earliest.getAsLong()
+                || id > latest.getAsLong()
+                || !snapshots.exists(id)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid '%s' = %d for table %s: %s",
+                            ID, id, table.name(), history(earliest, latest)));
+        }
+        return id;
+    }
+
+    /**
+     * The first snapshot committed after {@code scan.timestamp-millis}.
+     *
+     * @throws IllegalArgumentException if the time is before the first snapshot or after the last
+     */
+    static long afterTimestamp(TableContext table, TableConfig config) {
+        long time = config.scanTimestampMillis();
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong earliest = snapshots.earliestId();
+        OptionalLong latest = snapshots.latestId();
+        if (earliest.isEmpty()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid '%s' = %d for table %s: the table has no snapshot yet; use"
+                                    + " 'scan.mode' = 'latest'",
+                            TIME, time, table.name()));
+        }
+        Snapshot first = snapshots.snapshot(earliest.getAsLong());
+        Snapshot last = snapshots.snapshot(latest.getAsLong());
+        if (time < first.commit().timeMillis() || time > last.commit().timeMillis()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid '%s' = %d (%s) for table %s: it is outside the table's"
+                                    + " history, from snapshot %d committed at %s to snapshot %d"
+                                    + " committed at %s",
+                            TIME,
+                            time,
+                            Instant.ofEpochMilli(time),
+                            table.name(),
+                            first.id(),
+                            Instant.ofEpochMilli(first.commit().timeMillis()),
+                            last.id(),
+                            Instant.ofEpochMilli(last.commit().timeMillis())));
+        }
+        return snapshots.atOrBefore(time).id() + 1;
+    }
+
+    /** Checks that every snapshot of {@code incremental-between} is there. */
+    static void checkBetween(TableContext table, TableConfig.Between between) {
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong earliest = snapshots.earliestId();
+        OptionalLong latest = snapshots.latestId();
+        if (earliest.isEmpty()
+                || between.after() + 1 < earliest.getAsLong()
+                || between.upTo() > latest.getAsLong()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid 'incremental-between' = '%d,%d' for table %s: it needs"
+                                    + " snapshots %d to %d, and %s",
+                            between.after(),
+                            between.upTo(),
+                            table.name(),
+                            between.after() + 1,
+                            between.upTo(),
+                            history(earliest, latest)));
+        }
+    }
+
+    private static String history(OptionalLong earliest, OptionalLong latest) {
+        return earliest.isEmpty()
+                ? "the table has no snapshot yet"
+                : String.format(
+                        "the table has snapshots %d to %d",
+                        earliest.getAsLong(), latest.getAsLong());
+    }
+
+    private StartOptions() {}
+}

@@ -1,0 +1,220 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.schema.ChangelogProducer;
+import dev.tarn.format.schema.ScanMode;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableKind;
+import dev.tarn.format.snapshot.Consumers;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.SnapshotReader;
+import dev.tarn.format.table.TableContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import javax.annotation.Nullable;
+
+/**
+ * The planner of a read that follows the table: where it starts ({@link #start}, by {@code
+ * scan.mode} or a consumer's record), then the changes of one snapshot after another ({@link
+ * #changes}), each turned into {@link Split}s from the snapshot's delta alone. An append table's
+ * changes are the files APPEND snapshots add; a primary-key table's are its new versions per key
+ * (producer {@code none}) or the changelog files its writers stored ({@code input}). COMPACT
+ * snapshots change no row and bring nothing but the changelog files they store; OVERWRITE snapshots
+ * are skipped unless {@code streaming-read-overwrite} is set. Stateless between calls: the caller
+ * keeps the position, so a restored reader continues at the snapshot it checkpointed.
+ */
+public final class StreamScan {
+
+    /** Where a read starts: splits of a whole snapshot (maybe none), then changes from an id. */
+    public record Start(@Nullable Snapshot fullSnapshot, List<Split> splits, long nextSnapshotId) {}
+
+    /** The splits of one snapshot's changes (none for a snapshot that changed no row). */
+    public record Changes(Snapshot snapshot, List<Split> splits) {}
+
+    private final TableContext table;
+    private final BucketSplits splits;
+    private final SnapshotManager snapshots;
+    private final SnapshotReader reader;
+
+    /**
+     * @throws IllegalArgumentException naming the table, the option and the value if the table
+     *     cannot be followed as configured
+     */
+    public StreamScan(TableContext table, @Nullable Predicate filter) {
+        this.table = table;
+        this.splits = new BucketSplits(table, filter);
+        this.snapshots = table.snapshotManager();
+        this.reader = table.snapshotReader();
+        checkFollowable(table);
+    }
+
+    private static void checkFollowable(TableContext table) {
+        TableConfig.Stream stream = table.config().stream();
+        if (table.kind() == TableKind.APPEND) {
+            if (stream.changelogProducer() != ChangelogProducer.NONE) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option 'changelog-producer' = '%s' of table %s applies to"
+                                        + " primary-key tables only; an append table's new files"
+                                        + " are its changes",
+                                stream.changelogProducer(), table.name()));
+            }
+            return;
+        }
+        if (!table.config().lsm().mergeEngine().newestVersionIsRow()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot follow table %s in a streaming read: its merge-engine '%s'"
+                                    + " folds the versions of a key, so neither its new versions"
+                                    + " nor its input (changelog-producer '%s') are the changes"
+                                    + " of its rows, and the producers that compute them"
+                                    + " ('lookup', 'full-compaction') are not supported by this"
+                                    + " version of Tarn",
+                            table.name(),
+                            table.config().lsm().mergeEngine(),
+                            stream.changelogProducer()));
+        }
+    }
+
+    /**
+     * Plans the start: the consumer's recorded position if {@code consumer-id} has one, else by
+     * {@code scan.mode}.
+     *
+     * @throws IllegalArgumentException naming the options and values if they are missing,
+     *     conflicting, or outside the table's history
+     */
+    public Start start() {
+        TableConfig config = table.config();
+        String consumerId = config.stream().consumerId();
+        if (consumerId != null) {
+            Optional<Consumers.Consumer> consumer =
+                    new Consumers(table.io(), table.paths(), table.name()).get(consumerId);
+            if (consumer.isPresent()) {
+                return new Start(null, List.of(), consumer.get().nextSnapshotId());
+            }
+        }
+        ScanMode mode = StartOptions.resolve(table.name(), config);
+        OptionalLong latest = snapshots.latestId();
+        switch (mode) {
+            case LATEST_FULL -> {
+                if (latest.isEmpty()) {
+                    return new Start(null, List.of(), 1);
+                }
+                return full(snapshots.snapshot(latest.getAsLong()));
+            }
+            case LATEST -> {
+                return new Start(null, List.of(), latest.isEmpty() ? 1 : latest.getAsLong() + 1);
+            }
+            case FROM_SNAPSHOT -> {
+                return new Start(null, List.of(), StartOptions.checkedId(table, config));
+            }
+            case FROM_SNAPSHOT_FULL -> {
+                return full(snapshots.snapshot(StartOptions.checkedId(table, config)));
+            }
+            case FROM_TIMESTAMP -> {
+                return new Start(null, List.of(), StartOptions.afterTimestamp(table, config));
+            }
+            default -> throw new IllegalStateException("Unresolved scan mode " + mode);
+        }
+    }
+
+    private Start full(Snapshot snapshot) {
+        return new Start(
+                snapshot,
+                splits.of(snapshot, reader.filesByBucket(snapshot), Split.Kind.SNAPSHOT),
+                snapshot.id() + 1);
+    }
+
+    /**
+     * The changes of snapshot {@code id}, or empty while it is not published yet. One request to
+     * the file system when it is not.
+     */
+    public Optional<Changes> changes(long id) {
+        if (!snapshots.exists(id)) {
+            return Optional.empty();
+        }
+        Snapshot snapshot = snapshots.snapshot(id);
+        return Optional.of(new Changes(snapshot, splitsOf(snapshot)));
+    }
+
+    /**
+     * Fails if snapshot {@code id}, which the read needs next, is gone while newer ones exist: it
+     * expired before the read got to it, and reading on would skip its changes.
+     *
+     * @throws IllegalStateException naming the snapshot, the table and the options to change
+     */
+    public void checkNotExpired(long id) {
+        OptionalLong latest = snapshots.latestId();
+        if (latest.isPresent() && latest.getAsLong() >= id && !snapshots.exists(id)) {
+            OptionalLong earliest = snapshots.earliestId();
+            throw new IllegalStateException(
+                    String.format(
+                            "Snapshot %d of table %s, the next one this streaming read needs, has"
+                                    + " expired (the table keeps snapshots %s to %d); its changes"
+                                    + " are lost to this read. Keep snapshots longer"
+                                    + " ('snapshot.num-retained.min', 'snapshot.time-retained'),"
+                                    + " or read with a 'consumer-id', whose position expiration"
+                                    + " keeps; then restart the read from a snapshot the table"
+                                    + " has",
+                            id,
+                            table.name(),
+                            earliest.isPresent() ? String.valueOf(earliest.getAsLong()) : "none",
+                            latest.getAsLong()));
+        }
+    }
+
+    /**
+     * The changes of snapshots {@code after + 1} to {@code upTo} ({@code incremental-between}), in
+     * snapshot order.
+     *
+     * @throws IllegalArgumentException naming the option and value if a snapshot is missing
+     */
+    public List<Split> between(TableConfig.Between between) {
+        StartOptions.checkBetween(table, between);
+        List<Split> all = new ArrayList<>();
+        for (long id = between.after() + 1; id <= between.upTo(); id++) {
+            all.addAll(splitsOf(snapshots.snapshot(id)));
+        }
+        return all;
+    }
+
+    private List<Split> splitsOf(Snapshot snapshot) {
+        boolean storedChangelog =
+                table.kind() == TableKind.PRIMARY_KEY
+                        && table.config().stream().changelogProducer().writesChangelogFiles();
+        switch (snapshot.commit().kind()) {
+            case APPEND -> {
+                if (storedChangelog) {
+                    return changelog(snapshot);
+                }
+                return splits.of(snapshot, reader.delta(snapshot).added(), Split.Kind.DELTA);
+            }
+            case COMPACT -> {
+                return storedChangelog ? changelog(snapshot) : List.of();
+            }
+            case OVERWRITE -> {
+                if (!table.config().stream().readOverwrite()) {
+                    return List.of();
+                }
+                SnapshotReader.Delta delta = reader.delta(snapshot);
+                List<Split> all =
+                        new ArrayList<>(splits.of(snapshot, delta.deleted(), Split.Kind.RETRACT));
+                all.addAll(
+                        storedChangelog
+                                ? changelog(snapshot)
+                                : splits.of(snapshot, delta.added(), Split.Kind.DELTA));
+                return all;
+            }
+            default -> throw new IllegalStateException("Unknown commit kind of " + snapshot);
+        }
+    }
+
+    private List<Split> changelog(Snapshot snapshot) {
+        List<ManifestEntry> files = reader.changelog(snapshot);
+        return files.isEmpty() ? List.of() : splits.of(snapshot, files, Split.Kind.CHANGELOG);
+    }
+}
