@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetWriteOptions;

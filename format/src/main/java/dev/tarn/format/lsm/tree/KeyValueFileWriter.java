@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValue;
@@ -25,13 +25,13 @@ import org.apache.flink.core.fs.Path;
  *
  * <p>Not thread-safe; files of an aborted writer are deleted.
  */
-public final class KeyValueFileWriter {
+final class KeyValueFileWriter {
 
     /** Size checks are cheap but not free; rows between two checks. */
     private static final int ROWS_PER_SIZE_CHECK = 1024;
 
     /** Where and how files are written; shared by all writers of a bucket. */
-    public record Target(
+    record Target(
             FileIO io,
             Path dir,
             KeyValueSchema schema,
@@ -53,7 +53,7 @@ public final class KeyValueFileWriter {
     private long maxSequence;
     private long rowsSinceCheck;
 
-    public KeyValueFileWriter(Target target, int level) {
+    KeyValueFileWriter(Target target, int level) {
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
@@ -62,7 +62,7 @@ public final class KeyValueFileWriter {
         this.lastKey = target.schema().newLastKey();
     }
 
-    public void write(KeyValue kv) throws IOException {
+    void write(KeyValue kv) throws IOException {
         if (current == null) {
             currentName = "data-" + UUID.randomUUID() + ".parquet";
             current =
@@ -90,7 +90,7 @@ public final class KeyValueFileWriter {
     }
 
     /** Closes the open file and returns every file written, in key order. */
-    public List<DataFile> finish() throws IOException {
+    List<DataFile> finish() throws IOException {
         if (current != null) {
             closeCurrent();
         }
@@ -100,7 +100,7 @@ public final class KeyValueFileWriter {
     }
 
     /** Deletes every file this writer wrote and has not returned. */
-    public void abort() {
+    void abort() {
         if (current != null) {
             current.abort();
             current = null;
