@@ -15,6 +15,16 @@ public record Snapshot(
         Commit commit,
         RecordCounts records) {
 
+    /** What a snapshot changed. */
+    public enum CommitKind {
+        /** New data files were added. */
+        APPEND,
+        /** Files were rewritten without changing any row. */
+        COMPACT,
+        /** Files of some partitions (or all) were replaced. */
+        OVERWRITE
+    }
+
     /**
      * Who made the snapshot and why.
      *

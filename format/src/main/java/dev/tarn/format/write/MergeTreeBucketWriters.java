@@ -4,7 +4,7 @@ import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
@@ -61,7 +61,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
      *     final files of each bucket
      */
     MergeTreeBucketWriters(
-            TableContext table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+            TableContext table, ParquetDataWriter.Options parquetOptions, boolean overwrite) {
         this.table = table;
         this.overwrite = overwrite;
         this.writeBufferSize = table.config().lsm().writeBufferSize();

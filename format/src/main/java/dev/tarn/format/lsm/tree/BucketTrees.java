@@ -7,7 +7,7 @@ import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema;
@@ -45,7 +45,7 @@ public final class BucketTrees implements AutoCloseable {
     private final KeyValueSchema schema;
     private final TableConfig.Lsm config;
     private final FileIO io;
-    private final ParquetWriteOptions parquetOptions;
+    private final ParquetDataWriter.Options parquetOptions;
     private final long targetFileSize;
     private final long schemaId;
     private final UniversalCompaction picker;
@@ -67,7 +67,7 @@ public final class BucketTrees implements AutoCloseable {
             Map<String, String> options,
             TableConfig config,
             FileIO io,
-            ParquetWriteOptions parquetOptions) {
+            ParquetDataWriter.Options parquetOptions) {
         validate(schema, options, config.lsm().mergeEngine());
         this.tableName = tableName;
         this.schema = KeyValueSchema.of(schema);

@@ -3,14 +3,13 @@ package dev.tarn.format.lsm.tree;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.KeyRange;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.manifest.DataFiles;
-import dev.tarn.format.manifest.KeyRange;
-import dev.tarn.format.manifest.SequenceRange;
-import dev.tarn.format.parquet.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,7 +34,7 @@ final class KeyValueFileWriter {
             FileIO io,
             Path dir,
             KeyValueSchema schema,
-            ParquetWriteOptions options,
+            ParquetDataWriter.Options options,
             long targetFileSize,
             long schemaId) {}
 
