@@ -15,13 +15,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.SortedRunReader;
-import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.lsm.tree.BucketTreeReader;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
-import dev.tarn.format.lsm.tree.Levels;
-import dev.tarn.format.lsm.tree.UniversalCompaction;
+import dev.tarn.format.lsm.tree.BucketTrees;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,24 +30,19 @@ class ArchitectureTest {
 
     /**
      * The types of {@code format.lsm} that code outside it may use; everything else there is the
-     * tree's own and may change without notice. Who uses them: the table writer (the bucket's
-     * writer with its setup and changes, the levels it starts from, the write buffer, the file
-     * target, the file opener, the merge functions and the compaction picker), the table reader
-     * (the bucket's reader and its opener, the merge functions) and the create-time validation (the
-     * key-value layout, the merge functions and the compaction picker).
+     * tree's own and may change without notice. Who uses them: the table writer (the buckets' trees
+     * with their file opener, each bucket's writer and the changes it hands out), the create- time
+     * validation (the buckets' trees), and the table reader (the key-value layout, the merge
+     * functions, the bucket's reader and its opener).
      */
     private static final List<Class<?>> LSM_ENTRY_POINTS =
             List.of(
                     KeyValueSchema.class,
                     MergeFunction.class,
                     MergeFunctions.class,
-                    SortBuffer.class,
-                    KeyValueFileWriter.Target.class,
-                    SortedRunReader.FileOpener.class,
-                    Levels.class,
-                    UniversalCompaction.class,
+                    BucketTrees.class,
+                    BucketTrees.FileOpener.class,
                     BucketTreeWriter.class,
-                    BucketTreeWriter.Setup.class,
                     BucketTreeWriter.Changes.class,
                     BucketTreeReader.class,
                     BucketTreeReader.ColumnOpener.class);
@@ -211,8 +202,6 @@ class ArchitectureTest {
                 .definedBy("dev.tarn.format.lsm")
                 .layer("merge")
                 .definedBy("dev.tarn.format.lsm.merge..")
-                .layer("run")
-                .definedBy("dev.tarn.format.lsm.run..")
                 .layer("sort")
                 .definedBy("dev.tarn.format.lsm.sort..")
                 .layer("tree")
@@ -221,10 +210,8 @@ class ArchitectureTest {
                 .mayNotBeAccessedByAnyLayer()
                 .whereLayer("sort")
                 .mayOnlyBeAccessedByLayers("tree")
-                .whereLayer("run")
-                .mayOnlyBeAccessedByLayers("sort", "tree")
                 .whereLayer("merge")
-                .mayOnlyBeAccessedByLayers("run", "sort", "tree")
+                .mayOnlyBeAccessedByLayers("sort", "tree")
                 .check(classes);
     }
 }

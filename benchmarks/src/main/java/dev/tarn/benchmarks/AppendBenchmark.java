@@ -1,7 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
@@ -177,7 +177,7 @@ final class AppendBenchmark {
 
     private Table table() {
         return Table.load(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new org.apache.flink.core.fs.Path(
                         warehouse.resolve("tarn").resolve("bench.db").resolve("events").toUri()),
                 "bench.events");

@@ -2,7 +2,7 @@ package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.TableCommit;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -35,7 +35,7 @@ final class CommitLatencyBenchmark {
                         new String[] {"id", "v"});
         Table table =
                 Table.create(
-                        new FlinkFileIO(),
+                        FileIO.flinkFileSystems(),
                         new Path(warehouse.resolve("commit-latency").toUri()),
                         "bench.commits",
                         TableSchema.create(type, List.of(), List.of(), Map.of(), null));

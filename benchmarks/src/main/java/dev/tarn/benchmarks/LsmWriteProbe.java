@@ -1,7 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
 import java.lang.management.ManagementFactory;
@@ -48,7 +48,7 @@ public final class LsmWriteProbe {
                                 .getLogicalType();
         Table table =
                 Table.create(
-                        new FlinkFileIO(),
+                        FileIO.flinkFileSystems(),
                         new Path(args[2]),
                         "bench.probe",
                         TableSchema.create(

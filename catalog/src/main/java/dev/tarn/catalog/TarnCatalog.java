@@ -5,7 +5,6 @@ import dev.tarn.format.Table;
 import dev.tarn.format.TableAlreadyExistsException;
 import dev.tarn.format.TableNotFoundException;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.schema.TableOptions;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +51,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     @Nullable private Warehouse warehouse;
 
     public TarnCatalog(String name, Path warehouse, String defaultDatabase) {
-        this(name, warehouse, defaultDatabase, new FlinkFileIO());
+        this(name, warehouse, defaultDatabase, FileIO.flinkFileSystems());
     }
 
     TarnCatalog(String name, Path warehouse, String defaultDatabase, FileIO io) {

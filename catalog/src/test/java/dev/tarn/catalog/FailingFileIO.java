@@ -1,7 +1,6 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
 import java.io.IOException;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -9,15 +8,15 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
 /**
- * A {@link FileIO} over {@link FlinkFileIO} whose directory deletes and renames fail while {@link
- * #failing} is set, as a file system that refuses to change a directory would. Everything else
- * passes through.
+ * A {@link FileIO} over {@link FileIO#flinkFileSystems} whose directory deletes and renames fail
+ * while {@link #failing} is set, as a file system that refuses to change a directory would.
+ * Everything else passes through.
  */
 final class FailingFileIO implements FileIO {
 
     private static final long serialVersionUID = 1L;
 
-    private final FileIO real = new FlinkFileIO();
+    private final FileIO real = FileIO.flinkFileSystems();
     volatile boolean failing;
 
     private void maybeFail(String op, Path path) throws IOException {

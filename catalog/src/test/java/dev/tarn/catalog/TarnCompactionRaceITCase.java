@@ -3,9 +3,9 @@ package dev.tarn.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotManager;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,7 +76,7 @@ class TarnCompactionRaceITCase {
 
     private Table table(String name) {
         return Table.load(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new org.apache.flink.core.fs.Path(warehouse.toUri() + "/db.db/" + name),
                 "db." + name);
     }

@@ -1,7 +1,7 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
@@ -105,7 +105,7 @@ final class TestCatalogTables {
 
     /** Appends rows of {@code (id, v, dt)} as one snapshot. */
     static void append(Path location, String name, long commit, Object[]... rows) {
-        Table table = Table.load(new FlinkFileIO(), location, name);
+        Table table = Table.load(FileIO.flinkFileSystems(), location, name);
         List<CommitMessage> messages;
         try (TableWrite write = table.newWrite()) {
             for (Object[] row : rows) {

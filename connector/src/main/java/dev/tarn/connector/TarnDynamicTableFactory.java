@@ -4,7 +4,7 @@ import dev.tarn.connector.sink.TarnTableSink;
 import dev.tarn.connector.source.TarnTableSource;
 import dev.tarn.format.Table;
 import dev.tarn.format.TableNotFoundException;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.HashMap;
@@ -31,7 +31,7 @@ import org.apache.flink.table.types.logical.RowType;
  * 'tarn'} tables declared in any catalog. The table is found at its {@code path}; options given as
  * hints ({@code /*+ OPTIONS(...) *}{@code /}), or in the DDL of a {@code 'connector' = 'tarn'}
  * table, are layered over the stored ones where their scope allows ({@link
- * dev.tarn.format.schema.OptionScope}).
+ * dev.tarn.format.schema.TableOptions.OptionScope}).
  */
 public class TarnDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
@@ -78,7 +78,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         Path location = new Path(path);
         Table stored;
         try {
-            stored = Table.load(new FlinkFileIO(), location, name);
+            stored = Table.load(FileIO.flinkFileSystems(), location, name);
         } catch (TableNotFoundException e) {
             return createFromDdl(context, catalogTable, location, name, options);
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -141,12 +141,13 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                             primaryKeys,
                             stored,
                             catalogTable.getComment());
-            Table created = Table.create(new FlinkFileIO(), location, name, schema);
+            Table created = Table.create(FileIO.flinkFileSystems(), location, name, schema);
             return created.withDynamicOptions(options);
         } catch (RuntimeException e) {
             if (e instanceof dev.tarn.format.TableAlreadyExistsException) {
                 // Another task created it first.
-                return Table.load(new FlinkFileIO(), location, name).withDynamicOptions(options);
+                return Table.load(FileIO.flinkFileSystems(), location, name)
+                        .withDynamicOptions(options);
             }
             throw new ValidationException(
                     "Cannot create table " + name + " at " + location + ": " + e.getMessage(), e);

@@ -1,6 +1,6 @@
 package dev.tarn.connector;
 
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotCommit;
@@ -59,10 +59,10 @@ final class InjectedFailure implements Serializable {
         nextCheckMillis = now + CHECK_INTERVAL_MILLIS;
         SnapshotManager snapshots =
                 new SnapshotManager(
-                        new FlinkFileIO(),
+                        FileIO.flinkFileSystems(),
                         TablePaths.of(new Path(tablePath)),
                         "t",
-                        SnapshotCommit.forFileSystem(new FlinkFileIO()));
+                        SnapshotCommit.forFileSystem(FileIO.flinkFileSystems()));
         OptionalLong latest = snapshots.latestId();
         if (latest.isPresent()
                 && LATEST_AT_FAILURE.compareAndSet(null, snapshots.snapshot(latest.getAsLong()))) {

@@ -3,7 +3,7 @@ package dev.tarn.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import org.apache.flink.core.fs.Path;
 final class TableSnapshots {
 
     static SnapshotManager of(String path) {
-        return Table.load(new FlinkFileIO(), new Path(path), "t").snapshotManager();
+        return Table.load(FileIO.flinkFileSystems(), new Path(path), "t").snapshotManager();
     }
 
     /**

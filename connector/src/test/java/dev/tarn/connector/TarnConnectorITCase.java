@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.ArrayList;
@@ -55,7 +55,7 @@ class TarnConnectorITCase {
     }
 
     private SnapshotManager snapshots() {
-        return Table.load(new FlinkFileIO(), new Path(path), "events").snapshotManager();
+        return Table.load(FileIO.flinkFileSystems(), new Path(path), "events").snapshotManager();
     }
 
     @Test

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.connector.FaultyFileSystem.Publication;
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
-import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.ArrayList;
@@ -301,7 +301,7 @@ class TarnPrimaryKeyStreamingITCase {
         Run first = Run.of(localPath()).rate(RateLimiterStrategy.perSecond(4_000), CHANGES);
         JobClient client = start(first, 200);
         Path snapshots = new Path(localPath(), "snapshot");
-        while (!new FlinkFileIO().exists(new Path(snapshots, "snapshot-3"))) {
+        while (!FileIO.flinkFileSystems().exists(new Path(snapshots, "snapshot-3"))) {
             Thread.sleep(50);
         }
         String savepoint =
@@ -346,7 +346,7 @@ class TarnPrimaryKeyStreamingITCase {
     }
 
     private static Table table(String path) {
-        return Table.load(new FlinkFileIO(), new Path(path), "t");
+        return Table.load(FileIO.flinkFileSystems(), new Path(path), "t");
     }
 
     /** The table holds the last version of every key not deleted last, and nothing else. */

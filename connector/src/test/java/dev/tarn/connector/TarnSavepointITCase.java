@@ -2,7 +2,7 @@ package dev.tarn.connector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
 import java.io.File;
 import java.util.List;
@@ -75,7 +75,7 @@ class TarnSavepointITCase {
         JobClient client = first.getJobClient().orElseThrow();
         Path table = new Path(dir.toURI() + "/t");
         // Let it commit a few checkpoints, then stop halfway.
-        while (!new FlinkFileIO().exists(new Path(table, "snapshot/snapshot-3"))) {
+        while (!FileIO.flinkFileSystems().exists(new Path(table, "snapshot/snapshot-3"))) {
             Thread.sleep(50);
         }
         String savepoint =

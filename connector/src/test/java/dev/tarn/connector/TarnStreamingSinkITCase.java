@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
@@ -55,7 +55,8 @@ class TarnStreamingSinkITCase {
         env.executeSql("INSERT INTO t SELECT id, 'v' || CAST(id AS STRING) FROM gen").await();
 
         SnapshotManager snapshots =
-                Table.load(new FlinkFileIO(), new Path(dir.toURI() + "/t"), "t").snapshotManager();
+                Table.load(FileIO.flinkFileSystems(), new Path(dir.toURI() + "/t"), "t")
+                        .snapshotManager();
         long latest = snapshots.latestId().orElseThrow();
         assertThat(latest).as("several checkpoints, several snapshots").isGreaterThan(1);
         assertThat(snapshots.latest().records().total()).isEqualTo(40000);

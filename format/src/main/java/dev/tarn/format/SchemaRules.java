@@ -1,8 +1,6 @@
 package dev.tarn.format;
 
-import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.tree.UniversalCompaction;
+import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.ChangelogProducer;
 import dev.tarn.format.schema.LsmOptions;
@@ -173,10 +171,7 @@ final class SchemaRules {
             }
         }
         try {
-            KeyValueSchema kv = KeyValueSchema.of(schema);
-            MergeFunctions.create(
-                    config.lsm().mergeEngine(), kv.tableType(), kv.keyIndexes(), schema.options());
-            UniversalCompaction.fromOptions(schema.options());
+            BucketTrees.validate(schema, schema.options(), config.lsm().mergeEngine());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Cannot " + action + " table " + table + ": " + e.getMessage(), e);

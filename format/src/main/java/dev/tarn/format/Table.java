@@ -114,8 +114,8 @@ public final class Table implements Serializable {
      * This table with per-query options (hints) layered over the stored ones.
      *
      * @throws IllegalArgumentException if an option that only the table may set ({@link
-     *     dev.tarn.format.schema.OptionScope}) is given another value than the table's, or an
-     *     option is unknown or invalid
+     *     dev.tarn.format.schema.TableOptions.OptionScope}) is given another value than the
+     *     table's, or an option is unknown or invalid
      */
     public Table withDynamicOptions(Map<String, String> options) {
         TableOptions.checkPerQuery(name(), schema(), options);

@@ -7,7 +7,7 @@ import static dev.tarn.format.TestTables.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.snapshot.Snapshot;
@@ -46,7 +46,11 @@ class MetadataCorruptionTest {
         java.nio.file.Path original = tempDir.resolve("original");
         Table written =
                 TestTables.create(
-                        new FlinkFileIO(), new Path(original.toUri()), ID_V, List.of(), Map.of());
+                        FileIO.flinkFileSystems(),
+                        new Path(original.toUri()),
+                        ID_V,
+                        List.of(),
+                        Map.of());
         append(written, 1, List.of(row(1L, "a")));
         append(written, 2, List.of(row(2L, "b")));
         tableDir = tempDir.resolve("copy");
@@ -55,7 +59,7 @@ class MetadataCorruptionTest {
                 Files.copy(from, tableDir.resolve(original.relativize(from).toString()));
             }
         }
-        table = Table.load(new FlinkFileIO(), new Path(tableDir.toUri()), "db.t");
+        table = Table.load(FileIO.flinkFileSystems(), new Path(tableDir.toUri()), "db.t");
     }
 
     private String deltaManifestList() {
@@ -133,7 +137,7 @@ class MetadataCorruptionTest {
         // Past the magic: the version byte, the body and the checksum itself.
         for (int index : new int[] {4, 5, valid.length / 2, valid.length - 5, valid.length - 1}) {
             Files.write(local(manifest), flipBit(valid, index));
-            Table fresh = Table.load(new FlinkFileIO(), reCopy(index), "db.t");
+            Table fresh = Table.load(FileIO.flinkFileSystems(), reCopy(index), "db.t");
             Path copied = fresh.context().manifestFile().path(deltaManifest());
 
             assertThatThrownBy(() -> fresh.newScan().plan())
@@ -253,7 +257,7 @@ class MetadataCorruptionTest {
         String valid = Files.readString(local(schema));
         Files.writeString(local(schema), valid.substring(0, valid.length() / 2));
 
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), table.location(), "db.t"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), table.location(), "db.t"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Corrupt schema file " + schema + ": ");
     }
@@ -265,7 +269,7 @@ class MetadataCorruptionTest {
         assertThat(valid).contains("\"BIGINT\"");
         Files.writeString(local(schema), valid.replace("\"BIGINT\"", "\"HUGEINT\""));
 
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), table.location(), "db.t"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), table.location(), "db.t"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Corrupt schema file %s: unknown type 'HUGEINT' of column id", schema);
     }
@@ -279,7 +283,7 @@ class MetadataCorruptionTest {
                 valid.replaceFirst("\"id\" : 0,", "\"id\" : 7,"),
                 StandardCharsets.UTF_8);
 
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), table.location(), "db.t"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), table.location(), "db.t"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Corrupt schema file %s: it holds schema id 7",
@@ -291,11 +295,11 @@ class MetadataCorruptionTest {
         java.nio.file.Path empty = Files.createDirectory(tempDir.resolve("empty"));
         Path location = new Path(empty.toUri());
 
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), location, "db.missing"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), location, "db.missing"))
                 .isInstanceOf(TableNotFoundException.class)
                 .hasMessage("Table db.missing does not exist: no schema file under %s", location);
         Path nowhere = new Path(tempDir.resolve("nowhere").toUri());
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), nowhere, "db.missing"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), nowhere, "db.missing"))
                 .isInstanceOf(TableNotFoundException.class)
                 .hasMessage("Table db.missing does not exist: no schema file under %s", nowhere);
     }
@@ -305,7 +309,7 @@ class MetadataCorruptionTest {
         assertThatThrownBy(
                         () ->
                                 TestTables.create(
-                                        new FlinkFileIO(),
+                                        FileIO.flinkFileSystems(),
                                         table.location(),
                                         ID_V,
                                         List.of(),

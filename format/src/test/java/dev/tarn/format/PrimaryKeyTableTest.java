@@ -3,7 +3,7 @@ package dev.tarn.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
@@ -11,8 +11,8 @@ import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;
-import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ class PrimaryKeyTableTest {
         List<String> pk = new ArrayList<>(List.of("id"));
         pk.addAll(partitionKeys);
         return Table.create(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 location,
                 "db.users",
                 TableSchema.create(TYPE, partitionKeys, pk, options, null));
@@ -282,7 +282,7 @@ class PrimaryKeyTableTest {
     private Table createOther(
             List<String> partitionKeys, List<String> primaryKeys, Map<String, String> options) {
         return Table.create(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new Path(location, "other"),
                 "db.t",
                 TableSchema.create(TYPE, partitionKeys, primaryKeys, options, null));

@@ -3,8 +3,8 @@ package dev.tarn.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.catalog.TarnCatalogOptions;
-import dev.tarn.format.schema.OptionScope;
 import dev.tarn.format.schema.TableOptions;
+import dev.tarn.format.schema.TableOptions.OptionScope;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

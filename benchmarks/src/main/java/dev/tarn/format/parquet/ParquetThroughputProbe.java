@@ -1,7 +1,6 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -48,7 +47,7 @@ public final class ParquetThroughputProbe {
     private static final StringData[] USERS =
             strings(50_000, i -> "user-" + (i * 7919L % 1_000_003));
 
-    private static final FileIO IO = new FlinkFileIO();
+    private static final FileIO IO = FileIO.flinkFileSystems();
 
     private ParquetThroughputProbe() {}
 
@@ -104,7 +103,7 @@ public final class ParquetThroughputProbe {
         long cpuStart = threads.getCurrentThreadCpuTime();
         long written;
         try (ParquetDataWriter writer =
-                ParquetDataWriter.create(IO, file, TYPE, ParquetWriteOptions.defaults())) {
+                ParquetDataWriter.create(IO, file, TYPE, ParquetDataWriter.Options.defaults())) {
             for (int i = 0; i < rows; i++) {
                 fill(row, i);
                 writer.write(row);

@@ -2,7 +2,6 @@ package dev.tarn.format.parquet;
 
 import com.sun.management.ThreadMXBean;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -56,7 +55,7 @@ public final class ParquetWriteCpuProbe {
         }
     }
 
-    private static final FileIO IO = new FlinkFileIO();
+    private static final FileIO IO = FileIO.flinkFileSystems();
     private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     private ParquetWriteCpuProbe() {}
@@ -102,7 +101,7 @@ public final class ParquetWriteCpuProbe {
                         IO,
                         new Path(file.toUri()),
                         TYPE,
-                        ParquetWriteOptions.defaults(),
+                        ParquetDataWriter.Options.defaults(),
                         WriterVersion.PARQUET_1_0,
                         path)) {
             for (int i = 0; i < rows; i++) {

@@ -8,10 +8,17 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * Sends all rows of one bucket of a primary-key table to one writer subtask, so a bucket has a
- * single writer: its sequence numbers grow and its compactions do not race. The key is a hash of
- * (partition, bucket); the channel is that hash modulo the writer parallelism.
+ * single writer: its sequence numbers grow and its compactions do not race. The channel is a hash
+ * of (partition, bucket) modulo the writer parallelism. The row is its own key, so routing a row
+ * boxes nothing.
+ *
+ * <p>This runs on the sending side of the shuffle, and the writer's {@code TableWrite} finds the
+ * row's partition and bucket again on the receiving side. Carrying them across instead would need
+ * an operator in front of the shuffle to attach them, and in a streaming job (no object reuse)
+ * Flink hands such a chained operator a copy of every row: more per-row work and allocation than
+ * hashing the bucket key twice.
  */
-final class BucketRouting implements KeySelector<RowData, Integer>, Partitioner<Integer> {
+final class BucketRouting implements KeySelector<RowData, RowData>, Partitioner<RowData> {
 
     private static final long serialVersionUID = 1L;
 
@@ -23,15 +30,16 @@ final class BucketRouting implements KeySelector<RowData, Integer>, Partitioner<
     }
 
     @Override
-    public Integer getKey(RowData row) {
-        if (router == null) {
-            router = new RowRouter(table.schema(), table.config().bucket());
-        }
-        return 31 * router.partition(row).hashCode() + router.bucket(row);
+    public RowData getKey(RowData row) {
+        return row;
     }
 
     @Override
-    public int partition(Integer key, int numPartitions) {
-        return Math.floorMod(key, numPartitions);
+    public int partition(RowData row, int numPartitions) {
+        if (router == null) {
+            router = new RowRouter(table.schema(), table.config().bucket());
+        }
+        return Math.floorMod(
+                31 * router.partition(row).hashCode() + router.bucket(row), numPartitions);
     }
 }

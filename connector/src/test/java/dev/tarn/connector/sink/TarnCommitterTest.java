@@ -3,7 +3,7 @@ package dev.tarn.connector.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -33,7 +33,7 @@ class TarnCommitterTest {
         RowType type = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
         table =
                 Table.create(
-                        new FlinkFileIO(),
+                        FileIO.flinkFileSystems(),
                         new Path(dir.toURI()),
                         "db.t",
                         TableSchema.create(type, List.of(), List.of(), Map.of(), null));

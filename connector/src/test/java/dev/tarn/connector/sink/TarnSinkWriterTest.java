@@ -3,7 +3,7 @@ package dev.tarn.connector.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.read.Split;
@@ -48,7 +48,7 @@ class TarnSinkWriterTest {
 
     private Table table() {
         return Table.create(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new Path(dir.toURI()),
                 "db.t",
                 TableSchema.create(

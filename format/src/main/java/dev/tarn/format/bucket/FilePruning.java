@@ -3,7 +3,6 @@ package dev.tarn.format.bucket;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.predicate.PredicateEvaluator;
 import dev.tarn.format.schema.TableSchema;
 import java.util.HashMap;
 import java.util.Map;
@@ -51,6 +50,6 @@ public final class FilePruning {
         boolean partitionOk =
                 partitionMatches.computeIfAbsent(
                         entry.partition(), p -> partitions.mayMatch(filter, p));
-        return partitionOk && PredicateEvaluator.mayMatchFile(filter, entry.file());
+        return partitionOk && filter.mayMatch(entry.file());
     }
 }

@@ -2,7 +2,6 @@ package dev.tarn.format.bucket;
 
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.predicate.PredicateEvaluator;
 
 /**
  * Decides, from its values alone, whether a partition may hold rows matching a {@link Predicate}.
@@ -32,8 +31,8 @@ final class PartitionPruning {
         if (key < 0) {
             return true;
         }
-        return PredicateEvaluator.mayMatchValue(
-                leaf, PartitionValues.fromText(partition.values().get(key), leaf.type()));
+        return leaf.mayMatchValue(
+                PartitionValues.fromText(partition.values().get(key), leaf.type()));
     }
 
     private static int indexOf(int[] array, int value) {

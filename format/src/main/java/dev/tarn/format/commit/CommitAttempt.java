@@ -1,11 +1,11 @@
 package dev.tarn.format.commit;
 
-import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.manifest.ManifestFile;
-import dev.tarn.format.manifest.ManifestFileMeta;
-import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;

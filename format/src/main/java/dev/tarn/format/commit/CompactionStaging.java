@@ -1,8 +1,8 @@
 package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -2,12 +2,12 @@ package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
-import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
-import dev.tarn.format.manifest.ManifestFileMeta;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.snapshot.CommitKind;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;

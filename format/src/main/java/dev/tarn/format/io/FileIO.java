@@ -8,8 +8,8 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
 /**
- * The file operations Tarn needs from a file system or object store. {@link FlinkFileIO} serves
- * every scheme Flink has a file system for; tests wrap it to inject failures.
+ * The file operations Tarn needs from a file system or object store. {@link #flinkFileSystems}
+ * serves every scheme Flink has a file system for; tests wrap it to inject failures.
  *
  * <p>Every method may be called from many threads at once. A failed call leaves no partial file
  * visible under the target path, except for {@link #newOutputStream} whose caller owns cleanup.
@@ -55,4 +55,12 @@ public interface FileIO extends Serializable {
      * the file system's rename refuses an existing target (HDFS); see {@code SnapshotCommit}.
      */
     boolean rename(Path from, Path to) throws IOException;
+
+    /**
+     * The file I/O of Flink's file systems: every scheme Flink has one for (local files, HDFS,
+     * Flink's S3 plugins). Stateless; serializable with the table it serves.
+     */
+    static FileIO flinkFileSystems() {
+        return new FlinkFileIO();
+    }
 }

@@ -19,9 +19,9 @@ import org.apache.flink.core.fs.Path;
 /**
  * {@link FileIO} over Flink's {@link FileSystem}, so local files, HDFS and Flink's S3 plugins all
  * work. Hard links exist on the local file system only; atomic replacement of a file (for hints) is
- * an atomic move there and a delete and rename elsewhere.
+ * an atomic move there and a delete and rename elsewhere. Made by {@link FileIO#flinkFileSystems}.
  */
-public final class FlinkFileIO implements FileIO {
+final class FlinkFileIO implements FileIO {
 
     private static final long serialVersionUID = 1L;
 

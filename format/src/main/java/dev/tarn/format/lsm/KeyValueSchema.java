@@ -1,6 +1,6 @@
 package dev.tarn.format.lsm;
 
-import dev.tarn.format.manifest.KeyRange;
+import dev.tarn.format.manifest.DataFile.KeyRange;
 import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,20 +4,19 @@
  * build on it and on each other in one direction only:
  *
  * <pre>
- *   lsm        KeyValue, KeyComparator, KeyValueSchema, RowCopier (and the binary row encoding)
- *    ^
+ *   lsm        KeyValue, KeyComparator, KeyValueHeap, KeyValueSchema, RowCopier (and the binary
+ *    ^         row encoding)
  *   merge      the merge engines: how the versions of one key fold (MergeFunction, MergeFunctions)
  *    ^
- *   run        sorted runs: their files, read and written, and merging several runs into one
+ *   sort       the write buffer of a bucket, spilling to local disk, and merging its runs back
  *    ^
- *   sort       the write buffer of a bucket, spilling to local disk
- *    ^
- *   tree       levels, compaction, and a bucket's writer and reader (BucketTreeWriter/Reader)
+ *   tree       sorted runs of data files, levels, compaction, and a bucket's writer and reader
  * </pre>
  *
  * Code outside {@code lsm} uses a few entry points only: {@link
- * dev.tarn.format.lsm.KeyValueSchema}, the merge-function factory, the write buffer, the file
- * writer's target, {@code Levels}, the compaction picker, and the bucket's writer and reader.
+ * dev.tarn.format.lsm.KeyValueSchema}, the merge-function factory, {@code BucketTrees} (which
+ * starts the writer of each bucket of a table write, {@code BucketTreeWriter}) and the bucket's
+ * reader ({@code BucketTreeReader}).
  *
  * <h2>Changes, sequence numbers and tombstones</h2>
  *
@@ -33,6 +32,8 @@
  * {@link dev.tarn.format.lsm.KeyValueSchema} lays changes out in data files (the table's columns,
  * then sequence and kind; SPEC.md, "Primary-key data files") and orders the key ranges files
  * record. {@link dev.tarn.format.lsm.RowCopier} keeps a row its producer will reuse, as a
- * self-contained binary row.
+ * self-contained binary row. {@link dev.tarn.format.lsm.KeyValueHeap} orders the heads of sorted
+ * runs for every k-way merge: the buffer's merge of its spilled runs, the tree's merge of its
+ * files.
  */
 package dev.tarn.format.lsm;

@@ -1,6 +1,7 @@
 package dev.tarn.format.manifest;
 
 import java.io.Serializable;
+import java.util.Arrays;
 import javax.annotation.Nullable;
 
 /**
@@ -22,6 +23,122 @@ public record DataFile(
         ColumnStats valueStats,
         @Nullable KeyRange keyRange)
         implements Serializable {
+
+    /**
+     * Per-column statistics of one data file, in the file's column order. Values are Flink internal
+     * data ({@code Long}, {@code StringData}, {@code DecimalData}, {@code TimestampData}, ...). A
+     * {@code null} bound means "unknown" (nested types, long strings, or all values null); a null
+     * count of -1 means unknown. Known bounds are exact: every non-null value v satisfies min <= v
+     * <= max.
+     */
+    public record ColumnStats(Object[] mins, Object[] maxs, long[] nullCounts) {
+
+        public ColumnStats {
+            if (mins.length != maxs.length || mins.length != nullCounts.length) {
+                throw new IllegalArgumentException(
+                        "Column statistics arrays differ in length: "
+                                + mins.length
+                                + ", "
+                                + maxs.length
+                                + ", "
+                                + nullCounts.length);
+            }
+        }
+
+        /** Statistics that know nothing about {@code columns} columns. */
+        public static ColumnStats unknown(int columns) {
+            long[] nulls = new long[columns];
+            Arrays.fill(nulls, -1);
+            return new ColumnStats(new Object[columns], new Object[columns], nulls);
+        }
+
+        public int columnCount() {
+            return mins.length;
+        }
+
+        @Nullable
+        public Object min(int column) {
+            return mins[column];
+        }
+
+        @Nullable
+        public Object max(int column) {
+            return maxs[column];
+        }
+
+        /** The number of nulls in the column, or -1 if unknown. */
+        public long nullCount(int column) {
+            return nullCounts[column];
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ColumnStats that
+                    && Arrays.equals(mins, that.mins)
+                    && Arrays.equals(maxs, that.maxs)
+                    && Arrays.equals(nullCounts, that.nullCounts);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * Arrays.hashCode(mins) + Arrays.hashCode(maxs))
+                    + Arrays.hashCode(nullCounts);
+        }
+
+        @Override
+        public String toString() {
+            return "ColumnStats{min="
+                    + Arrays.toString(mins)
+                    + ", max="
+                    + Arrays.toString(maxs)
+                    + ", nulls="
+                    + Arrays.toString(nullCounts)
+                    + "}";
+        }
+    }
+
+    /** The smallest and largest sequence number of the rows in a file; min <= max. */
+    public record SequenceRange(long min, long max) implements Serializable {
+
+        public SequenceRange {
+            if (min > max) {
+                throw new IllegalArgumentException(
+                        "Sequence range [" + min + ", " + max + "] is empty");
+            }
+        }
+    }
+
+    /**
+     * The smallest and largest primary key in a data file of a primary-key table, each the bytes of
+     * a binary row of the key columns (SPEC.md, "Manifest body"). Only the table that wrote them
+     * can order them; within a sorted run the ranges of files never overlap.
+     */
+    public record KeyRange(byte[] min, byte[] max) implements Serializable {
+
+        public KeyRange {
+            if (min == null || max == null || min.length == 0 || max.length == 0) {
+                throw new IllegalArgumentException(
+                        "A key range needs a smallest and a largest key");
+            }
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof KeyRange other
+                    && Arrays.equals(min, other.min)
+                    && Arrays.equals(max, other.max);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Arrays.hashCode(min) + Arrays.hashCode(max);
+        }
+
+        @Override
+        public String toString() {
+            return "KeyRange[" + min.length + " and " + max.length + " bytes]";
+        }
+    }
 
     public DataFile {
         if (fileName == null || fileName.isEmpty() || fileName.contains("/")) {

@@ -1,5 +1,9 @@
 package dev.tarn.format.manifest;
 
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.KeyRange;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

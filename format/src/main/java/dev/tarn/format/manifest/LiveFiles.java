@@ -1,5 +1,7 @@
 package dev.tarn.format.manifest;
 
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

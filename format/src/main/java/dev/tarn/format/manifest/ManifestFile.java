@@ -4,6 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;

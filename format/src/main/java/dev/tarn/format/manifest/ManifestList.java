@@ -7,6 +7,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -19,6 +20,11 @@ import org.apache.flink.core.fs.Path;
  * half (base or delta) of a snapshot.
  */
 public final class ManifestList {
+
+    /** A manifest file as its manifest list records it. */
+    public record ManifestFileMeta(
+            String fileName, long fileSize, long addedFiles, long deletedFiles, long schemaId)
+            implements Serializable {}
 
     static final byte[] MAGIC = "TRNL".getBytes(StandardCharsets.US_ASCII);
     static final int VERSION = 1;

@@ -1,5 +1,6 @@
 package dev.tarn.format.manifest;
 
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

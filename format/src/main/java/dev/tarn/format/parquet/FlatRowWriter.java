@@ -53,7 +53,7 @@ final class FlatRowWriter implements ParquetRowWriter {
     private long nextRowGroupSize;
     private long lastRowGroupEnd;
 
-    FlatRowWriter(ParquetOutputFile out, RowType rowType, ParquetWriteOptions options)
+    FlatRowWriter(ParquetOutputFile out, RowType rowType, ParquetDataWriter.Options options)
             throws IOException {
         checkFlat(rowType);
         this.rowType = rowType;
@@ -167,7 +167,7 @@ final class FlatRowWriter implements ParquetRowWriter {
     }
 
     private static ColumnChunkWriter columnWriter(
-            ColumnDescriptor column, ParquetWriteOptions options, int pageValueLimit) {
+            ColumnDescriptor column, ParquetDataWriter.Options options, int pageValueLimit) {
         int pageSize = options.pageSize();
         return switch (column.getPrimitiveType().getPrimitiveTypeName()) {
             case BOOLEAN -> new BooleanColumnWriter(column, pageSize, pageValueLimit);

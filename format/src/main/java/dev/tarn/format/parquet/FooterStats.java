@@ -1,6 +1,6 @@
 package dev.tarn.format.parquet;
 
-import dev.tarn.format.manifest.ColumnStats;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
 import java.util.HashMap;
 import java.util.Map;
 import javax.annotation.Nullable;

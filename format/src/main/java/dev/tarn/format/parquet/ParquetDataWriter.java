@@ -1,12 +1,15 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.io.Closeable;
 import java.io.IOException;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
@@ -21,6 +24,92 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * caller once {@link #write} returns.
  */
 public final class ParquetDataWriter implements Closeable {
+
+    /**
+     * How a {@link ParquetDataWriter} lays out a file.
+     *
+     * @param compression page compression codec
+     * @param zstdLevel requested zstd level; the bundled pure-Java zstd always compresses at its
+     *     one built-in level (about zstd's level 3), so this is recorded for a future codec, not
+     *     applied
+     * @param rowGroupSize target row group size in bytes (a row group is the unit of skipping and
+     *     of read parallelism)
+     * @param pageSize target page size in bytes
+     * @param dictionary whether to dictionary-encode columns while the dictionary stays small
+     */
+    public record Options(
+            FileCompression compression,
+            int zstdLevel,
+            long rowGroupSize,
+            int pageSize,
+            boolean dictionary) {
+
+        /**
+         * Row groups of 128 MiB, as Parquet and Paimon default to: large scans, few footer entries.
+         */
+        static final long DEFAULT_ROW_GROUP_SIZE = 128L * 1024 * 1024;
+
+        /** Pages of 1 MiB, Parquet's default: the granularity of decompression. */
+        static final int DEFAULT_PAGE_SIZE = 1024 * 1024;
+
+        /** zstd's own default level. */
+        static final int DEFAULT_ZSTD_LEVEL = 3;
+
+        public Options {
+            if (compression == null) {
+                throw new IllegalArgumentException(
+                        "Parquet write options need a compression codec");
+            }
+            if (rowGroupSize <= 0) {
+                throw new IllegalArgumentException(
+                        "Parquet row group size must be positive, got " + rowGroupSize);
+            }
+            if (pageSize <= 0) {
+                throw new IllegalArgumentException(
+                        "Parquet page size must be positive, got " + pageSize);
+            }
+        }
+
+        /** The Parquet page codec of {@link #compression}. */
+        CompressionCodecName codecName() {
+            return switch (compression) {
+                case ZSTD -> CompressionCodecName.ZSTD;
+                case GZIP -> CompressionCodecName.GZIP;
+                case NONE -> CompressionCodecName.UNCOMPRESSED;
+            };
+        }
+
+        /** zstd, 128 MiB row groups, 1 MiB pages, dictionary encoding on. */
+        public static Options defaults() {
+            return new Options(
+                    FileCompression.ZSTD,
+                    DEFAULT_ZSTD_LEVEL,
+                    DEFAULT_ROW_GROUP_SIZE,
+                    DEFAULT_PAGE_SIZE,
+                    true);
+        }
+    }
+
+    /**
+     * What a finished data file holds: its row count, its size in bytes and per-column statistics
+     * for every top-level column, in the writer's column order.
+     */
+    public record DataFileStats(long rowCount, long fileSize, ColumnStats stats) {
+
+        public DataFileStats {
+            if (rowCount < 0 || fileSize < 0) {
+                throw new IllegalArgumentException(
+                        "Data file row count and size must not be negative, got "
+                                + rowCount
+                                + " rows and "
+                                + fileSize
+                                + " bytes");
+            }
+            if (stats == null) {
+                throw new IllegalArgumentException("Data file statistics must not be null");
+            }
+        }
+    }
 
     private final FileIO io;
     private final Path path;
@@ -67,8 +156,8 @@ public final class ParquetDataWriter implements Closeable {
     }
 
     /** Creates {@code path} and a writer for it; fails if the file exists. */
-    public static ParquetDataWriter create(
-            FileIO io, Path path, RowType rowType, ParquetWriteOptions options) throws IOException {
+    public static ParquetDataWriter create(FileIO io, Path path, RowType rowType, Options options)
+            throws IOException {
         return create(io, path, rowType, options, WriterVersion.PARQUET_1_0);
     }
 
@@ -77,11 +166,7 @@ public final class ParquetDataWriter implements Closeable {
      * every engine); tests write v2 pages to prove the reader handles them.
      */
     static ParquetDataWriter create(
-            FileIO io,
-            Path path,
-            RowType rowType,
-            ParquetWriteOptions options,
-            WriterVersion version)
+            FileIO io, Path path, RowType rowType, Options options, WriterVersion version)
             throws IOException {
         WritePath writePath =
                 FlatRowWriter.supports(rowType) && version == WriterVersion.PARQUET_1_0
@@ -95,7 +180,7 @@ public final class ParquetDataWriter implements Closeable {
             FileIO io,
             Path path,
             RowType rowType,
-            ParquetWriteOptions options,
+            Options options,
             WriterVersion version,
             WritePath writePath)
             throws IOException {

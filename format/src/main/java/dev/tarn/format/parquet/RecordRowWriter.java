@@ -25,7 +25,7 @@ final class RecordRowWriter implements ParquetRowWriter {
     RecordRowWriter(
             ParquetOutputFile file,
             RowType rowType,
-            ParquetWriteOptions options,
+            ParquetDataWriter.Options options,
             WriterVersion version)
             throws IOException {
         this.writer =

@@ -2,13 +2,13 @@
  * Tarn's data files: Parquet, written and read without Hadoop.
  *
  * <p>Entry points: {@link dev.tarn.format.parquet.ParquetDataWriter} writes one file of Flink
- * {@code RowData} and returns its {@link dev.tarn.format.parquet.DataFileStats} (taken from the
- * footer); {@link dev.tarn.format.parquet.ParquetDataReader} reads a projection of a file, skipping
- * row groups that a {@link dev.tarn.format.predicate.Predicate} cannot match. Rows whose columns
- * are all atomic are encoded column by column by Tarn's own page encoders ({@code FlatRowWriter},
- * {@code ColumnChunkWriter}), which hand finished pages to Parquet's page store; rows with a nested
- * column go through Parquet's record API ({@code RecordRowWriter}). Both use the same page format
- * and encodings and write the same statistics.
+ * {@code RowData} and returns its {@link dev.tarn.format.parquet.ParquetDataWriter.DataFileStats}
+ * (taken from the footer); {@link dev.tarn.format.parquet.ParquetDataReader} reads a projection of
+ * a file, skipping row groups that a {@link dev.tarn.format.predicate.Predicate} cannot match. Rows
+ * whose columns are all atomic are encoded column by column by Tarn's own page encoders ({@code
+ * FlatRowWriter}, {@code ColumnChunkWriter}), which hand finished pages to Parquet's page store;
+ * rows with a nested column go through Parquet's record API ({@code RecordRowWriter}). Both use the
+ * same page format and encodings and write the same statistics.
  *
  * <p>Layout of a data file, fixed by {@code ParquetSchemas} and the encodings beside it:
  *

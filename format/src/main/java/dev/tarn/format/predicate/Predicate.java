@@ -1,5 +1,6 @@
 package dev.tarn.format.predicate;
 
+import dev.tarn.format.manifest.DataFile;
 import java.io.Serializable;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -20,6 +21,14 @@ public sealed interface Predicate extends Serializable {
     @Nullable
     static Predicate onlyFields(@Nullable Predicate filter, int[] fields) {
         return Predicates.onlyFields(filter, fields);
+    }
+
+    /**
+     * Whether {@code file} may hold a row this predicate matches, judged by its column statistics
+     * alone: "may" whenever the statistics cannot tell.
+     */
+    default boolean mayMatch(DataFile file) {
+        return PredicateEvaluator.mayMatchFile(this, file);
     }
 
     /** Comparison operators of a leaf. */
@@ -62,6 +71,14 @@ public sealed interface Predicate extends Serializable {
                             "Predicate " + op + " on " + fieldName + " has a null literal");
                 }
             }
+        }
+
+        /**
+         * Whether a row whose field holds {@code value} (Flink internal data of the leaf's type,
+         * null for SQL NULL) may match this leaf: a partition's value, for example.
+         */
+        public boolean mayMatchValue(@Nullable Object value) {
+            return PredicateEvaluator.mayMatchValue(this, value);
         }
 
         /** Strings in Flink's internal form are not Java-serializable; ship them as Strings. */

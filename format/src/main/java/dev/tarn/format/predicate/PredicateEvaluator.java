@@ -1,21 +1,22 @@
 package dev.tarn.format.predicate;
 
-import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
 import java.util.List;
 import javax.annotation.Nullable;
 
 /**
  * Decides, without reading rows, whether a file, or a row whose column holds a given value, may
  * match a {@link Predicate}. Answers "may" whenever it cannot be sure: pruning must never drop a
- * matching row.
+ * matching row. Reached through {@link Predicate#mayMatch} and {@link
+ * Predicate.Leaf#mayMatchValue}.
  */
-public final class PredicateEvaluator {
+final class PredicateEvaluator {
 
     private PredicateEvaluator() {}
 
     /** Whether {@code file} may hold a row matching {@code p}, judged by its column statistics. */
-    public static boolean mayMatchFile(Predicate p, DataFile file) {
+    static boolean mayMatchFile(Predicate p, DataFile file) {
         if (p instanceof Predicate.And and) {
             return and.children().stream().allMatch(c -> mayMatchFile(c, file));
         }
@@ -47,7 +48,7 @@ public final class PredicateEvaluator {
      * Whether a row whose column {@code leaf.field()} holds {@code value} (Flink internal data of
      * the leaf's type, null for SQL NULL) may match {@code leaf}: a partition value, for example.
      */
-    public static boolean mayMatchValue(Predicate.Leaf leaf, @Nullable Object value) {
+    static boolean mayMatchValue(Predicate.Leaf leaf, @Nullable Object value) {
         return value == null
                 ? leaf.op() == Predicate.Op.IS_NULL
                 : mayMatch(leaf, value, value, 0, 1);

@@ -9,14 +9,16 @@
  *
  * <pre>
  *   filter --> partitions (bucket.FilePruning) --> buckets (bucket.FilePruning)
- *          --> files, by their column statistics (PredicateEvaluator)
+ *          --> files, by their column statistics (Predicate.mayMatch)
  *          --> row groups and pages (parquet.ParquetDataReader)
  * </pre>
  *
  * <p>{@link dev.tarn.format.predicate.Predicates} restricts a filter to some columns (a primary-key
  * table may only prune by its key columns before versions merge). Predicates travel to Flink tasks
  * by Java serialization; {@code SerializedLeaf} carries literals of Flink's non-serializable
- * internal types. This package depends on manifests (for file statistics) and nothing else of the
- * format, so the Parquet reader and the scan alike can use it.
+ * internal types. {@code Predicate} is the package's one public type: its evaluation against file
+ * statistics and single values ({@code PredicateEvaluator}) is reached through it. This package
+ * depends on manifests (for file statistics) and nothing else of the format, so the Parquet reader
+ * and the scan alike can use it.
  */
 package dev.tarn.format.predicate;

@@ -1,5 +1,6 @@
 package dev.tarn.format.schema;
 
+import dev.tarn.format.schema.TableOptions.OptionScope;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,12 +1,11 @@
 package dev.tarn.format.schema;
 
-import static dev.tarn.format.io.JsonNodes.required;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tarn.format.schema.TableSchema.DataField;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,6 +123,15 @@ final class SchemaJson {
         List<String> values = new ArrayList<>();
         array.forEach(v -> values.add(v.asText()));
         return values;
+    }
+
+    /** The field {@code name} of {@code node}; absent and JSON null alike are missing. */
+    private static JsonNode required(JsonNode node, String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + name + "'");
+        }
+        return value;
     }
 
     private SchemaJson() {}

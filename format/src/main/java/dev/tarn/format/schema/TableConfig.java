@@ -1,10 +1,13 @@
 package dev.tarn.format.schema;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import javax.annotation.Nullable;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -23,6 +26,43 @@ public record TableConfig(
         Commit commit,
         Lsm lsm,
         Stream stream) {
+
+    /**
+     * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
+     * page codec; all of them have a pure-Java implementation, so the shaded jar needs no native
+     * library and no Hadoop.
+     */
+    public enum FileCompression {
+        ZSTD,
+        GZIP,
+        NONE;
+
+        /**
+         * Parses a table option value, ignoring case: {@code zstd}, {@code gzip}, {@code none} or
+         * its alias {@code uncompressed}.
+         */
+        public static FileCompression fromOption(String value) {
+            String normalized = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+            if (normalized.equals("uncompressed")) {
+                return NONE;
+            }
+            for (FileCompression compression : values()) {
+                if (compression.name().toLowerCase(Locale.ROOT).equals(normalized)) {
+                    return compression;
+                }
+            }
+            String allowed =
+                    Arrays.stream(values())
+                            .map(c -> c.name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(", "));
+            throw new IllegalArgumentException(
+                    "Unknown Parquet compression '"
+                            + value
+                            + "': expected one of "
+                            + allowed
+                            + ", uncompressed");
+        }
+    }
 
     /** Byte sizes that shape files and splits. */
     public record Sizes(long targetFileSize, long rowGroupSize, long splitTargetSize) {}

@@ -25,6 +25,20 @@ public record TableSchema(
         @Nullable String comment)
         implements Serializable {
 
+    /** One top-level column: a stable id that survives renames, its name, type and comment. */
+    public record DataField(int id, String name, LogicalType type, @Nullable String description)
+            implements Serializable {
+
+        public DataField {
+            if (id < 0) {
+                throw new IllegalArgumentException("Field id of " + name + " must be >= 0: " + id);
+            }
+            if (name == null || name.isEmpty()) {
+                throw new IllegalArgumentException("Field " + id + " has no name");
+            }
+        }
+    }
+
     public TableSchema {
         fields = List.copyOf(fields);
         partitionKeys = List.copyOf(partitionKeys);

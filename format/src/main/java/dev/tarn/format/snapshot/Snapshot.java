@@ -17,6 +17,16 @@ public record Snapshot(
         RecordCounts records,
         @Nullable String changelogManifestList) {
 
+    /** What a snapshot changed. */
+    public enum CommitKind {
+        /** New data files were added. */
+        APPEND,
+        /** Files were rewritten without changing any row. */
+        COMPACT,
+        /** Files of some partitions (or all) were replaced. */
+        OVERWRITE
+    }
+
     /**
      * Who made the snapshot and why.
      *

@@ -1,11 +1,10 @@
 package dev.tarn.format.snapshot;
 
-import static dev.tarn.format.io.JsonNodes.required;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 
 /** Reads and writes snapshot files (SPEC.md, "Snapshot files"). */
 final class SnapshotJson {
@@ -77,6 +76,15 @@ final class SnapshotJson {
             throw new IllegalArgumentException(
                     "Corrupt snapshot file " + source + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The field {@code name} of {@code node}; absent and JSON null alike are missing. */
+    private static JsonNode required(JsonNode node, String name) {
+        JsonNode value = node.get(name);
+        if (value == null || value.isNull()) {
+            throw new IllegalArgumentException("missing field '" + name + "'");
+        }
+        return value;
     }
 
     private SnapshotJson() {}

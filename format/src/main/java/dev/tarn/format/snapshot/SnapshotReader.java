@@ -1,11 +1,11 @@
 package dev.tarn.format.snapshot;
 
 import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.manifest.ManifestFile;
-import dev.tarn.format.manifest.ManifestFileMeta;
 import dev.tarn.format.manifest.ManifestList;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.manifest.Partition;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.List;
@@ -17,7 +17,7 @@ final class AppendBucketWriter implements BucketWriter {
     private final BucketId bucket;
     private final RollingFileWriter files;
 
-    AppendBucketWriter(TableContext table, BucketId bucket, ParquetWriteOptions options) {
+    AppendBucketWriter(TableContext table, BucketId bucket, ParquetDataWriter.Options options) {
         this.table = table;
         this.bucket = bucket;
         this.files =
@@ -31,7 +31,7 @@ final class AppendBucketWriter implements BucketWriter {
     }
 
     /** The append kind's {@link BucketWriters}: nothing is shared between buckets. */
-    static BucketWriters factory(TableContext table, ParquetWriteOptions options) {
+    static BucketWriters factory(TableContext table, ParquetDataWriter.Options options) {
         return bucket -> new AppendBucketWriter(table, bucket, options);
     }
 

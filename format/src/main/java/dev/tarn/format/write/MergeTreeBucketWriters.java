@@ -1,23 +1,14 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.merge.MergeFunction;
-import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
-import dev.tarn.format.lsm.tree.Levels;
-import dev.tarn.format.lsm.tree.UniversalCompaction;
+import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.parquet.ParquetWriteOptions;
-import dev.tarn.format.schema.MergeEngine;
-import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -27,16 +18,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
-import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
 /**
  * The primary-key kind's {@link BucketWriters}: what the buckets of one {@link TableWrite} share.
- * Each bucket is a {@link MergeTreeBucketWriter} around a {@link BucketTreeWriter}, started from
- * the bucket's files in the latest snapshot, all sharing one {@code write-buffer-size} of memory
- * (past it, the fullest bucket spills or flushes) and one background compaction thread.
+ * Each bucket is a {@link MergeTreeBucketWriter} around a {@link BucketTreeWriter}, started by
+ * {@link BucketTrees} from the bucket's files in the latest snapshot, all sharing one {@code
+ * write-buffer-size} of memory (past it, the fullest bucket spills or flushes) and, through {@code
+ * BucketTrees}, one background compaction thread.
  *
  * <p>Sequence numbers: a bucket starts above the highest sequence of its files and above the wall
  * clock in milliseconds times 2^20, so that a writer restarted before the commit of its previous
@@ -48,9 +38,6 @@ import org.apache.flink.core.fs.Path;
  */
 final class MergeTreeBucketWriters implements BucketWriters {
 
-    /** Spill files per bucket before it must flush: bounds open files when reading them back. */
-    private static final int MAX_SPILL_FILES = 64;
-
     /** Threads that flush buckets at a commit: the machine's cores, at most four. */
     private static final int FLUSH_THREADS =
             Math.min(4, Runtime.getRuntime().availableProcessors());
@@ -60,16 +47,11 @@ final class MergeTreeBucketWriters implements BucketWriters {
 
     private final TableContext table;
     private final boolean overwrite;
-    private final TableConfig.Lsm config;
-    private final KeyValueSchema schema;
-    private final ParquetWriteOptions parquetOptions;
-    private final UniversalCompaction picker;
-    private final Supplier<MergeFunction> merges;
+    private final long writeBufferSize;
+    private final BucketTrees trees;
     private final Map<BucketId, MergeTreeBucketWriter> writers = new LinkedHashMap<>();
     @Nullable private PublishedFiles published;
-    @Nullable private ExecutorService compactions;
     @Nullable private ExecutorService flushes;
-    @Nullable private java.nio.file.Path spillDirectory;
     private long memoryUsed;
     private boolean restorePending;
     private boolean following;
@@ -79,19 +61,19 @@ final class MergeTreeBucketWriters implements BucketWriters {
      *     final files of each bucket
      */
     MergeTreeBucketWriters(
-            TableContext table, ParquetWriteOptions parquetOptions, boolean overwrite) {
+            TableContext table, ParquetDataWriter.Options parquetOptions, boolean overwrite) {
         this.table = table;
         this.overwrite = overwrite;
-        this.config = table.config().lsm();
-        this.schema = KeyValueSchema.of(table.schema());
-        this.parquetOptions = parquetOptions;
-        Map<String, String> options = table.options();
-        this.picker = UniversalCompaction.fromOptions(options);
-        int[] keys = table.schema().fieldIndexes(table.schema().primaryKeys());
-        MergeEngine engine = config.mergeEngine();
-        // Built once here so a bad merge option fails before the first row.
-        MergeFunctions.create(engine, schema.tableType(), keys, options);
-        this.merges = () -> MergeFunctions.create(engine, schema.tableType(), keys, options);
+        this.writeBufferSize = table.config().lsm().writeBufferSize();
+        // Checks the options here, so a bad merge option fails before the first row.
+        this.trees =
+                new BucketTrees(
+                        table.name(),
+                        table.schema(),
+                        table.options(),
+                        table.config(),
+                        table.io(),
+                        parquetOptions);
     }
 
     boolean overwrite() {
@@ -105,7 +87,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
     /** A bucket's buffer grew or shrank; past the budget, the fullest bucket lets go. */
     void memoryChanged(long delta) throws IOException {
         memoryUsed += delta;
-        if (memoryUsed > config.writeBufferSize()) {
+        if (memoryUsed > writeBufferSize) {
             BucketTreeWriter fullest =
                     writers.values().stream()
                             .map(MergeTreeBucketWriter::tree)
@@ -215,7 +197,14 @@ final class MergeTreeBucketWriters implements BucketWriters {
             return; // Each writer flushes itself in its prepareCommit.
         }
         if (flushes == null) {
-            flushes = Executors.newFixedThreadPool(FLUSH_THREADS, daemon("tarn-flush-"));
+            flushes =
+                    Executors.newFixedThreadPool(
+                            FLUSH_THREADS,
+                            r -> {
+                                Thread t = new Thread(r, "tarn-flush-" + table.name());
+                                t.setDaemon(true);
+                                return t;
+                            });
         }
         List<Future<List<DataFile>>> written = new ArrayList<>();
         for (BucketTreeWriter writer : buckets) {
@@ -248,14 +237,6 @@ final class MergeTreeBucketWriters implements BucketWriters {
         }
     }
 
-    private ThreadFactory daemon(String prefix) {
-        return r -> {
-            Thread t = new Thread(r, prefix + table.name());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     @Override
     public TableWrite.WrittenBytes writtenBytes() {
         long flushed = 0;
@@ -270,80 +251,29 @@ final class MergeTreeBucketWriters implements BucketWriters {
     @Override
     public void close() {
         writers.clear();
-        if (compactions != null) {
-            compactions.shutdownNow();
-            compactions = null;
-        }
+        trees.close();
         if (flushes != null) {
             flushes.shutdownNow();
             flushes = null;
-        }
-        if (spillDirectory != null) {
-            try (var files = Files.list(spillDirectory)) {
-                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
-                    Files.deleteIfExists(f);
-                }
-                Files.deleteIfExists(spillDirectory);
-            } catch (IOException ignored) {
-                // A temporary directory; the operating system cleans it up eventually.
-            }
-            spillDirectory = null;
         }
     }
 
     @Override
     public BucketWriter open(BucketId key) throws IOException {
         Path dir = table.bucketPath(key);
-        KeyValueFileWriter.Target target =
-                new KeyValueFileWriter.Target(
-                        table.io(),
-                        dir,
-                        schema,
-                        parquetOptions,
-                        table.config().sizes().targetFileSize(),
-                        table.schema().id());
         List<DataFile> files = overwrite || restorePending ? List.of() : published().files(key);
-        Levels levels = new Levels(schema, picker.maxLevel(), files);
-        long firstSequence =
-                Math.max(levels.maxSequence() + 1, System.currentTimeMillis() << CLOCK_SHIFT);
         BucketTreeWriter tree =
-                new BucketTreeWriter(
-                        new BucketTreeWriter.Setup(
-                                schema,
-                                merges,
-                                picker,
-                                compactions(),
-                                config.sortedRunStopTrigger(),
-                                config.fullCompactionDeltaCommits()),
-                        target,
-                        new DataFileOpener(table, dir, schema.fileType(), null, "compaction")::open,
-                        levels,
-                        buffer(),
-                        firstSequence);
+                trees.open(
+                        dir,
+                        files,
+                        new DataFileOpener(table, dir, trees.fileType(), null, "compaction")::open,
+                        System.currentTimeMillis() << CLOCK_SHIFT);
         if (restorePending) {
             tree.awaitRestore();
         }
         MergeTreeBucketWriter writer = new MergeTreeBucketWriter(key, tree, this);
         writers.put(key, writer);
         return writer;
-    }
-
-    private SortBuffer buffer() throws IOException {
-        if (!config.spillable()) {
-            return SortBuffer.inMemory(schema.keys(), config.writeBufferSize());
-        }
-        if (spillDirectory == null) {
-            spillDirectory = Files.createTempDirectory("tarn-spill-");
-        }
-        return SortBuffer.spillable(
-                schema.keys(), config.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
-    }
-
-    private ExecutorService compactions() {
-        if (compactions == null) {
-            compactions = Executors.newSingleThreadExecutor(daemon("tarn-compaction-"));
-        }
-        return compactions;
     }
 
     /** The live files of every bucket: of the latest snapshot when first asked, then followed. */

@@ -2,8 +2,8 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotReader;
 import dev.tarn.format.table.TableContext;

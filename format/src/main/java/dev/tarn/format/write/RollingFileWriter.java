@@ -2,11 +2,10 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.manifest.DataFiles;
-import dev.tarn.format.manifest.SequenceRange;
-import dev.tarn.format.parquet.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +26,7 @@ final class RollingFileWriter {
     private final FileIO io;
     private final Path dir;
     private final RowType rowType;
-    private final ParquetWriteOptions options;
+    private final ParquetDataWriter.Options options;
     private final long targetFileSize;
     private final long schemaId;
     private final List<DataFile> finished = new ArrayList<>();
@@ -40,7 +39,7 @@ final class RollingFileWriter {
             FileIO io,
             Path dir,
             RowType rowType,
-            ParquetWriteOptions options,
+            ParquetDataWriter.Options options,
             long targetFileSize,
             long schemaId) {
         this.io = io;

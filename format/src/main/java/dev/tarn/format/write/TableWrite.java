@@ -3,7 +3,7 @@ package dev.tarn.format.write;
 import dev.tarn.format.bucket.RowRouter;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -53,9 +53,9 @@ public final class TableWrite implements AutoCloseable {
     public TableWrite(TableContext table, boolean overwrite) {
         this.table = table;
         this.router = new RowRouter(table.schema(), table.config().bucket());
-        ParquetWriteOptions defaults = ParquetWriteOptions.defaults();
-        ParquetWriteOptions parquetOptions =
-                new ParquetWriteOptions(
+        ParquetDataWriter.Options defaults = ParquetDataWriter.Options.defaults();
+        ParquetDataWriter.Options parquetOptions =
+                new ParquetDataWriter.Options(
                         table.config().compression(),
                         defaults.zstdLevel(),
                         table.config().sizes().rowGroupSize(),

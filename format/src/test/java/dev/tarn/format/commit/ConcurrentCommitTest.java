@@ -13,13 +13,12 @@ import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
 import dev.tarn.format.io.TablePaths;
-import dev.tarn.format.manifest.FileKind;
 import dev.tarn.format.manifest.ManifestEntry;
-import dev.tarn.format.manifest.ManifestFileMeta;
-import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotCommit;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.write.CommitMessage;
@@ -57,7 +56,7 @@ class ConcurrentCommitTest {
         Path location = new Path(tempDir.toUri());
         Table table =
                 TestTables.create(
-                        new FlinkFileIO(),
+                        FileIO.flinkFileSystems(),
                         location,
                         ID_V,
                         List.of(),
@@ -71,7 +70,7 @@ class ConcurrentCommitTest {
                     pool.submit(
                             () -> {
                                 // Each thread loads its own table, as a separate job would.
-                                Table own = Table.load(new FlinkFileIO(), location, "db.t");
+                                Table own = Table.load(FileIO.flinkFileSystems(), location, "db.t");
                                 List<List<CommitMessage>> prepared = new ArrayList<>();
                                 for (int i = 0; i < COMMITS_PER_THREAD; i++) {
                                     prepared.add(write(own, rows(thread, i)));

@@ -11,7 +11,7 @@ import dev.tarn.format.io.FaultInjectingFileIO.Op;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.TableSchema;
-import dev.tarn.format.snapshot.CommitKind;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;

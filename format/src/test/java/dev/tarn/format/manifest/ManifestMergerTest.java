@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.snapshot.Snapshot;
 import java.io.File;
 import java.util.ArrayList;
@@ -22,7 +25,7 @@ class ManifestMergerTest {
 
     private Table table(Map<String, String> options) {
         return TestTables.create(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new Path(dir.toURI()),
                 TestTables.ID_V_DT,
                 List.of("dt"),

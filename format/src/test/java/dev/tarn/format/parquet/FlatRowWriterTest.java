@@ -8,8 +8,9 @@ import static dev.tarn.format.parquet.ParquetTestFiles.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter.WritePath;
-import dev.tarn.format.schema.FileCompression;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ class FlatRowWriterTest {
     @Test
     void writesWhatTheRecordPathWrites() throws Exception {
         List<RowData> rows = rows();
-        ParquetWriteOptions options = ParquetRoundTripTest.smallGroups();
+        ParquetDataWriter.Options options = ParquetRoundTripTest.smallGroups();
         Path flat = path(dir, "flat.parquet");
         Path record = path(dir, "record.parquet");
         List<Long> flatSizes = new ArrayList<>();
@@ -83,7 +84,7 @@ class FlatRowWriterTest {
                 write(
                         flat,
                         FLAT,
-                        ParquetWriteOptions.defaults(),
+                        ParquetDataWriter.Options.defaults(),
                         WritePath.FLAT,
                         List.of(),
                         new ArrayList<>());
@@ -115,8 +116,8 @@ class FlatRowWriterTest {
         }
         Path file = path(dir, "dictionaries.parquet");
         // 4 KiB pages and dictionaries (512 longs), 48 KiB row groups.
-        ParquetWriteOptions options =
-                new ParquetWriteOptions(FileCompression.ZSTD, 3, 48 * 1024, 4 * 1024, true);
+        ParquetDataWriter.Options options =
+                new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 48 * 1024, 4 * 1024, true);
         write(file, type, options, WritePath.FLAT, rows, new ArrayList<>());
 
         List<BlockMetaData> groups = footer(file).getBlocks();
@@ -166,7 +167,7 @@ class FlatRowWriterTest {
                 write(
                         file,
                         type,
-                        ParquetWriteOptions.defaults(),
+                        ParquetDataWriter.Options.defaults(),
                         WritePath.FLAT,
                         rows,
                         new ArrayList<>());
@@ -175,7 +176,7 @@ class FlatRowWriterTest {
                 write(
                         record,
                         type,
-                        ParquetWriteOptions.defaults(),
+                        ParquetDataWriter.Options.defaults(),
                         WritePath.RECORD,
                         rows,
                         new ArrayList<>());
@@ -198,13 +199,16 @@ class FlatRowWriterTest {
                                 .getLogicalType();
         try (ParquetDataWriter flat =
                         ParquetDataWriter.create(
-                                IO, path(dir, "a.parquet"), FLAT, ParquetWriteOptions.defaults());
+                                IO,
+                                path(dir, "a.parquet"),
+                                FLAT,
+                                ParquetDataWriter.Options.defaults());
                 ParquetDataWriter record =
                         ParquetDataWriter.create(
                                 IO,
                                 path(dir, "b.parquet"),
                                 nested,
-                                ParquetWriteOptions.defaults())) {
+                                ParquetDataWriter.Options.defaults())) {
             assertThat(flat.writePath()).isEqualTo(WritePath.FLAT);
             assertThat(record.writePath()).isEqualTo(WritePath.RECORD);
         }
@@ -214,7 +218,7 @@ class FlatRowWriterTest {
                                         IO,
                                         path(dir, "c.parquet"),
                                         nested,
-                                        ParquetWriteOptions.defaults(),
+                                        ParquetDataWriter.Options.defaults(),
                                         WriterVersion.PARQUET_1_0,
                                         WritePath.FLAT))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -234,7 +238,7 @@ class FlatRowWriterTest {
                                 .getLogicalType();
         Path file = path(dir, "failed.parquet");
         try (ParquetDataWriter writer =
-                ParquetDataWriter.create(IO, file, type, ParquetWriteOptions.defaults())) {
+                ParquetDataWriter.create(IO, file, type, ParquetDataWriter.Options.defaults())) {
             writer.write(GenericRowData.of(1L, StringData.fromString("one")));
             // A string where the type says BIGINT: the column writer cannot take it.
             assertThatThrownBy(() -> writer.write(GenericRowData.of("two", null)))
@@ -247,7 +251,7 @@ class FlatRowWriterTest {
     private static DataFileStats write(
             Path file,
             RowType type,
-            ParquetWriteOptions options,
+            ParquetDataWriter.Options options,
             WritePath writePath,
             List<RowData> rows,
             List<Long> sizes)

@@ -7,7 +7,8 @@ import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tarn.format.schema.FileCompression;
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.fs.Path;
@@ -58,7 +59,7 @@ class ParquetCompressionTest {
                 write(
                         file,
                         TYPE,
-                        new ParquetWriteOptions(compression, 3, 1 << 20, 64 * 1024, false),
+                        new ParquetDataWriter.Options(compression, 3, 1 << 20, 64 * 1024, false),
                         rows);
 
         assertThat(read(file, TYPE, TYPE, null, true))
@@ -67,7 +68,7 @@ class ParquetCompressionTest {
                 .containsExactlyElementsOf(canonical(rows, TYPE));
         assertThat(codecsOf(file))
                 .containsOnly(
-                        new ParquetWriteOptions(compression, 3, 1 << 20, 64 * 1024, true)
+                        new ParquetDataWriter.Options(compression, 3, 1 << 20, 64 * 1024, true)
                                 .codecName());
         if (compression != FileCompression.NONE) {
             Path plain = path(dir, "plain-" + compression + ".parquet");
@@ -75,7 +76,7 @@ class ParquetCompressionTest {
                     write(
                             plain,
                             TYPE,
-                            new ParquetWriteOptions(
+                            new ParquetDataWriter.Options(
                                     FileCompression.NONE, 3, 1 << 20, 64 * 1024, false),
                             rows);
             assertThat(stats.fileSize()).isLessThan(uncompressed.fileSize() / 2);
@@ -113,9 +114,11 @@ class ParquetCompressionTest {
 
     @Test
     void writeOptionsRejectNonsense() {
-        assertThatThrownBy(() -> new ParquetWriteOptions(FileCompression.ZSTD, 3, 0, 1024, true))
+        assertThatThrownBy(
+                        () -> new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 0, 1024, true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Parquet row group size must be positive, got 0");
-        assertThat(ParquetWriteOptions.defaults().compression()).isEqualTo(FileCompression.ZSTD);
+        assertThat(ParquetDataWriter.Options.defaults().compression())
+                .isEqualTo(FileCompression.ZSTD);
     }
 }

@@ -6,6 +6,7 @@ import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,7 +132,7 @@ class ParquetErrorsTest {
         assertThatThrownBy(
                         () ->
                                 ParquetDataWriter.create(
-                                        IO, file, TYPE, ParquetWriteOptions.defaults()))
+                                        IO, file, TYPE, ParquetDataWriter.Options.defaults()))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining("already exists");
@@ -142,7 +143,7 @@ class ParquetErrorsTest {
     void abortAndCloseBeforeFinishDeleteTheFile() throws Exception {
         Path aborted = path(dir, "aborted.parquet");
         ParquetDataWriter writer =
-                ParquetDataWriter.create(IO, aborted, TYPE, ParquetWriteOptions.defaults());
+                ParquetDataWriter.create(IO, aborted, TYPE, ParquetDataWriter.Options.defaults());
         writer.write(GenericRowData.of(1L, StringData.fromString("a")));
         assertThat(IO.exists(aborted)).isTrue();
         writer.abort();
@@ -153,14 +154,15 @@ class ParquetErrorsTest {
 
         Path closed = path(dir, "closed.parquet");
         try (ParquetDataWriter unfinished =
-                ParquetDataWriter.create(IO, closed, TYPE, ParquetWriteOptions.defaults())) {
+                ParquetDataWriter.create(IO, closed, TYPE, ParquetDataWriter.Options.defaults())) {
             unfinished.write(GenericRowData.of(1L, null));
         }
         assertThat(IO.exists(closed)).isFalse();
 
         Path finished = path(dir, "finished.parquet");
         try (ParquetDataWriter done =
-                ParquetDataWriter.create(IO, finished, TYPE, ParquetWriteOptions.defaults())) {
+                ParquetDataWriter.create(
+                        IO, finished, TYPE, ParquetDataWriter.Options.defaults())) {
             done.write(GenericRowData.of(1L, null));
             assertThat(done.rowCount()).isEqualTo(1);
             assertThat(done.estimatedLength()).isPositive();
@@ -184,7 +186,7 @@ class ParquetErrorsTest {
         map.put(null, 1);
         Path file = path(dir, "nullkey.parquet");
         ParquetDataWriter writer =
-                ParquetDataWriter.create(IO, file, type, ParquetWriteOptions.defaults());
+                ParquetDataWriter.create(IO, file, type, ParquetDataWriter.Options.defaults());
 
         assertThatThrownBy(() -> writer.write(GenericRowData.of(new GenericMapData(map))))
                 .isInstanceOf(IOException.class)

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.predicate.Predicate.Op;
-import dev.tarn.format.schema.FileCompression;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,7 +71,7 @@ class ParquetFilterTest {
         write(
                 file,
                 TYPE,
-                new ParquetWriteOptions(FileCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true),
+                new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true),
                 rows);
     }
 

@@ -51,7 +51,7 @@ class ParquetPageSkippingTest {
                             new org.apache.flink.table.data.GenericArrayData(new int[] {i, -i})));
         }
         file = path(dir, "one-group.parquet");
-        write(file, TYPE, ParquetWriteOptions.defaults(), rows);
+        write(file, TYPE, ParquetDataWriter.Options.defaults(), rows);
     }
 
     private static Predicate between(long lo, long hi) {

@@ -58,7 +58,7 @@ class ParquetProjectionTest {
     void projectsNestedAndFlatColumnsTogether() throws Exception {
         List<RowData> rows = ParquetRoundTripTest.randomRows(FILE, 500, 8);
         Path file = path(dir, "n.parquet");
-        write(file, FILE, ParquetWriteOptions.defaults(), rows);
+        write(file, FILE, ParquetDataWriter.Options.defaults(), rows);
         RowType readType = project(2, 1);
 
         List<RowData> expected = new ArrayList<>();
@@ -76,7 +76,7 @@ class ParquetProjectionTest {
         write(
                 file,
                 FILE,
-                ParquetWriteOptions.defaults(),
+                ParquetDataWriter.Options.defaults(),
                 ParquetRoundTripTest.randomRows(FILE, 42, 9));
 
         assertThat(read(file, FILE, project(), null, true)).hasSize(42);
@@ -85,7 +85,7 @@ class ParquetProjectionTest {
     @Test
     void rejectsAColumnTheFileTypeLacks() throws Exception {
         Path file = path(dir, "m.parquet");
-        write(file, FILE, ParquetWriteOptions.defaults(), List.of());
+        write(file, FILE, ParquetDataWriter.Options.defaults(), List.of());
         RowType readType =
                 (RowType)
                         DataTypes.ROW(DataTypes.FIELD("missing", DataTypes.INT())).getLogicalType();
@@ -100,7 +100,7 @@ class ParquetProjectionTest {
     @Test
     void rejectsAReadTypeThatDiffersFromTheFile() throws Exception {
         Path file = path(dir, "t.parquet");
-        write(file, FILE, ParquetWriteOptions.defaults(), List.of());
+        write(file, FILE, ParquetDataWriter.Options.defaults(), List.of());
         RowType readType =
                 (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT())).getLogicalType();
 
@@ -116,7 +116,7 @@ class ParquetProjectionTest {
         Path file = path(dir, "d.parquet");
         RowType written =
                 (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT())).getLogicalType();
-        write(file, written, ParquetWriteOptions.defaults(), List.of(GenericRowData.of(1)));
+        write(file, written, ParquetDataWriter.Options.defaults(), List.of(GenericRowData.of(1)));
         RowType claimed =
                 (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT())).getLogicalType();
 

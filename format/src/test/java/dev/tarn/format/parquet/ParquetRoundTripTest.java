@@ -6,7 +6,7 @@ import static dev.tarn.format.parquet.ParquetTestFiles.read;
 import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.schema.FileCompression;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -166,7 +166,7 @@ class ParquetRoundTripTest {
         write(
                 file,
                 type,
-                new ParquetWriteOptions(FileCompression.NONE, 3, 1 << 26, 4096, true),
+                new ParquetDataWriter.Options(FileCompression.NONE, 3, 1 << 26, 4096, true),
                 rows);
 
         assertThat(read(file, type, type, null, vectorized))
@@ -210,7 +210,7 @@ class ParquetRoundTripTest {
         write(
                 file,
                 type,
-                new ParquetWriteOptions(FileCompression.NONE, 3, 1 << 20, 4096, false),
+                new ParquetDataWriter.Options(FileCompression.NONE, 3, 1 << 20, 4096, false),
                 rows);
 
         List<RowData> kept = new ArrayList<>();
@@ -235,7 +235,7 @@ class ParquetRoundTripTest {
         Path file = path(dir, "arrays.parquet");
         GenericRowData row = new GenericRowData(NESTED.getFieldCount());
         row.setField(1, new GenericArrayData(new int[] {3, 1, 2}));
-        write(file, NESTED, ParquetWriteOptions.defaults(), List.of(row));
+        write(file, NESTED, ParquetDataWriter.Options.defaults(), List.of(row));
 
         try (ParquetDataReader reader =
                 ParquetDataReader.open(
@@ -249,8 +249,8 @@ class ParquetRoundTripTest {
         }
     }
 
-    static ParquetWriteOptions smallGroups() {
-        return new ParquetWriteOptions(FileCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true);
+    static ParquetDataWriter.Options smallGroups() {
+        return new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 64 * 1024, 8 * 1024, true);
     }
 
     static List<RowData> randomRows(RowType type, int count, long seed) {

@@ -5,8 +5,9 @@ import static dev.tarn.format.parquet.ParquetTestFiles.path;
 import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.manifest.ColumnStats;
-import dev.tarn.format.schema.FileCompression;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +90,8 @@ class ParquetStatsTest {
                 write(
                         file,
                         TYPE,
-                        new ParquetWriteOptions(FileCompression.ZSTD, 3, 8 * 1024, 1024, true),
+                        new ParquetDataWriter.Options(
+                                FileCompression.ZSTD, 3, 8 * 1024, 1024, true),
                         rows());
         assertThat(result.rowCount()).isEqualTo(1000);
         assertThat(result.fileSize()).isEqualTo(length(file));
@@ -146,7 +148,11 @@ class ParquetStatsTest {
     @Test
     void anEmptyFileHasUnknownBounds() throws Exception {
         DataFileStats result =
-                write(path(dir, "empty.parquet"), TYPE, ParquetWriteOptions.defaults(), List.of());
+                write(
+                        path(dir, "empty.parquet"),
+                        TYPE,
+                        ParquetDataWriter.Options.defaults(),
+                        List.of());
 
         assertThat(result.rowCount()).isZero();
         assertThat(result.stats().min(0)).isNull();
@@ -165,7 +171,7 @@ class ParquetStatsTest {
                 write(
                         path(dir, "nan.parquet"),
                         type,
-                        ParquetWriteOptions.defaults(),
+                        ParquetDataWriter.Options.defaults(),
                         List.of(
                                 GenericRowData.of(1.0, 1.0f),
                                 GenericRowData.of(Double.NaN, Float.NaN),

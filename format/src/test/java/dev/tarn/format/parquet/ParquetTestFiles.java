@@ -1,7 +1,7 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import dev.tarn.format.predicate.Predicate;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,7 +14,7 @@ import org.apache.flink.table.types.logical.RowType;
 /** Writes and reads whole Parquet files in tests, comparing rows as {@link CanonicalValues}. */
 final class ParquetTestFiles {
 
-    static final FileIO IO = new FlinkFileIO();
+    static final FileIO IO = FileIO.flinkFileSystems();
 
     private ParquetTestFiles() {}
 
@@ -23,7 +23,10 @@ final class ParquetTestFiles {
     }
 
     static DataFileStats write(
-            Path path, RowType type, ParquetWriteOptions options, Iterable<? extends RowData> rows)
+            Path path,
+            RowType type,
+            ParquetDataWriter.Options options,
+            Iterable<? extends RowData> rows)
             throws IOException {
         try (ParquetDataWriter writer = ParquetDataWriter.create(IO, path, type, options)) {
             for (RowData row : rows) {

@@ -3,9 +3,9 @@ package dev.tarn.format.predicate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.SequenceRange;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.predicate.Predicate.Op;
 import java.util.Arrays;
 import java.util.List;

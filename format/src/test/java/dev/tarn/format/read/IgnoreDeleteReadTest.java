@@ -3,7 +3,7 @@ package dev.tarn.format.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
@@ -39,7 +39,7 @@ class IgnoreDeleteReadTest {
 
     private Table create(String name, Map<String, String> options) {
         return Table.create(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new Path(tempDir.resolve(name).toUri()),
                 "db." + name,
                 TableSchema.create(TYPE, List.of(), List.of("id"), options, null));

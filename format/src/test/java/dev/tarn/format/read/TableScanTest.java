@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.bucket.RowRouter;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.predicate.Predicate.Op;
@@ -87,7 +87,8 @@ class TableScanTest {
 
     private Table partitionedTable() {
         Table table =
-                TestTables.create(new FlinkFileIO(), location, ID_V_DT, List.of("dt"), Map.of());
+                TestTables.create(
+                        FileIO.flinkFileSystems(), location, ID_V_DT, List.of("dt"), Map.of());
         append(
                 table,
                 1,
@@ -133,7 +134,8 @@ class TableScanTest {
 
     /** Four files holding ids 0-9, 10-19, 20-29 and 30-39. */
     private Table fourFiles() {
-        Table table = TestTables.create(new FlinkFileIO(), location, ID_V, List.of(), Map.of());
+        Table table =
+                TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         for (int f = 0; f < 4; f++) {
             List<GenericRowData> rows = new ArrayList<>();
             for (long id = f * 10L; id < f * 10L + 10; id++) {
@@ -174,7 +176,8 @@ class TableScanTest {
 
     @Test
     void nullCountsSkipFiles() {
-        Table table = TestTables.create(new FlinkFileIO(), location, ID_V, List.of(), Map.of());
+        Table table =
+                TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         append(table, 1, List.of(row(0L, null), row(1L, null)));
         append(table, 2, List.of(row(10L, "a"), row(11L, "b")));
         append(table, 3, List.of(row(20L, "c"), row(21L, null)));
@@ -188,7 +191,8 @@ class TableScanTest {
 
     @Test
     void emptyTablePlansNothing() {
-        Table table = TestTables.create(new FlinkFileIO(), location, ID_V, List.of(), Map.of());
+        Table table =
+                TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         TableScan.Plan plan = table.newScan().plan();
         assertThat(plan.snapshot()).isNull();
         assertThat(plan.splits()).isEmpty();
@@ -196,7 +200,8 @@ class TableScanTest {
 
     @Test
     void planIsPinnedToItsSnapshot() {
-        Table table = TestTables.create(new FlinkFileIO(), location, ID_V, List.of(), Map.of());
+        Table table =
+                TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         append(table, 1, List.of(row(1L, "a")));
         TableScan.Plan plan = table.newScan().plan();
 
@@ -222,7 +227,8 @@ class TableScanTest {
 
     @Test
     void timeTravelBySnapshotIdAndTimestamp() throws InterruptedException {
-        Table table = TestTables.create(new FlinkFileIO(), location, ID_V, List.of(), Map.of());
+        Table table =
+                TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         append(table, 1, List.of(row(1L, "a")));
         long first = table.snapshotManager().snapshot(1).commit().timeMillis();
         while (System.currentTimeMillis() <= first) {
@@ -256,7 +262,8 @@ class TableScanTest {
 
     @Test
     void snapshotIdOutsideTheHistoryNamesTableAndRange() {
-        Table table = TestTables.create(new FlinkFileIO(), location, ID_V, List.of(), Map.of());
+        Table table =
+                TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         assertThatThrownBy(
                         () ->
                                 table.withDynamicOptions(Map.of("scan.snapshot-id", "1"))
@@ -287,7 +294,11 @@ class TableScanTest {
     void bucketedTableSplitsHoldOnlyTheirBucketsRows() throws IOException {
         Table table =
                 TestTables.create(
-                        new FlinkFileIO(), location, ID_V_DT, List.of("dt"), Map.of("bucket", "4"));
+                        FileIO.flinkFileSystems(),
+                        location,
+                        ID_V_DT,
+                        List.of("dt"),
+                        Map.of("bucket", "4"));
         List<GenericRowData> rows = new ArrayList<>();
         for (long id = 0; id < 200; id++) {
             rows.add(row(id, "v", id % 2 == 0 ? "even" : "odd"));
@@ -314,7 +325,8 @@ class TableScanTest {
     @Test
     void partitionValuesThatNeedEscapingRoundTrip() throws IOException {
         Table table =
-                TestTables.create(new FlinkFileIO(), location, ID_V_DT, List.of("dt"), Map.of());
+                TestTables.create(
+                        FileIO.flinkFileSystems(), location, ID_V_DT, List.of("dt"), Map.of());
         List<String> values =
                 Arrays.asList(
                         "a/b",

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.schema.TableOptions.OptionScope;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tarn.format.Table;
 import dev.tarn.format.TableNotFoundException;
 import dev.tarn.format.TestTables;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,13 +37,13 @@ class TableOptionsTest {
 
     private Table create(Map<String, String> options) {
         return TestTables.create(
-                new FlinkFileIO(), location, TestTables.ID_V_DT, List.of("dt"), options);
+                FileIO.flinkFileSystems(), location, TestTables.ID_V_DT, List.of("dt"), options);
     }
 
     /** Fails the create with {@code type} and {@code message}, and leaves no table behind. */
     private void assertRejected(Runnable create, Class<? extends Throwable> type, String message) {
         assertThatThrownBy(create::run).isInstanceOf(type).hasMessage(message);
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), location, "db.t"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), location, "db.t"))
                 .isInstanceOf(TableNotFoundException.class)
                 .hasMessage("Table db.t does not exist: no schema file under %s", location);
     }
@@ -67,7 +68,8 @@ class TableOptionsTest {
         assertThat(config.commit().retryWait()).isEqualTo(Duration.ofMillis(250));
         assertThat(config.scanSnapshotId()).isNull();
         // Stored, so a loaded table has them too.
-        assertThat(Table.load(new FlinkFileIO(), location, "db.t").config()).isEqualTo(config);
+        assertThat(Table.load(FileIO.flinkFileSystems(), location, "db.t").config())
+                .isEqualTo(config);
     }
 
     @Test
@@ -195,7 +197,11 @@ class TableOptionsTest {
         assertRejected(
                 () ->
                         TestTables.create(
-                                new FlinkFileIO(), location, rowType, List.of("ts"), Map.of()),
+                                FileIO.flinkFileSystems(),
+                                location,
+                                rowType,
+                                List.of("ts"),
+                                Map.of()),
                 IllegalArgumentException.class,
                 "Partition column ts of table db.t has unsupported type TIMESTAMP(6); supported:"
                         + " [CHAR, VARCHAR, BOOLEAN, DECIMAL, TINYINT, SMALLINT, INTEGER, BIGINT,"
@@ -216,12 +222,16 @@ class TableOptionsTest {
         assertThatThrownBy(
                         () ->
                                 TestTables.create(
-                                        new FlinkFileIO(), location, rowType, List.of(), Map.of()))
+                                        FileIO.flinkFileSystems(),
+                                        location,
+                                        rowType,
+                                        List.of(),
+                                        Map.of()))
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessage(
                         "Cannot create table db.t: Parquet data files cannot hold column span of"
                                 + " type INTERVAL YEAR(2): the type is not supported");
-        assertThatThrownBy(() -> Table.load(new FlinkFileIO(), location, "db.t"))
+        assertThatThrownBy(() -> Table.load(FileIO.flinkFileSystems(), location, "db.t"))
                 .isInstanceOf(TableNotFoundException.class)
                 .hasMessage("Table db.t does not exist: no schema file under %s", location);
     }
@@ -231,7 +241,7 @@ class TableOptionsTest {
         assertRejected(
                 () ->
                         Table.create(
-                                new FlinkFileIO(),
+                                FileIO.flinkFileSystems(),
                                 location,
                                 "db.t",
                                 TableSchema.create(
@@ -247,7 +257,11 @@ class TableOptionsTest {
         assertRejected(
                 () ->
                         TestTables.create(
-                                new FlinkFileIO(), location, onlyDt, List.of("dt"), Map.of()),
+                                FileIO.flinkFileSystems(),
+                                location,
+                                onlyDt,
+                                List.of("dt"),
+                                Map.of()),
                 IllegalArgumentException.class,
                 "Table db.t must have at least one column that is not a partition key");
     }

@@ -3,7 +3,6 @@ package dev.tarn.format.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.FlinkFileIO;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +23,7 @@ class FileSystemSnapshotCommitTest {
 
     @TempDir java.nio.file.Path tempDir;
 
-    private final FlinkFileIO io = new FlinkFileIO();
+    private final FileIO io = FileIO.flinkFileSystems();
     private final SnapshotCommit commit = SnapshotCommit.forFileSystem(io);
 
     private Path path(String name) {

@@ -8,11 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ class SnapshotReaderTest {
 
     private Table table() {
         return TestTables.create(
-                new FlinkFileIO(),
+                FileIO.flinkFileSystems(),
                 new Path(tempDir.toUri()),
                 ID_V_DT,
                 List.of("dt"),

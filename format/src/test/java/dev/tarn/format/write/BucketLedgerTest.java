@@ -3,9 +3,9 @@ package dev.tarn.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
-import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.SequenceRange;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -8,10 +8,10 @@ import javax.annotation.Nullable;
  * table ({@code merge-engine}). For each key the caller calls {@link #reset()}, then {@link
  * #add(KeyValue)} for every version in sequence order (oldest first), then {@link #result()}.
  *
- * <p>Contract with the run merges that call it ({@code lsm.run}): every key value passed to {@code
- * add}, and its row, stay valid until the next {@code reset()}, so an implementation may keep
- * references instead of copies; the result stays valid until the next {@code reset()} too. Not
- * thread-safe.
+ * <p>Contract with the run merges that call it (the sort buffer's in {@code lsm.sort}, the tree's
+ * in {@code lsm.tree}): every key value passed to {@code add}, and its row, stay valid until the
+ * next {@code reset()}, so an implementation may keep references instead of copies; the result
+ * stays valid until the next {@code reset()} too. Not thread-safe.
  */
 public interface MergeFunction {
 

@@ -4,8 +4,6 @@ import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.lsm.merge.MergeFunction;
-import dev.tarn.format.lsm.run.InterleavingIterator;
-import dev.tarn.format.lsm.run.MergeIterator;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;

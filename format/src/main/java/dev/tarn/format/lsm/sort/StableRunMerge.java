@@ -3,7 +3,6 @@ package dev.tarn.format.lsm.sort;
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.merge.MergeFunction;
-import dev.tarn.format.lsm.run.MergeIterator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import javax.annotation.Nullable;

@@ -1,8 +1,5 @@
 package dev.tarn.format.lsm.tree;
 
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.SortedRun;
-import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
 import java.io.IOException;

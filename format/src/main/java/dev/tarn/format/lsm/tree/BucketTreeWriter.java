@@ -3,9 +3,6 @@ package dev.tarn.format.lsm.tree;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunction;
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.SortedRun;
-import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
@@ -41,11 +38,13 @@ import org.apache.flink.table.data.RowData;
  * stops compacting, throws away compaction results not yet handed out, and keeps flushing level-0
  * files until its owner {@linkplain #rebuild rebuilds} its view from the table. A compaction that
  * finds one of its input files gone (deleted by the commit that dropped it) makes it stale too.
+ *
+ * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share.
  */
 public final class BucketTreeWriter implements AutoCloseable {
 
     /** What a bucket's writer shares with the other buckets of its table write. */
-    public record Setup(
+    record Setup(
             KeyValueSchema schema,
             Supplier<MergeFunction> merges,
             UniversalCompaction picker,
@@ -75,7 +74,7 @@ public final class BucketTreeWriter implements AutoCloseable {
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
      */
-    public BucketTreeWriter(
+    BucketTreeWriter(
             Setup setup,
             KeyValueFileWriter.Target target,
             SortedRunReader.FileOpener opener,

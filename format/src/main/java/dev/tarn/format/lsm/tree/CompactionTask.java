@@ -1,10 +1,6 @@
 package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.merge.MergeFunction;
-import dev.tarn.format.lsm.run.FileRunMerge;
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.SortedRun;
-import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.manifest.DataFile;
 import java.io.IOException;
 import java.io.InterruptedIOException;

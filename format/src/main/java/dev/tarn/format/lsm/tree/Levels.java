@@ -1,7 +1,6 @@
 package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.run.SortedRun;
 import dev.tarn.format.manifest.DataFile;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,7 +15,7 @@ import java.util.TreeSet;
  * higher level ordered by key. Always: files of one level above 0 never overlap in key range, and
  * every file has a key range. Not thread-safe: the bucket's writer owns it.
  */
-public final class Levels {
+final class Levels {
 
     private final KeyValueSchema schema;
     private final int maxLevel;
@@ -28,7 +27,7 @@ public final class Levels {
                             .reversed());
     private final List<List<DataFile>> levels = new ArrayList<>();
 
-    public Levels(KeyValueSchema schema, int maxLevel, Collection<DataFile> files) {
+    Levels(KeyValueSchema schema, int maxLevel, Collection<DataFile> files) {
         this.schema = schema;
         this.maxLevel = maxLevel;
         for (int i = 0; i < maxLevel; i++) {
@@ -89,7 +88,7 @@ public final class Levels {
     }
 
     /** The highest sequence number of any file, or -1 if there is none. */
-    public long maxSequence() {
+    long maxSequence() {
         long max = -1;
         for (SortedRun run : runs()) {
             for (DataFile f : run.files()) {

@@ -1,7 +1,5 @@
 package dev.tarn.format.lsm.tree;
 
-import dev.tarn.format.lsm.run.SortedRun;
-
 /**
  * What compaction picking needs to know of a sorted run: its level (0 for a single level-0 file,
  * otherwise the level the run fills) and its total size in bytes.

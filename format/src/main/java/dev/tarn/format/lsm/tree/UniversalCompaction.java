@@ -32,7 +32,7 @@ import org.apache.flink.configuration.ConfigOption;
  * holds only flushed files, the unit is extended to the next run at level 1 or above and takes its
  * level. {@link #pickFull} compacts everything to the maximum level on demand.
  */
-public final class UniversalCompaction {
+final class UniversalCompaction {
 
     private final int maxSizeAmplificationPercent;
     private final int sizeRatio;
@@ -59,7 +59,7 @@ public final class UniversalCompaction {
     }
 
     /** Reads the compaction options of {@link LsmOptions}, defaults for absent ones. */
-    public static UniversalCompaction fromOptions(Map<String, String> options) {
+    static UniversalCompaction fromOptions(Map<String, String> options) {
         return new UniversalCompaction(
                 integer(options, LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT),
                 integer(options, LsmOptions.COMPACTION_SIZE_RATIO),
@@ -67,7 +67,7 @@ public final class UniversalCompaction {
                 integer(options, LsmOptions.NUM_LEVELS) - 1);
     }
 
-    public int maxLevel() {
+    int maxLevel() {
         return maxLevel;
     }
 

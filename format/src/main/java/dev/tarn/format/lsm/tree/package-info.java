@@ -1,14 +1,30 @@
 /**
- * The LSM tree of one bucket: its levels, its compaction, and its writer and reader.
+ * The LSM tree of one bucket: its sorted runs of data files, its levels, its compaction, and its
+ * writer and reader. {@link dev.tarn.format.lsm.tree.BucketTrees} is the way in for a table write:
+ * it checks the table's options and starts each bucket's writer; {@link
+ * dev.tarn.format.lsm.tree.BucketTreeReader} reads a bucket. Everything else here is
+ * package-private.
+ *
+ * <h2>Sorted runs</h2>
+ *
+ * A {@code SortedRun} is a sequence of changes in (key, sequence) order; a run of data files holds
+ * at most one change per key and its files never overlap in key range. {@code KeyValueFileWriter}
+ * writes a run's files, rolling at the target size and recording key and sequence ranges; {@code
+ * SortedRunReader} reads them back. {@code FileRunMerge} merges runs of data files (one change per
+ * key each) in place without copying rows, for compaction and reads: it walks the runs, given
+ * oldest first, in key order and feeds each key's versions to a merge function, ties in sequence
+ * going to the newer run. With {@code dropDeletes} (nothing older lies below the output: the last
+ * level, or a read) it drops results that are tombstones; otherwise it keeps them to hide older
+ * versions below.
  *
  * <h2>Levels</h2>
  *
  * Writes go to a sort buffer, which, when full (spilling to local disk first, if allowed), is
  * flushed as a new run at level 0. Each level-0 file is a run of its own; each level 1..max is at
- * most one run ({@link dev.tarn.format.lsm.tree.Levels}). The runs of a bucket are ordered by age:
- * level-0 runs newest first, then levels ascending. For any key, the versions in a newer run have
- * higher sequences than those in older runs (compaction only ever merges the newest runs), so the
- * newest version of a key is in the newest run that holds the key.
+ * most one run ({@code Levels}). The runs of a bucket are ordered by age: level-0 runs newest
+ * first, then levels ascending. For any key, the versions in a newer run have higher sequences than
+ * those in older runs (compaction only ever merges the newest runs), so the newest version of a key
+ * is in the newest run that holds the key.
  *
  * <pre>
  *   write -> SortBuffer --flush--> L0: [run][run][run]      newest
@@ -19,11 +35,11 @@
  *
  * <h2>Compaction</h2>
  *
- * {@link dev.tarn.format.lsm.tree.UniversalCompaction} decides when to merge which newest runs, by
- * size amplification, size ratio and run count, and at which level the result goes. Merging always
- * takes a prefix of the newest runs, which keeps the sequence order of runs intact. Tombstones are
- * kept by merges whose output has older runs below it, and dropped when nothing older remains
- * (output at the last level) and by reads.
+ * {@code UniversalCompaction} decides when to merge which newest runs, by size amplification, size
+ * ratio and run count, and at which level the result goes. Merging always takes a prefix of the
+ * newest runs, which keeps the sequence order of runs intact. Tombstones are kept by merges whose
+ * output has older runs below it, and dropped when nothing older remains (output at the last level)
+ * and by reads.
  *
  * <h2>The bucket's life</h2>
  *

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.MergeTestSupport;
-import dev.tarn.format.lsm.run.MergeIterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;

@@ -3,14 +3,12 @@ package dev.tarn.format.lsm.tree;
 import static dev.tarn.format.lsm.TestRows.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.run.KeyValueFileWriter;
-import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.parquet.ParquetDataReader;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
 import java.util.List;
 import java.util.Map;
@@ -56,10 +54,10 @@ class BucketTreeWriterTest {
                         stopTrigger,
                         0);
         Path bucket = new Path(dir.toUri());
-        FlinkFileIO io = new FlinkFileIO();
+        FileIO io = FileIO.flinkFileSystems();
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
-                        io, bucket, schema, ParquetWriteOptions.defaults(), 1 << 20, 0);
+                        io, bucket, schema, ParquetDataWriter.Options.defaults(), 1 << 20, 0);
         SortedRunReader.FileOpener opener =
                 file ->
                         ParquetDataReader.open(

@@ -1,7 +1,8 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.sort;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueHeap;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import java.util.Iterator;
 import java.util.List;
@@ -21,7 +22,7 @@ import javax.annotation.Nullable;
  * function may therefore keep references until its next reset. A returned key value is valid until
  * the next {@code hasNext()} or {@code next()}. Not thread-safe; the runs are not closed here.
  */
-public final class MergeIterator implements Iterator<KeyValue> {
+final class MergeIterator implements Iterator<KeyValue> {
 
     private final List<? extends Iterator<KeyValue>> runs;
     private final KeyComparator keys;
@@ -31,7 +32,7 @@ public final class MergeIterator implements Iterator<KeyValue> {
     private final CopyPool copies;
     @Nullable private KeyValue next;
 
-    public MergeIterator(
+    MergeIterator(
             List<? extends Iterator<KeyValue>> runs,
             KeyComparator keys,
             MergeFunction merge,

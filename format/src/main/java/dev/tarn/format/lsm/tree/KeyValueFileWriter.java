@@ -1,16 +1,15 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.manifest.ColumnStats;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.KeyRange;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.manifest.DataFiles;
-import dev.tarn.format.manifest.KeyRange;
-import dev.tarn.format.manifest.SequenceRange;
-import dev.tarn.format.parquet.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter;
-import dev.tarn.format.parquet.ParquetWriteOptions;
+import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,17 +24,17 @@ import org.apache.flink.core.fs.Path;
  *
  * <p>Not thread-safe; files of an aborted writer are deleted.
  */
-public final class KeyValueFileWriter {
+final class KeyValueFileWriter {
 
     /** Size checks are cheap but not free; rows between two checks. */
     private static final int ROWS_PER_SIZE_CHECK = 1024;
 
     /** Where and how files are written; shared by all writers of a bucket. */
-    public record Target(
+    record Target(
             FileIO io,
             Path dir,
             KeyValueSchema schema,
-            ParquetWriteOptions options,
+            ParquetDataWriter.Options options,
             long targetFileSize,
             long schemaId) {}
 
@@ -53,7 +52,7 @@ public final class KeyValueFileWriter {
     private long maxSequence;
     private long rowsSinceCheck;
 
-    public KeyValueFileWriter(Target target, int level) {
+    KeyValueFileWriter(Target target, int level) {
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
@@ -62,7 +61,7 @@ public final class KeyValueFileWriter {
         this.lastKey = target.schema().newLastKey();
     }
 
-    public void write(KeyValue kv) throws IOException {
+    void write(KeyValue kv) throws IOException {
         if (current == null) {
             currentName = "data-" + UUID.randomUUID() + ".parquet";
             current =
@@ -90,7 +89,7 @@ public final class KeyValueFileWriter {
     }
 
     /** Closes the open file and returns every file written, in key order. */
-    public List<DataFile> finish() throws IOException {
+    List<DataFile> finish() throws IOException {
         if (current != null) {
             closeCurrent();
         }
@@ -100,7 +99,7 @@ public final class KeyValueFileWriter {
     }
 
     /** Deletes every file this writer wrote and has not returned. */
-    public void abort() {
+    void abort() {
         if (current != null) {
             current.abort();
             current = null;

@@ -1,7 +1,8 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.sort;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueHeap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -12,7 +13,7 @@ import java.util.NoSuchElementException;
  * is asked for, so the element returned last stays valid until the following {@code hasNext()} or
  * {@code next()} even when its run reuses objects.
  */
-public final class InterleavingIterator implements Iterator<KeyValue> {
+final class InterleavingIterator implements Iterator<KeyValue> {
 
     private final List<? extends Iterator<KeyValue>> runs;
     private final KeyValueHeap heap;
@@ -20,7 +21,7 @@ public final class InterleavingIterator implements Iterator<KeyValue> {
     /** The run whose head was returned last and is still to be advanced; -1 for none. */
     private int pendingRun = -1;
 
-    public InterleavingIterator(KeyComparator keys, List<? extends Iterator<KeyValue>> runs) {
+    InterleavingIterator(KeyComparator keys, List<? extends Iterator<KeyValue>> runs) {
         this.runs = runs;
         this.heap = new KeyValueHeap(keys, runs.size());
         for (int i = 0; i < runs.size(); i++) {

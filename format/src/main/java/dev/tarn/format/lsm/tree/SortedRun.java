@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.manifest.DataFile;
 import java.util.List;
@@ -8,13 +8,13 @@ import java.util.List;
  * file, or all files of one higher level. Always: the files' key ranges never overlap and are
  * listed in key order.
  */
-public record SortedRun(int level, List<DataFile> files) {
+record SortedRun(int level, List<DataFile> files) {
 
-    public SortedRun {
+    SortedRun {
         files = List.copyOf(files);
     }
 
-    public long sizeBytes() {
+    long sizeBytes() {
         return files.stream().mapToLong(DataFile::fileSize).sum();
     }
 }

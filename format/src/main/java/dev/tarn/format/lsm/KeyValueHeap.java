@@ -1,29 +1,27 @@
-package dev.tarn.format.lsm.run;
-
-import dev.tarn.format.lsm.KeyComparator;
-import dev.tarn.format.lsm.KeyValue;
+package dev.tarn.format.lsm;
 
 /**
  * A binary min-heap of the current heads of sorted runs, ordered by (key, sequence, run index): the
  * run index breaks ties so that, runs being numbered oldest first, the newer run's version of an
  * equal (key, sequence) comes out last and wins. Holds at most one head per run; allocation free
- * after construction.
+ * after construction. The order every k-way merge of runs shares: the sort buffer's merge of its
+ * spilled runs and the tree's merge of its files.
  */
-final class KeyValueHeap {
+public final class KeyValueHeap {
 
     private final KeyComparator keys;
     private final KeyValue[] heads;
     private final int[] heap;
     private int size;
 
-    KeyValueHeap(KeyComparator keys, int runs) {
+    public KeyValueHeap(KeyComparator keys, int runs) {
         this.keys = keys;
         this.heads = new KeyValue[runs];
         this.heap = new int[runs];
     }
 
     /** REQUIRES: {@code run} has no head in the heap. */
-    void push(int run, KeyValue head) {
+    public void push(int run, KeyValue head) {
         heads[run] = head;
         int i = size++;
         heap[i] = run;
@@ -37,17 +35,17 @@ final class KeyValueHeap {
         }
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
     /** REQUIRES: not empty. */
-    KeyValue peek() {
+    public KeyValue peek() {
         return heads[heap[0]];
     }
 
     /** Removes the smallest head and returns its run; its head is {@link #head(int)}. */
-    int poll() {
+    public int poll() {
         int top = heap[0];
         heap[0] = heap[--size];
         int i = 0;
@@ -68,7 +66,7 @@ final class KeyValueHeap {
         return top;
     }
 
-    KeyValue head(int run) {
+    public KeyValue head(int run) {
         return heads[run];
     }
 

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
@@ -18,11 +18,11 @@ import org.apache.flink.table.data.RowData;
  * overlap, so the stream is in key order. Opens one file at a time. A returned change's row is
  * reused by the next {@code next()}; I/O errors surface as {@link UncheckedIOException}.
  */
-public final class SortedRunReader implements Iterator<KeyValue>, Closeable {
+final class SortedRunReader implements Iterator<KeyValue>, Closeable {
 
     /** Opens a data file of the run for reading all columns of its file type. */
     @FunctionalInterface
-    public interface FileOpener {
+    interface FileOpener {
         ParquetDataReader open(DataFile file) throws IOException;
     }
 
@@ -34,7 +34,7 @@ public final class SortedRunReader implements Iterator<KeyValue>, Closeable {
     @Nullable private RowData next;
     private long bytesRead;
 
-    public SortedRunReader(List<DataFile> files, FileOpener opener, KeyValueSchema schema) {
+    SortedRunReader(List<DataFile> files, FileOpener opener, KeyValueSchema schema) {
         this.files = files;
         this.opener = opener;
         this.schema = schema;
@@ -69,7 +69,7 @@ public final class SortedRunReader implements Iterator<KeyValue>, Closeable {
      * a caller that opened the files with a read type of its own.
      */
     @Nullable
-    public RowData nextRow() {
+    RowData nextRow() {
         if (!hasNext()) {
             return null;
         }
@@ -89,7 +89,7 @@ public final class SortedRunReader implements Iterator<KeyValue>, Closeable {
     }
 
     /** Bytes read from data files so far. */
-    public long bytesRead() {
+    long bytesRead() {
         return bytesRead + (current == null ? 0 : current.bytesRead());
     }
 

@@ -1,7 +1,8 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueHeap;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import java.util.Iterator;
 import java.util.List;
@@ -19,7 +20,7 @@ import javax.annotation.Nullable;
  * {@code hasNext()} or {@code next()}; a run's rows until that run advances. Not thread-safe; the
  * runs are not closed here.
  */
-public final class FileRunMerge implements Iterator<KeyValue> {
+final class FileRunMerge implements Iterator<KeyValue> {
 
     private final List<? extends Iterator<KeyValue>> runs;
     private final KeyComparator keys;
@@ -30,7 +31,7 @@ public final class FileRunMerge implements Iterator<KeyValue> {
     private int takenCount;
     @Nullable private KeyValue next;
 
-    public FileRunMerge(
+    FileRunMerge(
             List<? extends Iterator<KeyValue>> runs,
             KeyComparator keys,
             MergeFunction merge,

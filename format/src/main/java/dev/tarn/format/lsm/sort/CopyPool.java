@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.run;
+package dev.tarn.format.lsm.sort;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;

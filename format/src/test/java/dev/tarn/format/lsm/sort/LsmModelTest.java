@@ -1,13 +1,15 @@
-package dev.tarn.format.lsm;
+package dev.tarn.format.lsm.sort;
 
 import static dev.tarn.format.lsm.MergeTestSupport.KEY;
 import static dev.tarn.format.lsm.MergeTestSupport.TABLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.lsm.KeyComparator;
+import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.TestRows;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.run.MergeIterator;
-import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.schema.MergeEngine;
 import java.nio.file.Path;
 import java.util.ArrayList;

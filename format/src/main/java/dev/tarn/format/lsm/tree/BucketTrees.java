@@ -1,0 +1,180 @@
+package dev.tarn.format.lsm.tree;
+
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.sort.SortBuffer;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableSchema;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The LSM trees of the buckets of one table write: the one way into the tree for code that writes
+ * it. Built from the table's schema and options, which it checks first (reserved columns, merge
+ * options, compaction options); then {@link #open} starts each bucket's {@link BucketTreeWriter}
+ * from the bucket's files. The writers share what is made here once: the merge engine, the
+ * compaction picker, one background compaction thread and one local directory for spilled write
+ * buffers. Not thread-safe; {@link #close} it after the writers it opened.
+ */
+public final class BucketTrees implements AutoCloseable {
+
+    /** Spill files per bucket before it must flush: bounds open files when reading them back. */
+    private static final int MAX_SPILL_FILES = 64;
+
+    /** Opens a data file of a bucket for reading every column of its file type. */
+    @FunctionalInterface
+    public interface FileOpener {
+        ParquetDataReader open(DataFile file) throws IOException;
+    }
+
+    private final String tableName;
+    private final KeyValueSchema schema;
+    private final TableConfig.Lsm config;
+    private final FileIO io;
+    private final ParquetDataWriter.Options parquetOptions;
+    private final long targetFileSize;
+    private final long schemaId;
+    private final UniversalCompaction picker;
+    private final Supplier<MergeFunction> merges;
+    @Nullable private BucketTreeWriter.Setup setup;
+    @Nullable private ExecutorService compactions;
+    @Nullable private java.nio.file.Path spillDirectory;
+
+    /**
+     * @param options the table's options as this write sees them (the schema's, and a query's over
+     *     them)
+     * @param config the same options, typed
+     * @throws IllegalArgumentException if the schema or options make no valid tree, naming the
+     *     column or option
+     */
+    public BucketTrees(
+            String tableName,
+            TableSchema schema,
+            Map<String, String> options,
+            TableConfig config,
+            FileIO io,
+            ParquetDataWriter.Options parquetOptions) {
+        validate(schema, options, config.lsm().mergeEngine());
+        this.tableName = tableName;
+        this.schema = KeyValueSchema.of(schema);
+        this.config = config.lsm();
+        this.io = io;
+        this.parquetOptions = parquetOptions;
+        this.targetFileSize = config.sizes().targetFileSize();
+        this.schemaId = schema.id();
+        this.picker = UniversalCompaction.fromOptions(options);
+        MergeEngine engine = config.lsm().mergeEngine();
+        RowType rowType = this.schema.tableType();
+        int[] keys = this.schema.keyIndexes();
+        this.merges = () -> MergeFunctions.create(engine, rowType, keys, options);
+    }
+
+    /**
+     * Checks that a primary-key table's columns and options make a tree: no column takes a name the
+     * data files reserve, the merge engine accepts its per-field options, and the compaction
+     * options are in range.
+     *
+     * @throws IllegalArgumentException naming the column or option and its value
+     */
+    public static void validate(
+            TableSchema schema, Map<String, String> options, MergeEngine engine) {
+        KeyValueSchema kv = KeyValueSchema.of(schema);
+        MergeFunctions.create(engine, kv.tableType(), kv.keyIndexes(), options);
+        UniversalCompaction.fromOptions(options);
+    }
+
+    /** The columns of the buckets' data files: the table's, then sequence number and row kind. */
+    public RowType fileType() {
+        return schema.fileType();
+    }
+
+    /**
+     * Starts the writer of the bucket in {@code dir} from its live {@code files}, numbering its
+     * changes from above every sequence number in them and from at least {@code minFirstSequence}.
+     *
+     * @param opener opens the bucket's files for compaction
+     * @throws IllegalArgumentException if a file is not a primary-key file of a level this table
+     *     has
+     */
+    public BucketTreeWriter open(
+            Path dir, Collection<DataFile> files, FileOpener opener, long minFirstSequence)
+            throws IOException {
+        Levels levels = new Levels(schema, picker.maxLevel(), files);
+        long firstSequence = Math.max(levels.maxSequence() + 1, minFirstSequence);
+        KeyValueFileWriter.Target target =
+                new KeyValueFileWriter.Target(
+                        io, dir, schema, parquetOptions, targetFileSize, schemaId);
+        return new BucketTreeWriter(setup(), target, opener::open, levels, buffer(), firstSequence);
+    }
+
+    private BucketTreeWriter.Setup setup() {
+        if (setup == null) {
+            compactions =
+                    Executors.newSingleThreadExecutor(
+                            r -> {
+                                Thread t = new Thread(r, "tarn-compaction-" + tableName);
+                                t.setDaemon(true);
+                                return t;
+                            });
+            setup =
+                    new BucketTreeWriter.Setup(
+                            schema,
+                            merges,
+                            picker,
+                            compactions,
+                            config.sortedRunStopTrigger(),
+                            config.fullCompactionDeltaCommits());
+        }
+        return setup;
+    }
+
+    private SortBuffer buffer() throws IOException {
+        if (!config.spillable()) {
+            return SortBuffer.inMemory(schema.keys(), config.writeBufferSize());
+        }
+        if (spillDirectory == null) {
+            spillDirectory = Files.createTempDirectory("tarn-spill-");
+        }
+        return SortBuffer.spillable(
+                schema.keys(), config.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
+    }
+
+    /**
+     * Stops the compaction thread (a running compaction is interrupted and deletes what it wrote)
+     * and deletes the spill directory. Close the writers first: their files are theirs to keep or
+     * delete.
+     */
+    @Override
+    public void close() {
+        if (compactions != null) {
+            compactions.shutdownNow();
+            compactions = null;
+            setup = null;
+        }
+        if (spillDirectory != null) {
+            try (var files = Files.list(spillDirectory)) {
+                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+                Files.deleteIfExists(spillDirectory);
+            } catch (IOException ignored) {
+                // A temporary directory; the operating system cleans it up eventually.
+            }
+            spillDirectory = null;
+        }
+    }
+}
