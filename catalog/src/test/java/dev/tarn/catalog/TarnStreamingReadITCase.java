@@ -136,8 +136,70 @@ class TarnStreamingReadITCase {
     }
 
     @Test
+    void inputChangelogPassesThroughAsWritten() throws Exception {
+        batch.exec(
+                "CREATE TABLE db.cl (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '2', 'changelog-producer' = 'input')");
+        batch.exec("INSERT INTO db.cl VALUES (1, 'a'), (2, 'b')");
+        Follower f = follow("SELECT * FROM db.cl");
+        // The full phase: the current rows.
+        assertThat(f.take(2)).containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+        // Then exactly what the writers took in: an insert-only batch stays inserts, a DELETE a
+        // deletion with the row it removed.
+        batch.exec("INSERT INTO db.cl VALUES (1, 'c')");
+        assertThat(f.take(1)).containsExactly("+I[1, c]");
+        batch.exec("DELETE FROM db.cl WHERE id = 2");
+        assertThat(f.take(1)).containsExactly("-D[2, b]");
+        batch.exec("CALL lake.sys.compact(`table` => 'db.cl')");
+        batch.exec("INSERT INTO db.cl VALUES (3, 'd')");
+        assertThat(f.take(1)).containsExactly("+I[3, d]");
+        f.assertNothingMore();
+    }
+
+    @Test
+    void aFailoverOfTheReadingJobLosesAndDuplicatesNothing() throws Exception {
+        // One bucket and large commits: checkpoints and the failure fall inside splits, so a
+        // restore must resume in the middle of one.
+        batch.exec("CREATE TABLE db.events (id INT, name STRING) WITH ('bucket' = '1')");
+        batch.exec("CREATE TABLE db.copy (id INT, name STRING)");
+        for (int c = 0; c < 4; c++) {
+            writeEvents(c * 5000 + 1, c * 5000 + 5000);
+        }
+        FailOnce.reset(12_500);
+        TableEnvironment env =
+                streaming(
+                        "execution.checkpointing.interval", "50ms",
+                        "restart-strategy.type", "fixed-delay",
+                        "restart-strategy.fixed-delay.attempts", "3",
+                        "restart-strategy.fixed-delay.delay", "100ms");
+        env.createTemporarySystemFunction("fail_once", FailOnce.class);
+        TableResult copy =
+                env.executeSql("INSERT INTO db.copy SELECT fail_once(id), name FROM db.events");
+        try {
+            // More commits while it runs, before and after the failure.
+            for (int c = 4; c < 8; c++) {
+                writeEvents(c * 5000 + 1, c * 5000 + 5000);
+            }
+            awaitTrue(
+                    () -> {
+                        String count = batch.query("SELECT COUNT(*) FROM db.copy").get(0);
+                        return Long.parseLong(count.substring(3, count.length() - 1)) >= 40_000;
+                    });
+            assertThat(FailOnce.failed()).as("the injected failure struck").isTrue();
+            Thread.sleep(500); // a duplicate would arrive with a later checkpoint
+            assertThat(
+                            batch.query(
+                                    "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM db.copy"))
+                    .containsExactly("+I[40000, 40000, 1, 40000]");
+        } finally {
+            copy.getJobClient().get().cancel();
+        }
+    }
+
+    @Test
     void startModes() throws Exception {
-        batch.exec("CREATE TABLE db.s (id INT)");
+        // One bucket: every split goes to one reader, so the commits arrive in order.
+        batch.exec("CREATE TABLE db.s (id INT) WITH ('bucket' = '1')");
         batch.exec("INSERT INTO db.s VALUES (1)");
         batch.exec("INSERT INTO db.s VALUES (2)");
         batch.exec("INSERT INTO db.s VALUES (3)");
@@ -247,6 +309,51 @@ class TarnStreamingReadITCase {
             messages.append(t.getMessage()).append('\n');
         }
         return assertThat(messages.toString());
+    }
+
+    /** Commits the events with ids {@code from} to {@code to} as one snapshot. */
+    private void writeEvents(int from, int to) throws Exception {
+        batch.exec(
+                String.format(
+                        "CREATE TEMPORARY TABLE gen_%d (id INT) WITH ('connector' = 'datagen',"
+                                + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '%d',"
+                                + " 'fields.id.end' = '%d', 'number-of-rows' = '%d')",
+                        from, from, to, to - from + 1));
+        batch.exec(
+                String.format(
+                        "INSERT INTO db.events SELECT id, 'n' || CAST(id AS STRING) FROM gen_%d",
+                        from));
+    }
+
+    /**
+     * Passes ids through, slowly (a millisecond every 50 rows, so that checkpoints fall within a
+     * split), and fails once, at the id it was set to.
+     */
+    public static final class FailOnce extends org.apache.flink.table.functions.ScalarFunction {
+
+        private static final java.util.concurrent.atomic.AtomicInteger AT =
+                new java.util.concurrent.atomic.AtomicInteger();
+        private static final java.util.concurrent.atomic.AtomicBoolean FAILED =
+                new java.util.concurrent.atomic.AtomicBoolean();
+
+        static void reset(int at) {
+            AT.set(at);
+            FAILED.set(false);
+        }
+
+        static boolean failed() {
+            return FAILED.get();
+        }
+
+        public Integer eval(Integer id) throws InterruptedException {
+            if (id != null && id % 50 == 0) {
+                Thread.sleep(1);
+            }
+            if (id != null && id == AT.get() && FAILED.compareAndSet(false, true)) {
+                throw new IllegalStateException("Injected failure at id " + id);
+            }
+            return id;
+        }
     }
 
     private interface Check {

@@ -2,12 +2,12 @@ package dev.tarn.format;
 
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.parquet.ParquetDataWriter;
-import dev.tarn.format.schema.ChangelogProducer;
 import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.TableConfig;
-import dev.tarn.format.schema.TableKind;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

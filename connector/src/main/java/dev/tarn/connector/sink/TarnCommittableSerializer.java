@@ -11,14 +11,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-/** Versioned binary form of {@link TarnCommittable}, kept in checkpoints. */
+/**
+ * Versioned binary form of {@link TarnCommittable}, kept in checkpoints. Version 2 added each
+ * message's changelog files; version 1 committables are still read.
+ */
 public final class TarnCommittableSerializer implements SimpleVersionedSerializer<TarnCommittable> {
 
-    private static final List<Integer> SUPPORTED = List.of(1);
+    private static final List<Integer> SUPPORTED = List.of(1, 2);
 
     @Override
     public int getVersion() {
-        return 1;
+        return 2;
     }
 
     @Override
@@ -38,7 +41,7 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
 
     @Override
     public TarnCommittable deserialize(int version, byte[] serialized) throws IOException {
-        if (version != 1) {
+        if (!SUPPORTED.contains(version)) {
             throw new IOException(
                     "Cannot read a Tarn committable of version "
                             + version
@@ -51,7 +54,10 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
         int count = in.readInt();
         List<CommitMessage> messages = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            messages.add(CommitMessageCodec.read(in));
+            messages.add(
+                    version == 1
+                            ? CommitMessageCodec.readWithoutChangelog(in)
+                            : CommitMessageCodec.read(in));
         }
         return new TarnCommittable(user, checkpointId, messages);
     }

@@ -2,7 +2,7 @@ package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.schema.MergeEngine;
-import dev.tarn.format.schema.TableKind;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

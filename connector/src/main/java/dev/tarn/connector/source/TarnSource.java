@@ -5,7 +5,7 @@ import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableScan;
-import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.StreamConfig;
 import dev.tarn.format.snapshot.Consumers;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +95,7 @@ public final class TarnSource
             }
             case CHANGES -> {
                 StreamScan scan = new StreamScan(table.context(), filter);
-                TableConfig.Between between = table.config().stream().between();
+                StreamConfig.Between between = table.config().stream().between();
                 yield follow(context, scan, scan.between(between), between.upTo() + 1, null);
             }
         };

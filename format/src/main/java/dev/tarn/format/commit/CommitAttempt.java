@@ -45,15 +45,20 @@ final class CommitAttempt {
 
     /**
      * The snapshot after the base with {@code manifest} (holding {@code delta}) as its delta:
-     * writes the base list (with small manifests merged once there are enough of them) and the
-     * delta list.
+     * writes the base list (with small manifests merged once there are enough of them), the delta
+     * list and, for a commit that stores changelog files, a changelog list of {@code changelog}.
      */
-    Snapshot stage(Header header, ManifestFileMeta manifest, List<ManifestEntry> delta)
+    Snapshot stage(
+            Header header,
+            ManifestFileMeta manifest,
+            List<ManifestEntry> delta,
+            @Nullable ManifestFileMeta changelog)
             throws IOException {
         List<ManifestFileMeta> baseManifests =
                 base == null ? List.of() : mergeBase(table.snapshotReader().manifests(base));
         String baseList = writeList(baseManifests);
         String deltaList = writeList(List.of(manifest));
+        String changelogList = changelog == null ? null : writeList(List.of(changelog));
         return new Snapshot(
                 base == null ? 1 : base.id() + 1,
                 table.schema().id(),
@@ -65,7 +70,8 @@ final class CommitAttempt {
                         header.kind(),
                         System.currentTimeMillis(),
                         null),
-                records(delta));
+                records(delta),
+                changelogList);
     }
 
     /**

@@ -85,9 +85,10 @@ public final class TableCommit {
     public Result publish(long identifier, List<CommitMessage> messages) {
         List<ManifestEntry> appends =
                 entries(messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
+        List<ManifestEntry> changelog = changelogEntries(messages);
         OptionalLong last = OptionalLong.empty();
-        if (!appends.isEmpty()) {
-            last = tryCommit(identifier, CommitKind.APPEND, latest -> appends);
+        if (!appends.isEmpty() || !changelog.isEmpty()) {
+            last = tryCommit(identifier, CommitKind.APPEND, latest -> appends, changelog);
         }
         Result compacted =
                 publishCompactions(
@@ -110,7 +111,8 @@ public final class TableCommit {
                     tryCommit(
                             identifier,
                             CommitKind.COMPACT,
-                            latest -> staging.stage(liveFiles(latest)));
+                            latest -> staging.stage(liveFiles(latest)),
+                            List.of());
         } catch (CommitConflictException e) {
             // Lost the race for a snapshot id every time: the rows are safe in the inputs.
             LOG.warn(
@@ -153,7 +155,8 @@ public final class TableCommit {
                             }
                             delta.addAll(written);
                             return delta;
-                        })
+                        },
+                        changelogEntries(messages))
                 // Only a compaction can be left with nothing to publish.
                 .getAsLong();
     }
@@ -229,7 +232,21 @@ public final class TableCommit {
         for (CommitMessage m : messages) {
             Path dir = table.bucketPath(m.partition(), m.bucket());
             DataFiles.deleteUnreferenced(table.io(), dir, m.newFiles());
+            DataFiles.deleteUnreferenced(table.io(), dir, m.changelogFiles());
         }
+    }
+
+    /** The changelog files of {@code messages}, as the entries of a changelog manifest. */
+    private static List<ManifestEntry> changelogEntries(List<CommitMessage> messages) {
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (CommitMessage m : messages) {
+            for (DataFile f : m.changelogFiles()) {
+                entries.add(
+                        new ManifestEntry(
+                                FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
+            }
+        }
+        return entries;
     }
 
     private static List<ManifestEntry> entries(List<CommitMessage> messages) {
@@ -265,11 +282,13 @@ public final class TableCommit {
      *
      * @return the new snapshot's id, or empty if the staging left nothing to publish
      */
-    private OptionalLong tryCommit(long identifier, CommitKind kind, Staging staging) {
+    private OptionalLong tryCommit(
+            long identifier, CommitKind kind, Staging staging, List<ManifestEntry> changelog) {
         CommitAttempt.Header header = new CommitAttempt.Header(commitUser, identifier, kind);
         // Appends do not depend on the latest snapshot: their manifest is written once, by the
-        // first attempt, and shared by the later ones.
+        // first attempt, and shared by the later ones; so is a changelog manifest.
         ManifestFileMeta[] appendManifest = new ManifestFileMeta[1];
+        ManifestFileMeta[] changelogManifest = new ManifestFileMeta[1];
         try {
             return retry.run(
                     attempt -> {
@@ -294,7 +313,12 @@ public final class TableCommit {
                             } else {
                                 manifest = staged.writeManifest(delta);
                             }
-                            Snapshot snapshot = staged.stage(header, manifest, delta);
+                            if (!changelog.isEmpty() && changelogManifest[0] == null) {
+                                changelogManifest[0] =
+                                        table.manifestFile().write(changelog, table.schema().id());
+                            }
+                            Snapshot snapshot =
+                                    staged.stage(header, manifest, delta, changelogManifest[0]);
                             if (staged.publish(snapshot)) {
                                 return OptionalLong.of(snapshot.id());
                             }
@@ -322,6 +346,9 @@ public final class TableCommit {
             // No snapshot references the append manifest: remove it with the failed commit.
             if (appendManifest[0] != null) {
                 table.manifestFile().delete(appendManifest[0].fileName());
+            }
+            if (changelogManifest[0] != null) {
+                table.manifestFile().delete(changelogManifest[0].fileName());
             }
             throw e;
         }

@@ -2,7 +2,7 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.schema.TableKind;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;

@@ -1,6 +1,7 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.schema.ScanMode;
+import dev.tarn.format.schema.StreamConfig;
+import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -129,7 +130,7 @@ final class StartOptions {
     }
 
     /** Checks that every snapshot of {@code incremental-between} is there. */
-    static void checkBetween(TableContext table, TableConfig.Between between) {
+    static void checkBetween(TableContext table, StreamConfig.Between between) {
         SnapshotManager snapshots = table.snapshotManager();
         OptionalLong earliest = snapshots.earliestId();
         OptionalLong latest = snapshots.latestId();

@@ -2,10 +2,11 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
-import dev.tarn.format.schema.ChangelogProducer;
-import dev.tarn.format.schema.ScanMode;
+import dev.tarn.format.schema.StreamConfig;
+import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
+import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
-import dev.tarn.format.schema.TableKind;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Consumers;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -53,7 +54,7 @@ public final class StreamScan {
     }
 
     private static void checkFollowable(TableContext table) {
-        TableConfig.Stream stream = table.config().stream();
+        StreamConfig stream = table.config().stream();
         if (table.kind() == TableKind.APPEND) {
             if (stream.changelogProducer() != ChangelogProducer.NONE) {
                 throw new IllegalArgumentException(
@@ -173,7 +174,7 @@ public final class StreamScan {
      *
      * @throws IllegalArgumentException naming the option and value if a snapshot is missing
      */
-    public List<Split> between(TableConfig.Between between) {
+    public List<Split> between(StreamConfig.Between between) {
         StartOptions.checkBetween(table, between);
         List<Split> all = new ArrayList<>();
         for (long id = between.after() + 1; id <= between.upTo(); id++) {

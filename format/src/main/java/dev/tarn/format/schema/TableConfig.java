@@ -25,7 +25,7 @@ public record TableConfig(
         @Nullable Long scanTimestampMillis,
         Commit commit,
         Lsm lsm,
-        Stream stream) {
+        StreamConfig stream) {
 
     /**
      * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
@@ -94,28 +94,6 @@ public record TableConfig(
             int sortedRunStopTrigger,
             int fullCompactionDeltaCommits) {}
 
-    /**
-     * How a read follows the table's snapshots.
-     *
-     * @param mode where a streaming read starts ({@code scan.mode})
-     * @param between the bounded read of some snapshots' changes ({@code incremental-between}), or
-     *     null
-     * @param readOverwrite whether a streaming read emits what an OVERWRITE replaced
-     * @param changelogProducer what a primary-key table's writers store for streaming reads
-     * @param consumerId the id under which a streaming read records its progress, or null
-     * @param discoveryInterval how often a streaming read probes for the next snapshot
-     */
-    public record Stream(
-            ScanMode mode,
-            @Nullable Between between,
-            boolean readOverwrite,
-            ChangelogProducer changelogProducer,
-            @Nullable String consumerId,
-            Duration discoveryInterval) {}
-
-    /** The changes of snapshots {@code after + 1} to {@code upTo}, both ids of the table. */
-    public record Between(long after, long upTo) {}
-
     /** Keys a connector or catalog may also pass through a table's options. */
     private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");
 
@@ -166,59 +144,7 @@ public record TableConfig(
                 get(table, conf, TableOptions.SCAN_TIMESTAMP_MILLIS),
                 commit,
                 lsm(table, conf),
-                stream(table, conf));
-    }
-
-    private static Stream stream(String table, Configuration conf) {
-        String consumer = get(table, conf, TableOptions.CONSUMER_ID);
-        if (consumer != null && !consumer.matches("[A-Za-z0-9_.-]+")) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Invalid value '%s' for option 'consumer-id' of table %s: use letters,"
-                                    + " digits, '_', '-' and '.'",
-                            consumer, table));
-        }
-        Duration interval = get(table, conf, TableOptions.CONTINUOUS_DISCOVERY_INTERVAL);
-        if (interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Invalid value '%s' for option '%s' of table %s: must be positive",
-                            conf.toMap().get(TableOptions.CONTINUOUS_DISCOVERY_INTERVAL.key()),
-                            TableOptions.CONTINUOUS_DISCOVERY_INTERVAL.key(),
-                            table));
-        }
-        return new Stream(
-                ScanMode.fromOption(table, get(table, conf, TableOptions.SCAN_MODE)),
-                between(table, get(table, conf, TableOptions.INCREMENTAL_BETWEEN)),
-                get(table, conf, TableOptions.STREAMING_READ_OVERWRITE),
-                ChangelogProducer.fromOption(
-                        table, get(table, conf, TableOptions.CHANGELOG_PRODUCER)),
-                consumer,
-                interval);
-    }
-
-    @Nullable
-    private static Between between(String table, @Nullable String value) {
-        if (value == null) {
-            return null;
-        }
-        String[] ids = value.split(",");
-        try {
-            if (ids.length == 2) {
-                long after = Long.parseLong(ids[0].trim());
-                long upTo = Long.parseLong(ids[1].trim());
-                if (after >= 0 && upTo > after) {
-                    return new Between(after, upTo);
-                }
-            }
-        } catch (NumberFormatException e) {
-            // Reported below with the expected form.
-        }
-        throw new IllegalArgumentException(
-                String.format(
-                        "Invalid value '%s' for option 'incremental-between' of table %s: give two"
-                                + " snapshot ids 'after,upTo' with after < upTo, e.g. '5,10'",
-                        value, table));
+                StreamConfig.of(table, conf));
     }
 
     private static Lsm lsm(String table, Configuration conf) {
@@ -266,7 +192,7 @@ public record TableConfig(
         }
     }
 
-    private static <T> T get(String table, Configuration conf, ConfigOption<T> option) {
+    static <T> T get(String table, Configuration conf, ConfigOption<T> option) {
         try {
             return conf.get(option);
         } catch (IllegalArgumentException e) {

@@ -120,7 +120,7 @@ public final class TableOptions {
     public static final ConfigOption<String> SCAN_MODE =
             ConfigOptions.key("scan.mode")
                     .stringType()
-                    .defaultValue(ScanMode.DEFAULT.key())
+                    .defaultValue(StreamConfig.ScanMode.DEFAULT.key())
                     .withDescription(
                             "Where a streaming read starts: 'latest-full' (the latest snapshot,"
                                     + " then its changes), 'latest' (changes from now on),"
@@ -148,7 +148,7 @@ public final class TableOptions {
     public static final ConfigOption<String> CHANGELOG_PRODUCER =
             ConfigOptions.key("changelog-producer")
                     .stringType()
-                    .defaultValue(ChangelogProducer.NONE.key())
+                    .defaultValue(StreamConfig.ChangelogProducer.NONE.key())
                     .withDescription(
                             "What a streaming read of a primary-key table emits: 'none' (new"
                                     + " versions as upserts), 'input' (writers store their input"

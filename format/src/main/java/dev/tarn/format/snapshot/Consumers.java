@@ -1,6 +1,6 @@
 package dev.tarn.format.snapshot;
 
-import static dev.tarn.format.io.JsonNodes.required;
+import static dev.tarn.format.snapshot.SnapshotJson.required;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -79,7 +79,7 @@ final class SnapshotJson {
     }
 
     /** The field {@code name} of {@code node}; absent and JSON null alike are missing. */
-    private static JsonNode required(JsonNode node, String name) {
+    static JsonNode required(JsonNode node, String name) {
         JsonNode value = node.get(name);
         if (value == null || value.isNull()) {
             throw new IllegalArgumentException("missing field '" + name + "'");

@@ -12,18 +12,37 @@ import java.util.List;
  * @param totalBuckets the bucket count the rows were hashed with (-1: no bucketing)
  * @param newFiles files to add
  * @param deletedFiles files to remove (rewritten by compaction); they must still be live
+ * @param changelogFiles changelog files stored for streaming reads (SPEC.md, "Changelog files"); no
+ *     part of the table's rows
  */
 public record CommitMessage(
         Partition partition,
         int bucket,
         int totalBuckets,
         List<DataFile> newFiles,
-        List<DataFile> deletedFiles)
+        List<DataFile> deletedFiles,
+        List<DataFile> changelogFiles)
         implements Serializable {
 
     public CommitMessage {
         newFiles = List.copyOf(newFiles);
         deletedFiles = List.copyOf(deletedFiles);
+        changelogFiles = List.copyOf(changelogFiles);
+    }
+
+    /** A message without changelog files. */
+    public CommitMessage(
+            Partition partition,
+            int bucket,
+            int totalBuckets,
+            List<DataFile> newFiles,
+            List<DataFile> deletedFiles) {
+        this(partition, bucket, totalBuckets, newFiles, deletedFiles, List.of());
+    }
+
+    /** This message with {@code files} as its changelog files. */
+    public CommitMessage withChangelog(List<DataFile> files) {
+        return new CommitMessage(partition, bucket, totalBuckets, newFiles, deletedFiles, files);
     }
 
     public static CommitMessage append(
@@ -32,6 +51,6 @@ public record CommitMessage(
     }
 
     public boolean isEmpty() {
-        return newFiles.isEmpty() && deletedFiles.isEmpty();
+        return newFiles.isEmpty() && deletedFiles.isEmpty() && changelogFiles.isEmpty();
     }
 }

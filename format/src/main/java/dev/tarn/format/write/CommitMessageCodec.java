@@ -9,7 +9,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Binary form of {@link CommitMessage}s, for Flink's checkpointed committables. */
+/**
+ * Binary form of {@link CommitMessage}s, for Flink's checkpointed committables. {@link #write}
+ * writes the current form, with changelog files; {@link #readWithoutChangelog} reads the form
+ * committables of version 1 hold.
+ */
 public final class CommitMessageCodec {
 
     public static void write(DataOutput out, CommitMessage message) throws IOException {
@@ -18,9 +22,14 @@ public final class CommitMessageCodec {
         out.writeInt(message.totalBuckets());
         writeFiles(out, message.newFiles());
         writeFiles(out, message.deletedFiles());
+        writeFiles(out, message.changelogFiles());
     }
 
     public static CommitMessage read(DataInput in) throws IOException {
+        return readWithoutChangelog(in).withChangelog(readFiles(in));
+    }
+
+    public static CommitMessage readWithoutChangelog(DataInput in) throws IOException {
         Partition partition = DataFileCodec.readPartition(in);
         int bucket = in.readInt();
         int totalBuckets = in.readInt();

@@ -56,12 +56,17 @@ final class MergeTreeBucketWriter implements BucketWriter {
             files.addAll(changes.compactAfter());
             files.removeAll(changes.compactBefore());
             messages.add(
-                    CommitMessage.append(bucket.partition(), bucket.bucket(), totalBuckets, files));
+                    CommitMessage.append(bucket.partition(), bucket.bucket(), totalBuckets, files)
+                            .withChangelog(changes.changelogFiles()));
         } else {
             ledger.handedOut(changes);
             messages.add(
                     CommitMessage.append(
-                            bucket.partition(), bucket.bucket(), totalBuckets, changes.newFiles()));
+                                    bucket.partition(),
+                                    bucket.bucket(),
+                                    totalBuckets,
+                                    changes.newFiles())
+                            .withChangelog(changes.changelogFiles()));
             messages.add(
                     new CommitMessage(
                             bucket.partition(),

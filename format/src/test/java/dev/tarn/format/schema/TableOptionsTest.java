@@ -87,7 +87,7 @@ class TableOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(
                         "Unknown option 'buckets' for table db.t. Supported options: [bucket,"
-                                + " bucket-key, commit.max-retries,");
+                                + " bucket-key, changelog-producer, commit.max-retries,");
     }
 
     @ParameterizedTest(name = "{0} = {1}")

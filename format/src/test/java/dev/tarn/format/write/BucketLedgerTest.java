@@ -30,7 +30,8 @@ class BucketLedgerTest {
         return new BucketTreeWriter.Changes(
                 newFiles.stream().map(BucketLedgerTest::file).toList(),
                 before.stream().map(BucketLedgerTest::file).toList(),
-                after.stream().map(BucketLedgerTest::file).toList());
+                after.stream().map(BucketLedgerTest::file).toList(),
+                List.of());
     }
 
     private static PublishedFiles.Change change(List<String> added, List<String> deleted) {

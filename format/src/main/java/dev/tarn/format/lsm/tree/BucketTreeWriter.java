@@ -13,6 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 
 /**
@@ -50,11 +51,28 @@ public final class BucketTreeWriter implements AutoCloseable {
             UniversalCompaction picker,
             ExecutorService compactions,
             int stopTrigger,
-            int fullCompactionEvery) {}
+            int fullCompactionEvery,
+            Changelog changelog) {}
 
-    /** The changes of one commit: added level-0 files, and what compaction replaced with what. */
+    /** Which input changes the writer also stores as changelog files, for streaming reads. */
+    enum Changelog {
+        /** None: the table's changelog producer stores nothing. */
+        NONE,
+        /** Every change as it comes. */
+        ALL,
+        /** Every change but retractions, which the table ignores ({@code ignore-delete}). */
+        WITHOUT_RETRACTIONS
+    }
+
+    /**
+     * The changes of one commit: added level-0 files, what compaction replaced with what, and the
+     * changelog files of the input since the last commit.
+     */
     public record Changes(
-            List<DataFile> newFiles, List<DataFile> compactBefore, List<DataFile> compactAfter) {}
+            List<DataFile> newFiles,
+            List<DataFile> compactBefore,
+            List<DataFile> compactAfter,
+            List<DataFile> changelogFiles) {}
 
     private final Setup setup;
     private final KeyValueFileWriter.Target target;
@@ -70,6 +88,7 @@ public final class BucketTreeWriter implements AutoCloseable {
     private boolean stale;
 
     private final List<DataFile> newFiles = new ArrayList<>();
+    @Nullable private final KeyValueFileWriter changelog;
 
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
@@ -89,6 +108,10 @@ public final class BucketTreeWriter implements AutoCloseable {
         this.compactions = new BucketCompactions(setup, target, opener, levels);
         this.firstSequence = firstSequence;
         this.nextSequence = firstSequence;
+        this.changelog =
+                setup.changelog() == Changelog.NONE
+                        ? null
+                        : new KeyValueFileWriter(target, 0, true);
     }
 
     /** From now until {@link #restore}, the levels lack the bucket's published files. */
@@ -156,6 +179,11 @@ public final class BucketTreeWriter implements AutoCloseable {
     /** Adds one change; its kind is the row's. The row may be reused once this returns. */
     public void write(RowData row) throws IOException {
         long sequence = nextSequence++;
+        if (changelog != null
+                && (setup.changelog() == Changelog.ALL
+                        || !KeyValue.isRetraction(row.getRowKind()))) {
+            changelog.writeChange(sequence, row.getRowKind(), row);
+        }
         if (!buffer.put(sequence, row.getRowKind(), row)) {
             flush();
             if (!buffer.put(sequence, row.getRowKind(), row)) {
@@ -245,7 +273,11 @@ public final class BucketTreeWriter implements AutoCloseable {
             collectCompaction(waitForCompaction);
         }
         Changes changes =
-                new Changes(List.copyOf(newFiles), compactions.before(), compactions.after());
+                new Changes(
+                        List.copyOf(newFiles),
+                        compactions.before(),
+                        compactions.after(),
+                        changelog == null ? List.of() : changelog.finish());
         newFiles.clear();
         compactions.handedOut();
         return changes;
@@ -286,6 +318,9 @@ public final class BucketTreeWriter implements AutoCloseable {
     @Override
     public void close() {
         compactions.cancel();
+        if (changelog != null) {
+            changelog.abort();
+        }
         DataFiles.deleteUnreferenced(target.io(), target.dir(), newFiles);
         newFiles.clear();
         compactions.discardUnpublished();

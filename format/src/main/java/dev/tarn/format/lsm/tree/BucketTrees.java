@@ -44,6 +44,7 @@ public final class BucketTrees implements AutoCloseable {
     private final String tableName;
     private final KeyValueSchema schema;
     private final TableConfig.Lsm config;
+    private final BucketTreeWriter.Changelog changelog;
     private final FileIO io;
     private final ParquetDataWriter.Options parquetOptions;
     private final long targetFileSize;
@@ -72,6 +73,12 @@ public final class BucketTrees implements AutoCloseable {
         this.tableName = tableName;
         this.schema = KeyValueSchema.of(schema);
         this.config = config.lsm();
+        this.changelog =
+                !config.stream().changelogProducer().writesChangelogFiles()
+                        ? BucketTreeWriter.Changelog.NONE
+                        : config.lsm().ignoreDelete()
+                                ? BucketTreeWriter.Changelog.WITHOUT_RETRACTIONS
+                                : BucketTreeWriter.Changelog.ALL;
         this.io = io;
         this.parquetOptions = parquetOptions;
         this.targetFileSize = config.sizes().targetFileSize();
@@ -137,7 +144,8 @@ public final class BucketTrees implements AutoCloseable {
                             picker,
                             compactions,
                             config.sortedRunStopTrigger(),
-                            config.fullCompactionDeltaCommits());
+                            config.fullCompactionDeltaCommits(),
+                            changelog);
         }
         return setup;
     }

@@ -16,6 +16,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 
 /**
  * Writes changes, in key order with one change per key, into data files of one level of one bucket,
@@ -40,6 +42,7 @@ final class KeyValueFileWriter {
 
     private final Target target;
     private final int level;
+    private final boolean changelog;
     private final KeyValueRow fileRow;
     private final List<DataFile> finished = new ArrayList<>();
 
@@ -53,12 +56,53 @@ final class KeyValueFileWriter {
     private long rowsSinceCheck;
 
     KeyValueFileWriter(Target target, int level) {
+        this(target, level, false);
+    }
+
+    /**
+     * @param changelog writes changelog files (SPEC.md, "Changelog files"): changes in the order
+     *     given, named {@code changelog-<uuid>.parquet}, without a key range
+     */
+    KeyValueFileWriter(Target target, int level, boolean changelog) {
+        this.changelog = changelog;
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
         // Own encoders: writers of several buckets and compactions run on different threads.
         this.firstKey = target.schema().newLastKey();
         this.lastKey = target.schema().newLastKey();
+    }
+
+    /** Adds one change of the changelog: in the order given, any key. */
+    void writeChange(long sequence, RowKind kind, RowData row) throws IOException {
+        if (current == null) {
+            open();
+        }
+        current.write(fileRow.replace(sequence, kind, row));
+        minSequence = Math.min(minSequence, sequence);
+        maxSequence = Math.max(maxSequence, sequence);
+        checkSize();
+    }
+
+    private void open() throws IOException {
+        currentName = (changelog ? "changelog-" : "data-") + UUID.randomUUID() + ".parquet";
+        current =
+                ParquetDataWriter.create(
+                        target.io(),
+                        new Path(target.dir(), currentName),
+                        target.schema().fileType(),
+                        target.options());
+        minSequence = Long.MAX_VALUE;
+        maxSequence = Long.MIN_VALUE;
+    }
+
+    private void checkSize() throws IOException {
+        if (++rowsSinceCheck >= ROWS_PER_SIZE_CHECK) {
+            rowsSinceCheck = 0;
+            if (current.estimatedLength() >= target.targetFileSize()) {
+                closeCurrent();
+            }
+        }
     }
 
     void write(KeyValue kv) throws IOException {
@@ -112,7 +156,7 @@ final class KeyValueFileWriter {
         ParquetDataWriter writer = current;
         current = null;
         try {
-            byte[] maxKey = lastKey.bytes();
+            byte[] maxKey = changelog ? null : lastKey.bytes();
             DataFileStats stats = writer.finish();
             finished.add(
                     new DataFile(
@@ -123,7 +167,7 @@ final class KeyValueFileWriter {
                             target.schemaId(),
                             new SequenceRange(minSequence, maxSequence),
                             tableColumns(stats.stats()),
-                            new KeyRange(minKey, maxKey)));
+                            changelog ? null : new KeyRange(minKey, maxKey)));
         } catch (IOException | RuntimeException e) {
             writer.abort();
             throw e;

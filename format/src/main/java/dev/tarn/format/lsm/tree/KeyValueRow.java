@@ -29,9 +29,13 @@ final class KeyValueRow implements RowData {
     }
 
     KeyValueRow replace(KeyValue kv) {
-        this.row = kv.row();
-        this.sequence = kv.sequence();
-        this.kind = kv.kind().toByteValue();
+        return replace(kv.sequence(), kv.kind(), kv.row());
+    }
+
+    KeyValueRow replace(long sequence, RowKind kind, RowData row) {
+        this.row = row;
+        this.sequence = sequence;
+        this.kind = kind.toByteValue();
         return this;
     }
 

@@ -52,7 +52,8 @@ class BucketTreeWriterTest {
                         new UniversalCompaction(200, 1, 2, 5),
                         compactions,
                         stopTrigger,
-                        0);
+                        0,
+                        BucketTreeWriter.Changelog.NONE);
         Path bucket = new Path(dir.toUri());
         FileIO io = FileIO.flinkFileSystems();
         KeyValueFileWriter.Target target =

@@ -1,0 +1,244 @@
+package dev.tarn.format.schema;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import javax.annotation.Nullable;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * How a read follows a table's snapshots, and what a primary-key table's writers store for it: the
+ * streaming options of {@link TableConfig}, validated and typed.
+ *
+ * @param mode where a streaming read starts ({@code scan.mode})
+ * @param between the bounded read of some snapshots' changes ({@code incremental-between}), or null
+ * @param readOverwrite whether a streaming read emits what an OVERWRITE replaced
+ * @param changelogProducer what a primary-key table's writers store for streaming reads
+ * @param consumerId the id under which a streaming read records its progress, or null
+ * @param discoveryInterval how often a streaming read probes for the next snapshot
+ */
+public record StreamConfig(
+        ScanMode mode,
+        @Nullable Between between,
+        boolean readOverwrite,
+        ChangelogProducer changelogProducer,
+        @Nullable String consumerId,
+        Duration discoveryInterval) {
+
+    /** The changes of snapshots {@code after + 1} to {@code upTo}, both ids of the table. */
+    public record Between(long after, long upTo) {}
+
+    /**
+     * Where a streaming read starts ({@code scan.mode}, with Apache Paimon's names): with the full
+     * contents of a snapshot followed by the changes of every later one, or with the changes alone.
+     * A batch read always reads one snapshot whole, chosen by {@code scan.snapshot-id} or {@code
+     * scan.timestamp-millis}.
+     */
+    public enum ScanMode {
+
+        /**
+         * {@link #FROM_SNAPSHOT} if {@code scan.snapshot-id} is set, {@link #FROM_TIMESTAMP} if
+         * {@code scan.timestamp-millis} is, else {@link #LATEST_FULL}.
+         */
+        DEFAULT("default", false),
+
+        /** The latest snapshot whole, then the changes of every later snapshot. */
+        LATEST_FULL("latest-full", false),
+
+        /** Only the changes of snapshots committed after the read starts. */
+        LATEST("latest", false),
+
+        /** The changes of snapshot {@code scan.snapshot-id} and of every later one. */
+        FROM_SNAPSHOT("from-snapshot", true),
+
+        /** Snapshot {@code scan.snapshot-id} whole, then the changes of every later snapshot. */
+        FROM_SNAPSHOT_FULL("from-snapshot-full", true),
+
+        /** The changes of the snapshots committed after {@code scan.timestamp-millis}. */
+        FROM_TIMESTAMP("from-timestamp", false);
+
+        private final String key;
+        private final boolean needsSnapshotId;
+
+        ScanMode(String key, boolean needsSnapshotId) {
+            this.key = key;
+            this.needsSnapshotId = needsSnapshotId;
+        }
+
+        /** The value of {@code scan.mode} that selects this mode. */
+        public String key() {
+            return key;
+        }
+
+        /** Whether the mode starts at the snapshot {@code scan.snapshot-id} names. */
+        public boolean needsSnapshotId() {
+            return needsSnapshotId;
+        }
+
+        /** Whether the read starts with one snapshot whole before its changes. */
+        public boolean readsFullSnapshot() {
+            return this == LATEST_FULL || this == FROM_SNAPSHOT_FULL;
+        }
+
+        /**
+         * The mode the option value names, matched exactly.
+         *
+         * @throws IllegalArgumentException naming the value, the table and the supported values
+         */
+        public static ScanMode fromOption(String table, String value) {
+            for (ScanMode mode : values()) {
+                if (mode.key.equals(value)) {
+                    return mode;
+                }
+            }
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option 'scan.mode' of table %s; supported are %s",
+                            value, table, keys()));
+        }
+
+        static List<String> keys() {
+            return Arrays.stream(values()).map(ScanMode::key).toList();
+        }
+
+        @Override
+        public String toString() {
+            return key;
+        }
+    }
+
+    /**
+     * What a streaming read of a primary-key table emits, and what its writers store for it ({@code
+     * changelog-producer}, with Apache Paimon's names). Append tables have no producer: their new
+     * files are their changes.
+     */
+    public enum ChangelogProducer {
+
+        /**
+         * Writers store nothing extra; a streaming read emits each snapshot's new versions as
+         * upserts and deletes by key, which Flink normalizes into a changelog with state of its
+         * own.
+         */
+        NONE("none", true),
+
+        /**
+         * Writers also store their input, every change as it came, in changelog files beside the
+         * data files; a streaming read emits exactly those, so a complete input changelog passes
+         * through.
+         */
+        INPUT("input", true),
+
+        /** Writers look up each changed key's previous row and store a complete changelog. */
+        LOOKUP("lookup", false),
+
+        /** Full compactions store the changelog between the rows they replace and write. */
+        FULL_COMPACTION("full-compaction", false);
+
+        private final String key;
+        private final boolean supported;
+
+        ChangelogProducer(String key, boolean supported) {
+            this.key = key;
+            this.supported = supported;
+        }
+
+        /** The value of {@code changelog-producer} that selects this producer. */
+        public String key() {
+            return key;
+        }
+
+        /** Whether writers store changelog files for it. */
+        public boolean writesChangelogFiles() {
+            return this != NONE;
+        }
+
+        /**
+         * The producer the option value names, matched exactly.
+         *
+         * @throws IllegalArgumentException naming the value, the table and the supported values, or
+         *     saying that this version of Tarn cannot produce it yet
+         */
+        public static ChangelogProducer fromOption(String table, String value) {
+            for (ChangelogProducer producer : values()) {
+                if (producer.key.equals(value)) {
+                    if (!producer.supported) {
+                        throw new IllegalArgumentException(
+                                String.format(
+                                        "Option 'changelog-producer' of table %s: '%s' is not"
+                                                + " supported by this version of Tarn; supported are"
+                                                + " %s",
+                                        table, value, keys()));
+                    }
+                    return producer;
+                }
+            }
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option 'changelog-producer' of table %s; supported"
+                                    + " are %s",
+                            value, table, keys()));
+        }
+
+        static List<String> keys() {
+            return Arrays.stream(values()).filter(p -> p.supported).map(p -> p.key).toList();
+        }
+
+        @Override
+        public String toString() {
+            return key;
+        }
+    }
+
+    static StreamConfig of(String table, Configuration conf) {
+        String consumer = TableConfig.get(table, conf, TableOptions.CONSUMER_ID);
+        if (consumer != null && !consumer.matches("[A-Za-z0-9_.-]+")) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option 'consumer-id' of table %s: use letters,"
+                                    + " digits, '_', '-' and '.'",
+                            consumer, table));
+        }
+        Duration interval =
+                TableConfig.get(table, conf, TableOptions.CONTINUOUS_DISCOVERY_INTERVAL);
+        if (interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s' of table %s: must be positive",
+                            conf.toMap().get(TableOptions.CONTINUOUS_DISCOVERY_INTERVAL.key()),
+                            TableOptions.CONTINUOUS_DISCOVERY_INTERVAL.key(),
+                            table));
+        }
+        return new StreamConfig(
+                ScanMode.fromOption(table, TableConfig.get(table, conf, TableOptions.SCAN_MODE)),
+                between(table, TableConfig.get(table, conf, TableOptions.INCREMENTAL_BETWEEN)),
+                TableConfig.get(table, conf, TableOptions.STREAMING_READ_OVERWRITE),
+                ChangelogProducer.fromOption(
+                        table, TableConfig.get(table, conf, TableOptions.CHANGELOG_PRODUCER)),
+                consumer,
+                interval);
+    }
+
+    @Nullable
+    private static Between between(String table, @Nullable String value) {
+        if (value == null) {
+            return null;
+        }
+        String[] ids = value.split(",");
+        try {
+            if (ids.length == 2) {
+                long after = Long.parseLong(ids[0].trim());
+                long upTo = Long.parseLong(ids[1].trim());
+                if (after >= 0 && upTo > after) {
+                    return new Between(after, upTo);
+                }
+            }
+        } catch (NumberFormatException e) {
+            // Reported below with the expected form.
+        }
+        throw new IllegalArgumentException(
+                String.format(
+                        "Invalid value '%s' for option 'incremental-between' of table %s: give two"
+                                + " snapshot ids 'after,upTo' with after < upTo, e.g. '5,10'",
+                        value, table));
+    }
+}
