@@ -19,8 +19,11 @@ import javax.annotation.Nullable;
  * is followed by a check of its result: a wrong one fails the benchmark. Prints medians of several
  * runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code Benchmarks [--rows N]
  * [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT] [--cpu-breakdown]
- * [--primary-key | --commit-latency]}, where {@code --only} keeps the pipelines whose name contains
- * the text and {@code --cpu-breakdown} prints each run's CPU time by thread kind. {@code --probe
+ * [--primary-key | --commit-latency | --streaming-read]}, where {@code --only} keeps the pipelines
+ * whose name contains the text and {@code --cpu-breakdown} prints each run's CPU time by thread
+ * kind. {@code --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the streaming
+ * reads of {@link StreamingReadBenchmarks} instead (freshness, requests of an idle reader, and
+ * throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1). {@code --probe
  * NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes} instead.
  */
 public final class Benchmarks {
@@ -36,6 +39,7 @@ public final class Benchmarks {
                     "cpu-breakdown",
                     "primary-key",
                     "commit-latency",
+                    "streaming-read",
                     "probe");
 
     public static void main(String[] args) {
@@ -70,7 +74,11 @@ public final class Benchmarks {
                         Files.createTempDirectory("tarn-bench"));
         Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
         SessionCluster.start(Collections.max(setup.parallelisms));
-        if (flags.containsKey("commit-latency")) {
+        if (flags.containsKey("streaming-read")) {
+            new StreamingReadBenchmarks(
+                            setup.rows, setup.runs, setup.paimon, setup.sizes, setup.warehouse)
+                    .run();
+        } else if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));
         } else if (flags.containsKey("primary-key")) {
             primaryKey(setup);

@@ -13,11 +13,11 @@ record Measurement(double seconds, double cpuSeconds) {
 
     static Measurement of(String name, ThrowingRunnable run) throws Exception {
         Map<String, Long> threads0 = printBreakdown ? ThreadCpu.snapshot() : Map.of();
-        long cpu0 = cpuNanos();
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         run.run();
         long t1 = System.nanoTime();
-        long cpu1 = cpuNanos();
+        long cpu1 = processCpuNanos();
         if (printBreakdown) {
             Map<String, Double> kinds = ThreadCpu.between(threads0, ThreadCpu.snapshot());
             // The job's task threads end with it, and /proc no longer lists them: their time is
@@ -31,7 +31,8 @@ record Measurement(double seconds, double cpuSeconds) {
         return new Measurement((t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9);
     }
 
-    private static long cpuNanos() {
+    /** CPU time of this process so far, in nanoseconds. */
+    static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean)
                         ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
