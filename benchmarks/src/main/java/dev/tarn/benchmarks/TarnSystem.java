@@ -2,7 +2,7 @@ package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.TableCommit;
-import dev.tarn.format.io.FlinkFileIO;
+import dev.tarn.format.io.FileIO;
 import dev.tarn.format.write.TableWrite;
 import java.util.UUID;
 import org.apache.flink.core.fs.Path;
@@ -29,7 +29,7 @@ record TarnSystem(String warehouse) implements LakeSystem {
     public InProcessWriter writer(String table) {
         Table loaded =
                 Table.load(
-                        new FlinkFileIO(),
+                        FileIO.flinkFileSystems(),
                         new Path(warehouse + "/" + DATABASE + ".db/" + table),
                         DATABASE + "." + table);
         return new Writer(loaded.newWrite(), loaded.newCommit("bench-" + UUID.randomUUID()));
