@@ -9,14 +9,14 @@ import org.apache.flink.table.data.RowData;
 final class Batches {
 
     /** Nothing to hand over (woken up, or no split to read). */
-    static final RecordsWithSplitIds<TarnRecord> EMPTY = new Finished(Set.of());
+    static final RecordsWithSplitIds<RowBatch> EMPTY = new Finished(Set.of());
 
     static Finished finished(String splitId) {
         return new Finished(Set.of(splitId));
     }
 
     /** No rows; these splits are read to their end. */
-    record Finished(Set<String> finishedSplits) implements RecordsWithSplitIds<TarnRecord> {
+    record Finished(Set<String> finishedSplits) implements RecordsWithSplitIds<RowBatch> {
 
         @Override
         @Nullable
@@ -26,15 +26,14 @@ final class Batches {
 
         @Override
         @Nullable
-        public TarnRecord nextRecordFromSplit() {
+        public RowBatch nextRecordFromSplit() {
             return null;
         }
     }
 
     /** Copies of rows of one split, each with its position; maybe the split's last rows. */
-    static final class Copied implements RecordsWithSplitIds<TarnRecord> {
+    static final class Copied implements RecordsWithSplitIds<RowBatch>, RowBatch {
 
-        private final TarnRecord record = new TarnRecord();
         private final RowData[] rows;
         private final int[] files;
         private final long[] rowsInFile;
@@ -43,6 +42,7 @@ final class Batches {
         private Set<String> finished = Set.of();
         private int size;
         private int next;
+        private boolean handedOver;
 
         Copied(String splitId, int capacity) {
             this.splitId = splitId;
@@ -81,12 +81,28 @@ final class Batches {
 
         @Override
         @Nullable
-        public TarnRecord nextRecordFromSplit() {
-            if (next == size) {
+        public RowBatch nextRecordFromSplit() {
+            if (handedOver) {
                 return null;
             }
-            int i = next++;
-            return record.set(rows[i], files[i], rowsInFile[i]);
+            handedOver = true;
+            return this;
+        }
+
+        @Override
+        @Nullable
+        public RowData next() {
+            return next == size ? null : rows[next++];
+        }
+
+        @Override
+        public int fileIndex() {
+            return files[next - 1];
+        }
+
+        @Override
+        public long rowsInFile() {
+            return rowsInFile[next - 1];
         }
 
         @Override

@@ -36,8 +36,12 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     /** Snapshots planned per discovery at most, so a backlog does not hold the worker long. */
     private static final int MAX_SNAPSHOTS_PER_DISCOVERY = 32;
 
-    /** Empty probes (at the discovery interval) after which the table counts as idle. */
-    private static final int IDLE_PROBES = 20;
+    /**
+     * Empty probes (at the discovery interval) after which the table counts as idle and is probed
+     * half as often: a stream of commits is never probed late, a table idle for seconds costs one
+     * request a second.
+     */
+    private static final int IDLE_PROBES = 4;
 
     /** How often an idle read checks that its next snapshot has not expired under it. */
     private static final long EXPIRY_CHECK_MILLIS = 10_000;

@@ -4,12 +4,18 @@ import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.apache.flink.table.data.RowData;
 
-/** Emits a row and moves its split's position past it, both on the task thread. */
-final class TarnRecordEmitter implements RecordEmitter<TarnRecord, RowData, TarnSplitState> {
+/**
+ * Emits a batch of rows, moving its split's position past each row as it goes, on the task thread:
+ * a checkpoint taken after the batch holds the position after its last row.
+ */
+final class TarnRecordEmitter implements RecordEmitter<RowBatch, RowData, TarnSplitState> {
 
     @Override
-    public void emitRecord(TarnRecord record, SourceOutput<RowData> output, TarnSplitState state) {
-        output.collect(record.row);
-        state.emitted(record.fileIndex, record.rowsInFile);
+    public void emitRecord(RowBatch batch, SourceOutput<RowData> output, TarnSplitState state) {
+        RowData row;
+        while ((row = batch.next()) != null) {
+            output.collect(row);
+            state.emitted(batch.fileIndex(), batch.rowsInFile());
+        }
     }
 }

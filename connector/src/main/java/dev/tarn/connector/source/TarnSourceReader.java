@@ -17,7 +17,7 @@ import org.apache.flink.table.data.RowData;
  */
 final class TarnSourceReader
         extends SingleThreadMultiplexSourceReaderBase<
-                TarnRecord, RowData, TarnSplit, TarnSplitState> {
+                RowBatch, RowData, TarnSplit, TarnSplitState> {
 
     private final boolean pull;
 

@@ -27,7 +27,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
  * Reads that compute rows one by one (a primary-key table's merge) hand over copied batches
  * instead, and keep decoding while the task thread emits.
  */
-final class TarnSplitReader implements SplitReader<TarnRecord, TarnSplit> {
+final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
 
     /** Rows of a copied batch: amortizes the handover between the threads. */
     private static final int COPY_BATCH_ROWS = 1024;
@@ -51,7 +51,7 @@ final class TarnSplitReader implements SplitReader<TarnRecord, TarnSplit> {
     }
 
     @Override
-    public RecordsWithSplitIds<TarnRecord> fetch() throws IOException {
+    public RecordsWithSplitIds<RowBatch> fetch() throws IOException {
         if (!acquireView()) {
             return Batches.EMPTY;
         }
@@ -113,7 +113,7 @@ final class TarnSplitReader implements SplitReader<TarnRecord, TarnSplit> {
         return true;
     }
 
-    private RecordsWithSplitIds<TarnRecord> copyBatch(RowData first) throws IOException {
+    private RecordsWithSplitIds<RowBatch> copyBatch(RowData first) throws IOException {
         Batches.Copied batch = new Batches.Copied(current.id(), COPY_BATCH_ROWS);
         RowData row = first;
         while (true) {
@@ -173,17 +173,15 @@ final class TarnSplitReader implements SplitReader<TarnRecord, TarnSplit> {
      * Rows that are views of the open reader's decoded batch: the task thread takes them with
      * {@code next()}, which only moves within the batch, and returns the permit when done.
      */
-    private static final class ViewBatch implements RecordsWithSplitIds<TarnRecord> {
+    private static final class ViewBatch implements RecordsWithSplitIds<RowBatch>, RowBatch {
 
-        private final TarnRecord record = new TarnRecord();
         private final RowData first;
-        private final int firstFile;
-        private final long firstRows;
         private final TableRead.SplitReader reader;
         private final Semaphore permit;
         @Nullable private String splitId;
         private int left;
         private boolean started;
+        private boolean handedOver;
 
         ViewBatch(
                 String splitId,
@@ -193,8 +191,6 @@ final class TarnSplitReader implements SplitReader<TarnRecord, TarnSplit> {
                 Semaphore permit) {
             this.splitId = splitId;
             this.first = first;
-            this.firstFile = reader.fileIndex();
-            this.firstRows = reader.rowsInFile();
             this.left = rows;
             this.reader = reader;
             this.permit = permit;
@@ -210,22 +206,43 @@ final class TarnSplitReader implements SplitReader<TarnRecord, TarnSplit> {
 
         @Override
         @Nullable
-        public TarnRecord nextRecordFromSplit() {
+        public RowBatch nextRecordFromSplit() {
+            if (handedOver) {
+                return null;
+            }
+            handedOver = true;
+            return this;
+        }
+
+        @Override
+        @Nullable
+        public RowData next() {
             if (left == 0) {
                 return null;
             }
             left--;
             if (!started) {
                 started = true;
-                return record.set(first, firstFile, firstRows);
+                return first;
             }
             try {
-                RowData row = reader.next();
-                return record.set(row, reader.fileIndex(), reader.rowsInFile());
+                return reader.next();
             } catch (IOException e) {
                 // Unreachable: the rows were decoded before the batch was handed over.
                 throw new IllegalStateException("A decoded row could not be read", e);
             }
+        }
+
+        // The reader's position is that of the row it returned last, the first row included: it
+        // was returned at the fetch, and the reader has not moved since.
+        @Override
+        public int fileIndex() {
+            return reader.fileIndex();
+        }
+
+        @Override
+        public long rowsInFile() {
+            return reader.rowsInFile();
         }
 
         @Override

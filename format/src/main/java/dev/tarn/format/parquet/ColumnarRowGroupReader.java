@@ -31,6 +31,13 @@ final class ColumnarRowGroupReader implements RowGroupReader {
     private int nextRow;
 
     ColumnarRowGroupReader(MessageType requested, RowType readType) {
+        this(requested, readType, BATCH_ROWS);
+    }
+
+    /**
+     * @param batchRows rows decoded per batch
+     */
+    ColumnarRowGroupReader(MessageType requested, RowType readType, int batchRows) {
         int arity = readType.getFieldCount();
         this.columns = new FlatColumnReader[arity];
         this.descriptors = new ColumnDescriptor[arity];
@@ -39,7 +46,7 @@ final class ColumnarRowGroupReader implements RowGroupReader {
         for (int i = 0; i < arity; i++) {
             descriptors[i] =
                     requested.getColumnDescription(new String[] {requested.getFieldName(i)});
-            columns[i] = FlatColumnReaders.of(readType.getTypeAt(i), descriptors[i], BATCH_ROWS);
+            columns[i] = FlatColumnReaders.of(readType.getTypeAt(i), descriptors[i], batchRows);
             vectors[i] = columns[i].vector();
             LogicalTypeRoot root = readType.getTypeAt(i).getTypeRoot();
             if (root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR) {

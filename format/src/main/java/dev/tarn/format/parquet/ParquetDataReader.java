@@ -76,7 +76,24 @@ public final class ParquetDataReader implements Closeable {
             RowType readType,
             @Nullable Predicate filter)
             throws IOException {
-        return open(io, path, fileLength, fileType, readType, filter, true);
+        return open(io, path, fileLength, fileType, readType, filter, true, 0);
+    }
+
+    /**
+     * As {@link #open(FileIO, Path, long, RowType, RowType, Predicate)}, decoding flat columns
+     * {@code batchRows} rows at a time: more than the default suits a reader whose batches cross
+     * threads, so fewer hand-overs are paid.
+     */
+    public static ParquetDataReader open(
+            FileIO io,
+            Path path,
+            long fileLength,
+            RowType fileType,
+            RowType readType,
+            @Nullable Predicate filter,
+            int batchRows)
+            throws IOException {
+        return open(io, path, fileLength, fileType, readType, filter, true, batchRows);
     }
 
     /** As the public {@code open}; {@code vectorized} false forces record-by-record reading. */
@@ -88,6 +105,20 @@ public final class ParquetDataReader implements Closeable {
             RowType readType,
             @Nullable Predicate filter,
             boolean vectorized)
+            throws IOException {
+        return open(io, path, fileLength, fileType, readType, filter, vectorized, 0);
+    }
+
+    /** {@code batchRows} 0 takes the default batch. */
+    static ParquetDataReader open(
+            FileIO io,
+            Path path,
+            long fileLength,
+            RowType fileType,
+            RowType readType,
+            @Nullable Predicate filter,
+            boolean vectorized,
+            int batchRows)
             throws IOException {
         ParquetInputFile file = new ParquetInputFile(io, path, fileLength);
         // Tarn wrote the file, so its Parquet schema follows from its row type: the filter can be
@@ -120,7 +151,12 @@ public final class ParquetDataReader implements Closeable {
             boolean flat = readType.getChildren().stream().allMatch(FlatColumnReaders::supports);
             RowGroupReader records = new RecordRowGroupReader(requested, fileSchema, readType);
             RowGroupReader rows =
-                    vectorized && flat ? new ColumnarRowGroupReader(requested, readType) : records;
+                    vectorized && flat
+                            ? new ColumnarRowGroupReader(
+                                    requested,
+                                    readType,
+                                    batchRows > 0 ? batchRows : ColumnarRowGroupReader.BATCH_ROWS)
+                            : records;
             return new ParquetDataReader(path, file, reader, converted, rows, records);
         } catch (IOException | RuntimeException e) {
             reader.close();

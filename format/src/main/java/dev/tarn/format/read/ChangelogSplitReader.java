@@ -61,7 +61,11 @@ final class ChangelogSplitReader implements TableRead.SplitReader {
                 if (fileIndex >= split.files().size()) {
                     return null;
                 }
-                current = opener.open(split.files().get(fileIndex++), fileReadType);
+                current =
+                        opener.open(
+                                split.files().get(fileIndex++),
+                                fileReadType,
+                                TableRead.SCAN_BATCH_ROWS);
                 rowsInFile = 0;
             }
             RowData row = current.next();
@@ -99,7 +103,9 @@ final class ChangelogSplitReader implements TableRead.SplitReader {
             return;
         }
         fileIndex = file;
-        current = opener.open(split.files().get(fileIndex++), fileReadType);
+        current =
+                opener.open(
+                        split.files().get(fileIndex++), fileReadType, TableRead.SCAN_BATCH_ROWS);
         rowsInFile = current.skip(rows);
     }
 

@@ -17,7 +17,7 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
 /**
- * The consumers of a table (SPEC.md, "Consumer files"): for each consumer id, the next snapshot a
+ * The consumers of a table (SPEC.md, "Consumers"): for each consumer id, the next snapshot a
  * streaming reader with that id needs, so that a new job with the id starts there and expiration
  * keeps what it still needs. One job records under one id; a record replaces the previous one
  * atomically, so a reader sees the old or the new position, never a torn one.

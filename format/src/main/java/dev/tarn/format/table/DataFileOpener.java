@@ -30,10 +30,19 @@ public record DataFileOpener(
     }
 
     public ParquetDataReader open(DataFile file, RowType readType) throws IOException {
+        return open(file, readType, 0);
+    }
+
+    /**
+     * As {@link #open(DataFile, RowType)}, decoding {@code batchRows} rows at a time (0: the
+     * default).
+     */
+    public ParquetDataReader open(DataFile file, RowType readType, int batchRows)
+            throws IOException {
         Path path = new Path(dir, file.fileName());
         try {
             return ParquetDataReader.open(
-                    table.io(), path, file.fileSize(), fileType, readType, filter);
+                    table.io(), path, file.fileSize(), fileType, readType, filter, batchRows);
         } catch (IOException e) {
             if (table.io().exists(path)) {
                 throw e;

@@ -1,0 +1,158 @@
+package dev.tarn.format.read;
+
+import static dev.tarn.format.TestTables.ID_V_DT;
+import static dev.tarn.format.TestTables.append;
+import static dev.tarn.format.TestTables.row;
+import static dev.tarn.format.TestTables.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.write.CommitMessage;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.RowData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A read that follows a table: where it starts, and what each kind of snapshot brings. */
+class StreamScanTest {
+
+    @TempDir java.nio.file.Path tempDir;
+
+    private Table table(Map<String, String> options) {
+        return TestTables.create(
+                FileIO.flinkFileSystems(),
+                new Path(tempDir.toUri()),
+                ID_V_DT,
+                List.of("dt"),
+                options);
+    }
+
+    private static List<String> rows(Table table, List<Split> splits) throws Exception {
+        List<String> rows = new ArrayList<>();
+        TableRead read = table.newRead();
+        for (Split split : splits) {
+            try (TableRead.SplitReader reader = read.open(split)) {
+                RowData row;
+                while ((row = reader.next()) != null) {
+                    rows.add(row.getRowKind().shortString() + row.getLong(0));
+                }
+            }
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    @Test
+    void startsByModeAndFollowsEachSnapshotsOwnRows() throws Exception {
+        Table table = table(Map.of("bucket", "2", "bucket-key", "id"));
+        append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d2")));
+        append(table, 2, List.of(row(3L, "c", "d1")));
+
+        StreamScan.Start full = new StreamScan(table.context(), null).start();
+        assertThat(full.fullSnapshot().id()).isEqualTo(2);
+        assertThat(rows(table, full.splits())).containsExactly("+I1", "+I2", "+I3");
+        assertThat(full.nextSnapshotId()).isEqualTo(3);
+
+        Table latest = table.withDynamicOptions(Map.of("scan.mode", "latest"));
+        StreamScan.Start fromNow = new StreamScan(latest.context(), null).start();
+        assertThat(fromNow.splits()).isEmpty();
+        assertThat(fromNow.nextSnapshotId()).isEqualTo(3);
+
+        Table fromOne = table.withDynamicOptions(Map.of("scan.snapshot-id", "1"));
+        StreamScan scan = new StreamScan(fromOne.context(), null);
+        assertThat(scan.start().nextSnapshotId()).isEqualTo(1);
+        assertThat(rows(table, scan.changes(1).orElseThrow().splits()))
+                .containsExactly("+I1", "+I2");
+        assertThat(rows(table, scan.changes(2).orElseThrow().splits())).containsExactly("+I3");
+        assertThat(scan.changes(3)).as("not published yet").isEmpty();
+    }
+
+    @Test
+    void aCompactionBringsNothingAndAnOverwriteOnlyWhenAsked() throws Exception {
+        Table table = table(Map.of("bucket", "1"));
+        List<CommitMessage> first = write(table, List.of(row(1L, "a", "d1")));
+        table.newCommit("user").commit(1, first);
+        CommitMessage original = first.get(0);
+        var rewritten = write(table, List.of(row(1L, "a", "d1"))).get(0).newFiles();
+        table.newCommit("compactor")
+                .commit(
+                        2,
+                        List.of(
+                                new CommitMessage(
+                                        original.partition(),
+                                        original.bucket(),
+                                        original.totalBuckets(),
+                                        rewritten,
+                                        original.newFiles())));
+        table.newCommit("user").overwrite(3, write(table, List.of(row(5L, "e", "d1"))), p -> true);
+
+        StreamScan skipping = new StreamScan(table.context(), null);
+        assertThat(skipping.changes(2).orElseThrow().splits()).as("COMPACT").isEmpty();
+        assertThat(skipping.changes(3).orElseThrow().splits()).as("OVERWRITE").isEmpty();
+
+        Table overwrites = table.withDynamicOptions(Map.of("streaming-read-overwrite", "true"));
+        StreamScan following = new StreamScan(overwrites.context(), null);
+        assertThat(rows(table, following.changes(3).orElseThrow().splits()))
+                .containsExactly("+I5", "-D1");
+    }
+
+    @Test
+    void aNextSnapshotThatExpiredFailsTheRead() throws Exception {
+        Table table = table(Map.of("bucket", "1"));
+        append(table, 1, List.of(row(1L, "a", "d1")));
+        append(table, 2, List.of(row(2L, "b", "d1")));
+        append(table, 3, List.of(row(3L, "c", "d1")));
+        StreamScan scan = new StreamScan(table.context(), null);
+        scan.checkNotExpired(2);
+        scan.checkNotExpired(4); // not published yet: no loss
+        Files.delete(tempDir.resolve("snapshot/snapshot-1"));
+        Files.delete(tempDir.resolve("snapshot/snapshot-2"));
+        assertThatThrownBy(() -> scan.checkNotExpired(2))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith(
+                        "Snapshot 2 of table db.t, the next one this streaming read needs, has"
+                                + " expired (the table keeps snapshots 3 to 3)")
+                .hasMessageContaining("'snapshot.time-retained'");
+    }
+
+    @Test
+    void startOptionsThatCannotWorkAreRefused() {
+        Table table = table(Map.of("bucket", "1"));
+        append(table, 1, List.of(row(1L, "a", "d1")));
+        assertThatThrownBy(
+                        () ->
+                                new StreamScan(
+                                                table.withDynamicOptions(
+                                                                Map.of(
+                                                                        "scan.mode",
+                                                                        "from-timestamp"))
+                                                        .context(),
+                                                null)
+                                        .start())
+                .hasMessage(
+                        "Option 'scan.mode' = 'from-timestamp' of table db.t needs"
+                                + " 'scan.timestamp-millis': the time to start after");
+        assertThatThrownBy(
+                        () ->
+                                new StreamScan(
+                                                table.withDynamicOptions(
+                                                                Map.of(
+                                                                        "scan.snapshot-id",
+                                                                        "1",
+                                                                        "scan.timestamp-millis",
+                                                                        "5"))
+                                                        .context(),
+                                                null)
+                                        .start())
+                .hasMessage(
+                        "Conflicting start options for table db.t: 'scan.snapshot-id' = 1 and"
+                                + " 'scan.timestamp-millis' = 5; give one");
+    }
+}
