@@ -24,7 +24,10 @@ import javax.annotation.Nullable;
  * kind. {@code --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the streaming
  * reads of {@link StreamingReadBenchmarks} instead (freshness, requests of an idle reader, and
  * throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1). {@code --probe
- * NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes} instead.
+ * NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes} instead. {@code
+ * --cold} skips every warm-up and keeps only the pipelines {@code --only} names: with {@code --runs
+ * 1}, the figure of a first job in a fresh JVM, as a user's first statement or a per-job cluster
+ * sees it.
  */
 public final class Benchmarks {
 
@@ -40,6 +43,7 @@ public final class Benchmarks {
                     "primary-key",
                     "commit-latency",
                     "streaming-read",
+                    "cold",
                     "probe");
 
     public static void main(String[] args) {
@@ -71,6 +75,7 @@ public final class Benchmarks {
                         flags.containsKey("paimon"),
                         new TableSizes(flags.containsKey("defaults")),
                         flags.get("only"),
+                        flags.containsKey("cold"),
                         Files.createTempDirectory("tarn-bench"));
         Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
         SessionCluster.start(Collections.max(setup.parallelisms));
@@ -95,16 +100,21 @@ public final class Benchmarks {
             boolean paimon,
             TableSizes sizes,
             @Nullable String only,
+            boolean cold,
             Path warehouse) {
 
-        /** {@code --only TEXT}: the pipelines whose name holds it, and the reference lines. */
+        /**
+         * {@code --only TEXT}: the pipelines whose name holds it, and the reference lines; with
+         * {@code --cold}, those pipelines alone, so the first is the first job of the JVM.
+         */
         List<Pipeline> only(List<Pipeline> pipelines, String overhead) {
             List<Pipeline> kept = new ArrayList<>(pipelines);
             if (only != null) {
                 kept.removeIf(
                         p ->
-                                !p.name().equals(Pipeline.CEILING)
-                                        && !p.name().equals(overhead)
+                                (cold
+                                                || !p.name().equals(Pipeline.CEILING)
+                                                        && !p.name().equals(overhead))
                                         && !p.name().contains(only));
             }
             return kept;
@@ -127,7 +137,8 @@ public final class Benchmarks {
         // only one that pays for them: a few small runs of each pipeline warm what runs once per
         // job (planning, job submission and its serialization), then one of 2M rows warms what
         // runs once per page or file (compression, page indexes, footers).
-        for (long warmupRows : new long[] {200_000, 200_000, 200_000, 2_000_000}) {
+        for (long warmupRows :
+                setup.cold ? new long[0] : new long[] {200_000, 200_000, 200_000, 2_000_000}) {
             AppendBenchmark warmup =
                     new AppendBenchmark(
                             Math.min(setup.rows, warmupRows),
@@ -170,10 +181,12 @@ public final class Benchmarks {
                         setup.warehouse.resolve("warmup"),
                         setup.sizes,
                         keyMultiple);
-        Rounds.warmUp(
-                setup.only(
-                        PrimaryKeyPipelines.of(warmup, setup.parallelisms, setup.paimon),
-                        PrimaryKeyPipelines.OVERHEAD));
+        if (!setup.cold) {
+            Rounds.warmUp(
+                    setup.only(
+                            PrimaryKeyPipelines.of(warmup, setup.parallelisms, setup.paimon),
+                            PrimaryKeyPipelines.OVERHEAD));
+        }
         List<Pipeline> pipelines =
                 setup.only(
                         PrimaryKeyPipelines.of(pk, setup.parallelisms, setup.paimon),
