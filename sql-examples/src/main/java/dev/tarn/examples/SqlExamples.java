@@ -28,7 +28,8 @@ public final class SqlExamples {
                     "01_append_table.sql",
                     "02_partitions_and_overwrite.sql",
                     "03_datagen.sql",
-                    "04_primary_keys.sql");
+                    "04_primary_keys.sql",
+                    "05_changes.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =
