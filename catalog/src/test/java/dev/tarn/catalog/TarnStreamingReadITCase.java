@@ -243,7 +243,7 @@ class TarnStreamingReadITCase {
                         "Option 'scan.mode' = 'from-snapshot' of table lake.db.s needs 'scan.snapshot-id'");
         refused(() -> env.executeSql("SELECT * FROM db.s /*+ OPTIONS('scan.snapshot-id' = '7') */"))
                 .contains(
-                        "Invalid 'scan.snapshot-id' = 7 for table lake.db.s: the table has snapshots 1 to 2");
+                        "Invalid 'scan.snapshot-id' for table lake.db.s: snapshot 7 does not exist; the table has snapshots 1 to 2");
         refused(
                         () ->
                                 env.executeSql(

@@ -1,7 +1,6 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
@@ -21,30 +20,25 @@ import org.apache.flink.types.RowKind;
  */
 final class ChangelogSplitReader implements TableRead.SplitReader {
 
-    private final Split split;
-    private final DataFileOpener opener;
-    private final RowType fileReadType;
+    private final FileSplitReader files;
     private final int kindIndex;
     private final ProjectedRowData projected;
-    private int fileIndex;
-    @Nullable private ParquetDataReader current;
-    private long bytesRead;
-    private long rowsInFile;
 
     ChangelogSplitReader(
             TableContext table, Split split, RowType readType, @Nullable Predicate keyFilter) {
-        this.split = split;
         KeyValueSchema full = KeyValueSchema.of(table.schema());
-        this.opener =
-                new DataFileOpener(
-                        table,
-                        table.bucketPath(split.partition(), split.bucket()),
-                        full.fileType(),
-                        keyFilter,
-                        "changelog of snapshot " + split.snapshotId());
         List<RowType.RowField> fields = new ArrayList<>(readType.getFields());
         fields.add(full.fileType().getFields().get(full.fileType().getFieldCount() - 1));
-        this.fileReadType = new RowType(false, fields);
+        this.files =
+                new FileSplitReader(
+                        split,
+                        new DataFileOpener(
+                                table,
+                                table.bucketPath(split.partition(), split.bucket()),
+                                full.fileType(),
+                                keyFilter,
+                                "changelog of snapshot " + split.snapshotId()),
+                        new RowType(false, fields));
         this.kindIndex = readType.getFieldCount();
         int[] projection = new int[readType.getFieldCount()];
         for (int i = 0; i < projection.length; i++) {
@@ -56,69 +50,42 @@ final class ChangelogSplitReader implements TableRead.SplitReader {
     @Override
     @Nullable
     public RowData next() throws IOException {
-        while (true) {
-            if (current == null) {
-                if (fileIndex >= split.files().size()) {
-                    return null;
-                }
-                current =
-                        opener.open(
-                                split.files().get(fileIndex++),
-                                fileReadType,
-                                TableRead.SCAN_BATCH_ROWS);
-                rowsInFile = 0;
-            }
-            RowData row = current.next();
-            if (row != null) {
-                rowsInFile++;
-                RowData out = projected.replaceRow(row);
-                out.setRowKind(RowKind.fromByteValue(row.getByte(kindIndex)));
-                return out;
-            }
-            bytesRead += current.bytesRead();
-            current.close();
-            current = null;
+        RowData row = files.next();
+        if (row == null) {
+            return null;
         }
+        RowData out = projected.replaceRow(row);
+        out.setRowKind(RowKind.fromByteValue(row.getByte(kindIndex)));
+        return out;
     }
 
     @Override
     public int buffered() {
-        return current == null ? 0 : current.buffered();
+        return files.buffered();
     }
 
     @Override
     public int fileIndex() {
-        return Math.max(0, fileIndex - 1);
+        return files.fileIndex();
     }
 
     @Override
     public long rowsInFile() {
-        return rowsInFile;
+        return files.rowsInFile();
     }
 
     @Override
     public void seek(int file, long rows) throws IOException {
-        if (file >= split.files().size()) {
-            fileIndex = split.files().size();
-            return;
-        }
-        fileIndex = file;
-        current =
-                opener.open(
-                        split.files().get(fileIndex++), fileReadType, TableRead.SCAN_BATCH_ROWS);
-        rowsInFile = current.skip(rows);
+        files.seek(file, rows);
     }
 
     @Override
     public long bytesRead() {
-        return bytesRead + (current == null ? 0 : current.bytesRead());
+        return files.bytesRead();
     }
 
     @Override
     public void close() throws IOException {
-        if (current != null) {
-            current.close();
-            current = null;
-        }
+        files.close();
     }
 }

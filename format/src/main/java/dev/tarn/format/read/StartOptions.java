@@ -76,7 +76,16 @@ final class StartOptions {
 
     /** {@code scan.snapshot-id}, checked to be a snapshot the table has. */
     static long checkedId(TableContext table, TableConfig config) {
-        long id = config.scanSnapshotId();
+        return existing(table, config.scanSnapshotId()).id();
+    }
+
+    /**
+     * Snapshot {@code id} of {@code scan.snapshot-id}, for a batch or a streaming read.
+     *
+     * @throws IllegalArgumentException naming the table, the id and the table's history if there is
+     *     no such snapshot
+     */
+    static Snapshot existing(TableContext table, long id) {
         SnapshotManager snapshots = table.snapshotManager();
         OptionalLong earliest = snapshots.earliestId();
         OptionalLong latest = snapshots.latestId();
@@ -86,10 +95,10 @@ final class StartOptions {
                 || !snapshots.exists(id)) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Invalid '%s' = %d for table %s: %s",
-                            ID, id, table.name(), history(earliest, latest)));
+                            "Invalid '%s' for table %s: snapshot %d does not exist; %s",
+                            ID, table.name(), id, history(earliest, latest)));
         }
-        return id;
+        return snapshots.snapshot(id);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
@@ -61,7 +60,16 @@ public final class TableRead {
                     throw new IllegalArgumentException(
                             "Append table " + table.name() + " has no changelog files: " + split);
                 }
-                SplitReader rows = new FileSplitReader(split);
+                SplitReader rows =
+                        new FileSplitReader(
+                                split,
+                                new DataFileOpener(
+                                        table,
+                                        table.bucketPath(split.partition(), split.bucket()),
+                                        table.schema().rowType(),
+                                        filter,
+                                        "snapshot " + split.snapshotId()),
+                                readType);
                 yield split.kind() == Split.Kind.RETRACT ? new Retractions(rows) : rows;
             }
             case PRIMARY_KEY -> {
@@ -173,91 +181,6 @@ public final class TableRead {
         @Override
         public void close() throws IOException {
             rows.close();
-        }
-    }
-
-    /** The rows of an append table's split, file after file. */
-    private final class FileSplitReader implements SplitReader {
-
-        private final Split split;
-        private int fileIndex;
-        private ParquetDataReader current;
-        private long bytesRead;
-        private long rowsInFile;
-
-        private final DataFileOpener opener;
-
-        FileSplitReader(Split split) {
-            this.split = split;
-            this.opener =
-                    new DataFileOpener(
-                            table,
-                            table.bucketPath(split.partition(), split.bucket()),
-                            table.schema().rowType(),
-                            filter,
-                            "snapshot " + split.snapshotId());
-        }
-
-        @Override
-        @Nullable
-        public RowData next() throws IOException {
-            while (true) {
-                if (current == null) {
-                    if (fileIndex >= split.files().size()) {
-                        return null;
-                    }
-                    current =
-                            opener.open(split.files().get(fileIndex++), readType, SCAN_BATCH_ROWS);
-                    rowsInFile = 0;
-                }
-                RowData row = current.next();
-                if (row != null) {
-                    rowsInFile++;
-                    return row;
-                }
-                bytesRead += current.bytesRead();
-                current.close();
-                current = null;
-            }
-        }
-
-        @Override
-        public long bytesRead() {
-            return bytesRead + (current == null ? 0 : current.bytesRead());
-        }
-
-        @Override
-        public int buffered() {
-            return current == null ? 0 : current.buffered();
-        }
-
-        @Override
-        public int fileIndex() {
-            return Math.max(0, fileIndex - 1);
-        }
-
-        @Override
-        public long rowsInFile() {
-            return rowsInFile;
-        }
-
-        @Override
-        public void seek(int file, long rows) throws IOException {
-            if (file >= split.files().size()) {
-                fileIndex = split.files().size();
-                return;
-            }
-            fileIndex = file;
-            current = opener.open(split.files().get(fileIndex++), readType, SCAN_BATCH_ROWS);
-            rowsInFile = current.skip(rows);
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (current != null) {
-                current.close();
-                current = null;
-            }
         }
     }
 }

@@ -56,27 +56,7 @@ public final class TableScan {
         SnapshotManager snapshots = table.snapshotManager();
         TableConfig config = table.config();
         if (config.scanSnapshotId() != null) {
-            long id = config.scanSnapshotId();
-            OptionalLong earliest = snapshots.earliestId();
-            OptionalLong latest = snapshots.latestId();
-            if (earliest.isEmpty()
-                    || id < earliest.getAsLong()
-                    || id > latest.getAsLong()
-                    || !snapshots.exists(id)) {
-                throw new IllegalArgumentException(
-                        String.format(
-                                "Invalid 'scan.snapshot-id' for table %s: snapshot %d does not"
-                                        + " exist; the table has %s",
-                                table.name(),
-                                id,
-                                earliest.isEmpty()
-                                        ? "no snapshot yet"
-                                        : "snapshots "
-                                                + earliest.getAsLong()
-                                                + " to "
-                                                + latest.getAsLong()));
-            }
-            return snapshots.snapshot(id);
+            return StartOptions.existing(table, config.scanSnapshotId());
         }
         if (config.scanTimestampMillis() != null) {
             return snapshots.atOrBefore(config.scanTimestampMillis());

@@ -1,0 +1,95 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.table.DataFileOpener;
+import java.io.IOException;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The rows of a split's files as stored, file after file in split order: an append table's rows, or
+ * the changes of changelog files. Knows its position (file, rows of it) and seeks to one without
+ * reading the files before it, or the row groups of the file it skips whole.
+ */
+final class FileSplitReader implements TableRead.SplitReader {
+
+    private final Split split;
+    private final DataFileOpener opener;
+    private final RowType readType;
+    private int fileIndex;
+    @Nullable private ParquetDataReader current;
+    private long bytesRead;
+    private long rowsInFile;
+
+    FileSplitReader(Split split, DataFileOpener opener, RowType readType) {
+        this.split = split;
+        this.opener = opener;
+        this.readType = readType;
+    }
+
+    @Override
+    @Nullable
+    public RowData next() throws IOException {
+        while (true) {
+            if (current == null) {
+                if (fileIndex >= split.files().size()) {
+                    return null;
+                }
+                current = open(fileIndex++);
+                rowsInFile = 0;
+            }
+            RowData row = current.next();
+            if (row != null) {
+                rowsInFile++;
+                return row;
+            }
+            bytesRead += current.bytesRead();
+            current.close();
+            current = null;
+        }
+    }
+
+    private ParquetDataReader open(int file) throws IOException {
+        return opener.open(split.files().get(file), readType, TableRead.SCAN_BATCH_ROWS);
+    }
+
+    @Override
+    public long bytesRead() {
+        return bytesRead + (current == null ? 0 : current.bytesRead());
+    }
+
+    @Override
+    public int buffered() {
+        return current == null ? 0 : current.buffered();
+    }
+
+    @Override
+    public int fileIndex() {
+        return Math.max(0, fileIndex - 1);
+    }
+
+    @Override
+    public long rowsInFile() {
+        return rowsInFile;
+    }
+
+    @Override
+    public void seek(int file, long rows) throws IOException {
+        if (file >= split.files().size()) {
+            fileIndex = split.files().size();
+            return;
+        }
+        fileIndex = file;
+        current = open(fileIndex++);
+        rowsInFile = current.skip(rows);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (current != null) {
+            current.close();
+            current = null;
+        }
+    }
+}
