@@ -98,9 +98,24 @@ class TarnPrimaryKeyITCase {
                 .asString()
                 .contains("is compacted already");
 
+        // An append table's small files merge into one, its rows as they were.
         exec("CREATE TABLE db.log (id BIGINT)");
-        assertThatThrownBy(() -> query("CALL lake.sys.compact('db.log')"))
-                .hasStackTraceContaining("Cannot compact table db.log: it has no primary key");
+        exec("INSERT INTO db.log VALUES (1), (2)");
+        exec("INSERT INTO db.log VALUES (3)");
+        exec("INSERT INTO db.log VALUES (4)");
+        assertThat(query("CALL lake.sys.compact('db.log')"))
+                .singleElement()
+                .asString()
+                .contains("Compacted 1 buckets of table db.log into snapshot 4");
+        assertThat(query("SELECT * FROM db.log"))
+                .containsExactly("+I[1]", "+I[2]", "+I[3]", "+I[4]");
+        try (var files = Files.list(lake.resolve("db.db/log/bucket-0"))) {
+            assertThat(files.filter(f -> !f.getFileName().toString().startsWith("."))).hasSize(4);
+        }
+        assertThat(query("CALL lake.sys.compact('db.log')"))
+                .singleElement()
+                .asString()
+                .contains("is compacted already");
         assertThatThrownBy(() -> query("CALL lake.sys.compact('db.missing')"))
                 .hasStackTraceContaining(
                         "Table (or view) db.missing does not exist in Catalog lake");

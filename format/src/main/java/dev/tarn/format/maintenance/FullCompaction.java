@@ -2,7 +2,6 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
@@ -17,9 +16,11 @@ import java.util.UUID;
 
 /**
  * Compacts every bucket of a primary-key table into one sorted run at the last level, dropping
- * tombstones, and publishes the result as one COMPACT snapshot that changes no row. Runs in the
- * calling thread, bucket by bucket. A bucket that a writer compacts or overwrites meanwhile is left
- * as that writer made it (the commit drops its compaction), and the result counts it.
+ * tombstones, or the small files of every bucket of an append table into files of the target size
+ * ({@link AppendCompaction}), and publishes the result as one COMPACT snapshot that changes no row.
+ * Runs in the calling thread, bucket by bucket. A bucket that a writer compacts or overwrites
+ * meanwhile is left as that writer made it (the commit drops its compaction), and the result counts
+ * it.
  */
 public final class FullCompaction {
 
@@ -61,29 +62,30 @@ public final class FullCompaction {
 
     private FullCompaction() {}
 
-    /**
-     * Compacts {@code table}'s latest snapshot fully; a table without snapshots is left alone.
-     *
-     * @throws IllegalArgumentException naming the table if it has no primary key
-     */
-    public static Optional<Result> run(TableContext table) {
-        if (table.kind() != TableKind.PRIMARY_KEY) {
-            throw new IllegalArgumentException(
-                    "Cannot compact table "
-                            + table.name()
-                            + ": it has no primary key; only primary-key tables compact");
+    private static List<CommitMessage> compactTrees(TableContext table, Set<BucketId> buckets)
+            throws IOException {
+        try (TableWrite write = new TableWrite(table, false)) {
+            for (BucketId bucket : buckets) {
+                write.compactFully(bucket.partition(), bucket.bucket());
+            }
+            return write.prepareCommit(true);
         }
+    }
+
+    /** Compacts {@code table}'s latest snapshot fully; a table without snapshots is left alone. */
+    public static Optional<Result> run(TableContext table) {
         Optional<Snapshot> latest = table.snapshotReader().latest();
         if (latest.isEmpty()) {
             return Optional.empty();
         }
         Set<BucketId> buckets = table.snapshotReader().filesByBucket(latest.get()).keySet();
         List<CommitMessage> messages;
-        try (TableWrite write = new TableWrite(table, false)) {
-            for (BucketId bucket : buckets) {
-                write.compactFully(bucket.partition(), bucket.bucket());
-            }
-            messages = write.prepareCommit(true);
+        try {
+            messages =
+                    switch (table.kind()) {
+                        case APPEND -> AppendCompaction.compact(table, latest.get());
+                        case PRIMARY_KEY -> compactTrees(table, buckets);
+                    };
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot compact table " + table.name() + ": " + e.getMessage(), e);
