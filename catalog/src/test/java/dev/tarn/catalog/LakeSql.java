@@ -47,6 +47,44 @@ final class LakeSql {
         return new LakeSql(env);
     }
 
+    /**
+     * A streaming environment in UTC using catalog {@code lake} at {@code warehouse}, its jobs at
+     * parallelism 2, with the further settings {@code config} (key, value, key, value, ...).
+     */
+    static TableEnvironment streaming(Path warehouse, String... config) {
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
+        env.getConfig().set("parallelism.default", "2");
+        env.getConfig().set("table.local-time-zone", "UTC");
+        for (int i = 0; i < config.length; i += 2) {
+            env.getConfig().set(config[i], config[i + 1]);
+        }
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '"
+                        + warehouse.toUri()
+                        + "')");
+        env.executeSql("USE CATALOG lake");
+        return env;
+    }
+
+    /**
+     * Commits the rows {@code (id, 'n' || id)} for the ids {@code from} to {@code to} into {@code
+     * table} (of columns {@code id INT, name STRING}) as one snapshot.
+     */
+    void insertIds(String table, int from, int to) throws Exception {
+        String source = "ids_" + from + "_" + to;
+        env.executeSql(
+                String.format(
+                        "CREATE TEMPORARY TABLE IF NOT EXISTS %s (id INT) WITH ("
+                                + " 'connector' = 'datagen', 'fields.id.kind' = 'sequence',"
+                                + " 'fields.id.start' = '%d', 'fields.id.end' = '%d',"
+                                + " 'number-of-rows' = '%d')",
+                        source, from, to, to - from + 1));
+        exec(
+                String.format(
+                        "INSERT INTO %s SELECT id, 'n' || CAST(id AS STRING) FROM %s",
+                        table, source));
+    }
+
     /** The rows of a query as Flink prints them ({@code +I[1, a]}), in arrival order. */
     List<String> query(String sql) throws Exception {
         List<String> rows = new ArrayList<>();

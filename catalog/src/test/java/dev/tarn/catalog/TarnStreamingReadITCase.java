@@ -5,21 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.types.Row;
-import org.apache.flink.types.RowKind;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,16 +56,7 @@ class TarnStreamingReadITCase {
 
     /** A streaming environment over the same warehouse, its jobs at parallelism 2. */
     private TableEnvironment streaming(String... config) {
-        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        env.getConfig().set("parallelism.default", "2");
-        env.getConfig().set("table.local-time-zone", "UTC");
-        for (int i = 0; i < config.length; i += 2) {
-            env.getConfig().set(config[i], config[i + 1]);
-        }
-        env.executeSql(
-                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '" + lake.toUri() + "')");
-        env.executeSql("USE CATALOG lake");
-        return env;
+        return LakeSql.streaming(lake, config);
     }
 
     private Follower follow(String query, String... config) {
@@ -182,7 +166,7 @@ class TarnStreamingReadITCase {
             for (int c = 4; c < 8; c++) {
                 writeEvents(c * 5000 + 1, c * 5000 + 5000);
             }
-            awaitTrue(
+            Follower.awaitTrue(
                     () -> {
                         String count = batch.query("SELECT COUNT(*) FROM db.copy").get(0);
                         return Long.parseLong(count.substring(3, count.length() - 1)) >= 40_000;
@@ -289,7 +273,7 @@ class TarnStreamingReadITCase {
         Follower first = follow(query, "execution.checkpointing.interval", "100ms");
         assertThat(first.take(2)).containsExactlyInAnyOrder("+I[1]", "+I[2]");
         Path consumer = lake.resolve("db.db/c/consumer/consumer-billing");
-        awaitTrue(
+        Follower.awaitTrue(
                 () ->
                         Files.exists(consumer)
                                 && Files.readString(consumer).contains("\"nextSnapshot\":2"));
@@ -315,16 +299,7 @@ class TarnStreamingReadITCase {
 
     /** Commits the events with ids {@code from} to {@code to} as one snapshot. */
     private void writeEvents(int from, int to) throws Exception {
-        batch.exec(
-                String.format(
-                        "CREATE TEMPORARY TABLE gen_%d (id INT) WITH ('connector' = 'datagen',"
-                                + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '%d',"
-                                + " 'fields.id.end' = '%d', 'number-of-rows' = '%d')",
-                        from, from, to, to - from + 1));
-        batch.exec(
-                String.format(
-                        "INSERT INTO db.events SELECT id, 'n' || CAST(id AS STRING) FROM gen_%d",
-                        from));
+        batch.insertIds("db.events", from, to);
     }
 
     /**
@@ -355,114 +330,6 @@ class TarnStreamingReadITCase {
                 throw new IllegalStateException("Injected failure at id " + id);
             }
             return id;
-        }
-    }
-
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void awaitTrue(Check check) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!check.holds()) {
-            assertThat(System.nanoTime()).as("waited 30 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
-
-    /** The rows of a running streaming query, read on a thread of its own. */
-    private static final class Follower implements AutoCloseable {
-
-        private final TableResult result;
-        private final BlockingQueue<Row> rows = new ArrayBlockingQueue<>(10_000);
-        private final Thread reader;
-        private volatile Throwable failure;
-
-        Follower(TableResult result) {
-            this.result = result;
-            this.reader =
-                    new Thread(
-                            () -> {
-                                try (CloseableIterator<Row> it = result.collect()) {
-                                    while (it.hasNext()) {
-                                        rows.put(it.next());
-                                    }
-                                } catch (InterruptedException e) {
-                                    // Closed.
-                                } catch (Throwable t) {
-                                    failure = t;
-                                }
-                            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        /** The next {@code n} rows, as text. */
-        List<String> take(int n) throws Exception {
-            List<String> out = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                Row row = rows.poll(30, TimeUnit.SECONDS);
-                checkRunning();
-                assertThat(row).as("row %d of %d, after %s", i + 1, n, out).isNotNull();
-                out.add(row.toString());
-            }
-            return out;
-        }
-
-        private void checkRunning() {
-            if (failure != null) {
-                throw new AssertionError("The query failed", failure);
-            }
-        }
-
-        void assertNothingMore() throws Exception {
-            Row row = rows.poll(1500, TimeUnit.MILLISECONDS);
-            assertThat(row).as("no further row").isNull();
-        }
-
-        /** Waits until the job's tasks run, so that a later commit is a change to it. */
-        void awaitRunning() throws Exception {
-            awaitTrue(
-                    () ->
-                            result.getJobClient()
-                                    .get()
-                                    .getJobStatus()
-                                    .get()
-                                    .name()
-                                    .equals("RUNNING"));
-            // The enumerator plans its start when the job starts: give it a probe's time.
-            Thread.sleep(1000);
-        }
-
-        /** Applies the changelog to a map by its first field until it equals {@code expected}. */
-        void awaitMaterialized(Map<String, String> expected) throws Exception {
-            Map<String, String> view = new HashMap<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!new TreeMap<>(view).equals(expected)) {
-                Row row = rows.poll(100, TimeUnit.MILLISECONDS);
-                checkRunning();
-                assertThat(System.nanoTime())
-                        .as("changelog materialized to %s, expected %s", view, expected)
-                        .isLessThan(deadline);
-                if (row == null) {
-                    continue;
-                }
-                String key = String.valueOf(row.getField(0));
-                RowKind kind = row.getKind();
-                if (kind == RowKind.INSERT || kind == RowKind.UPDATE_AFTER) {
-                    Row copy = Row.copy(row);
-                    copy.setKind(RowKind.INSERT);
-                    view.put(key, copy.toString().substring(3));
-                } else {
-                    view.remove(key);
-                }
-            }
-        }
-
-        @Override
-        public void close() throws Exception {
-            result.getJobClient().ifPresent(c -> c.cancel());
-            reader.interrupt();
         }
     }
 }

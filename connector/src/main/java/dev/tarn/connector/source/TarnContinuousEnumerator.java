@@ -27,9 +27,9 @@ import org.apache.flink.api.connector.source.SplitsAssignment;
  * splits not reported finished. Discovery results are applied on the coordinator thread, splits and
  * next snapshot together, so a checkpoint never holds a snapshot half planned. While the table is
  * idle each probe is one file-system request; after {@link #IDLE_PROBES} empty probes the
- * enumerator probes half as often, and it checks for an expired next snapshot at most every {@link
- * #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it assigns the planned changes in the same
- * way and then ends the read.
+ * enumerator probes half as often, and it checks for an expired next snapshot at its first empty
+ * probe and then at most every {@link #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it
+ * assigns the planned changes in the same way and then ends the read.
  */
 final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnEnumeratorState> {
 
@@ -66,7 +66,9 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     private long probeId;
     private long ticks;
     private int emptyProbes;
-    private long lastExpiryCheck = System.currentTimeMillis();
+    // 0: the first empty probe checks, so a read started or restored at a snapshot that expired
+    // fails at once rather than an expiry-check interval later.
+    private long lastExpiryCheck;
 
     /**
      * @param restored the checkpointed state, or null to plan the start
