@@ -19,6 +19,7 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.catalog.WatermarkSpec;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
@@ -26,9 +27,10 @@ import org.apache.flink.table.types.utils.TypeConversions;
 
 /**
  * Converts between Flink's catalog tables and Tarn schemas. A Tarn table stores physical columns, a
- * primary key, partition keys, options and a comment; anything else Flink can declare is rejected
- * by name rather than silently dropped. The keys {@code connector} and {@code path} are never
- * stored: the catalog supplies both when it hands a table to Flink.
+ * primary key, partition keys, options, a comment and a watermark declaration (on a physical
+ * column, its expression as Flink SQL text); anything else Flink can declare is rejected by name
+ * rather than silently dropped. The keys {@code connector} and {@code path} are never stored: the
+ * catalog supplies both when it hands a table to Flink.
  */
 final class CatalogTables {
 
@@ -52,13 +54,6 @@ final class CatalogTables {
                 unsupported(
                         action, name, "column " + column.asSummaryString(), "computed or metadata");
             }
-        }
-        if (!resolved.getWatermarkSpecs().isEmpty()) {
-            unsupported(
-                    action,
-                    name,
-                    resolved.getWatermarkSpecs().get(0).asSummaryString(),
-                    "watermark");
         }
         if (!resolved.getIndexes().isEmpty()) {
             unsupported(
@@ -97,7 +92,30 @@ final class CatalogTables {
                 storedOptions(name, table.getOptions(), location),
                 table.getComment() == null || table.getComment().isEmpty()
                         ? null
-                        : table.getComment());
+                        : table.getComment(),
+                watermark(action, name, resolved));
+    }
+
+    /**
+     * The table's watermark declaration as stored: its column and its expression as SQL text that
+     * Flink parses again when the table is read ({@code SOURCE_WATERMARK()} included).
+     */
+    @Nullable
+    private static TableSchema.WatermarkSpec watermark(
+            String action, String name, ResolvedSchema resolved) {
+        if (resolved.getWatermarkSpecs().isEmpty()) {
+            return null;
+        }
+        WatermarkSpec spec = resolved.getWatermarkSpecs().get(0);
+        if (resolved.getColumn(spec.getRowtimeAttribute()).isEmpty()) {
+            throw new CatalogException(
+                    String.format(
+                            "Cannot %s table %s: %s is not supported; the watermark's column must"
+                                    + " be a top-level column",
+                            action, name, spec.asSummaryString()));
+        }
+        return new TableSchema.WatermarkSpec(
+                spec.getRowtimeAttribute(), spec.getWatermarkExpression().asSerializableString());
     }
 
     private static void unsupported(String action, String table, String what, String kind) {
@@ -151,6 +169,9 @@ final class CatalogTables {
         }
         if (!schema.primaryKeys().isEmpty()) {
             builder.primaryKey(schema.primaryKeys());
+        }
+        if (schema.watermark() != null) {
+            builder.watermark(schema.watermark().rowtime(), schema.watermark().expression());
         }
         Map<String, String> options = new HashMap<>(schema.options());
         options.putAll(extraOptions);

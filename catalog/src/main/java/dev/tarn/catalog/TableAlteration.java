@@ -12,26 +12,31 @@ import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 
 /**
- * Turns an {@code ALTER TABLE} into the table's next schema version. Only options and the table
- * comment may change; columns, keys and partitioning stay as they are (schema evolution is not
- * supported yet). Field ids are carried over, so data files stay readable. The format checks the
- * new options ({@link Table#checkNextSchema}): once a table has a snapshot, options fixed at
- * creation ({@code bucket}, {@code bucket-key}, {@code merge-engine}, ...) may not change.
+ * Turns an {@code ALTER TABLE} into the table's next schema version. Only options, the table
+ * comment and the watermark may change; columns, keys and partitioning stay as they are (schema
+ * evolution is not supported yet). Field ids are carried over, so data files stay readable. The
+ * format checks the new options ({@link Table#checkNextSchema}): once a table has a snapshot,
+ * options fixed at creation ({@code bucket}, {@code bucket-key}, {@code merge-engine}, ...) may not
+ * change.
  */
 final class TableAlteration {
 
-    /** Rejects every change but SET/RESET of options and a new table comment. */
+    /** Rejects every change but SET/RESET of options, a new table comment and the watermark. */
     static void checkChanges(String table, List<TableChange> changes) {
         for (TableChange change : changes) {
             boolean supported =
                     change instanceof TableChange.SetOption
                             || change instanceof TableChange.ResetOption
-                            || change instanceof TableChange.ModifyTableComment;
+                            || change instanceof TableChange.ModifyTableComment
+                            || change instanceof TableChange.AddWatermark
+                            || change instanceof TableChange.ModifyWatermark
+                            || change instanceof TableChange.DropWatermark;
             if (!supported) {
                 throw new CatalogException(
                         String.format(
                                 "Cannot alter table %s: %s is not supported yet; only ALTER TABLE"
-                                        + " ... SET/RESET of options and a new comment are",
+                                        + " ... SET/RESET of options, a new comment and ADD,"
+                                        + " MODIFY or DROP WATERMARK are",
                                 table, change));
             }
         }
@@ -71,7 +76,8 @@ final class TableAlteration {
             }
         }
         if (proposed.options().equals(current.options())
-                && Objects.equals(proposed.comment(), current.comment())) {
+                && Objects.equals(proposed.comment(), current.comment())
+                && Objects.equals(proposed.watermark(), current.watermark())) {
             return Optional.empty();
         }
         TableSchema next =
@@ -81,7 +87,8 @@ final class TableAlteration {
                         current.partitionKeys(),
                         current.primaryKeys(),
                         proposed.options(),
-                        proposed.comment());
+                        proposed.comment(),
+                        proposed.watermark());
         table.checkNextSchema(next);
         return Optional.of(next);
     }

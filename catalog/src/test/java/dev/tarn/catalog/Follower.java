@@ -78,6 +78,13 @@ final class Follower implements AutoCloseable {
         }
     }
 
+    /** Asserts that no row comes within {@code millis}. */
+    void assertNothingFor(long millis) throws Exception {
+        Row row = rows.poll(millis, TimeUnit.MILLISECONDS);
+        checkRunning();
+        assertThat(row).as("no row within %d ms", millis).isNull();
+    }
+
     void assertNothingMore() throws Exception {
         Row row = rows.poll(1500, TimeUnit.MILLISECONDS);
         assertThat(row).as("no further row").isNull();

@@ -22,6 +22,7 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.expressions.SqlCallExpression;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -232,7 +233,7 @@ class TarnCatalogTest {
     }
 
     @Test
-    void computedColumnsWatermarksAndPrimaryKeysAreRejected() {
+    void computedColumnsAreRejected() {
         Column computed =
                 Column.computed(
                         "id2",
@@ -250,17 +251,29 @@ class TarnCatalogTest {
                 .isInstanceOf(CatalogException.class)
                 .hasMessageContaining("Cannot create table db.events")
                 .hasMessageContaining("id2");
-        Column ts = Column.physical("ts", DataTypes.TIMESTAMP(3));
-        assertThatThrownBy(
-                        () ->
-                                catalog.createTable(
-                                        EVENTS, TestCatalogTables.withWatermark(ts), false))
-                .isInstanceOf(CatalogException.class)
-                .hasMessage(
-                        "Cannot create table db.events: WATERMARK FOR `ts`: TIMESTAMP(3) AS ts is"
-                                + " not supported; a Tarn table stores physical columns only,"
-                                + " without watermark definitions");
         assertThat(catalog.tableExists(EVENTS)).isFalse();
+    }
+
+    @Test
+    void aWatermarkIsStoredAndReturned() throws Exception {
+        Column ts = Column.physical("ts", DataTypes.TIMESTAMP(3));
+        catalog.createTable(EVENTS, TestCatalogTables.withWatermark(ts), false);
+
+        assertThat(
+                        Files.readString(
+                                lake.resolve("db.db/events/schema/schema-0"),
+                                StandardCharsets.UTF_8))
+                .contains("\"watermark\" : {")
+                .contains("\"rowtime\" : \"ts\"")
+                .contains("\"expression\" : \"`ts`\"");
+        Schema schema = ((CatalogTable) newCatalog().getTable(EVENTS)).getUnresolvedSchema();
+        assertThat(schema.getWatermarkSpecs()).hasSize(1);
+        Schema.UnresolvedWatermarkSpec spec = schema.getWatermarkSpecs().get(0);
+        assertThat(spec.getColumnName()).isEqualTo("ts");
+        assertThat(spec.getWatermarkExpression())
+                .isInstanceOfSatisfying(
+                        SqlCallExpression.class,
+                        e -> assertThat(e.getSqlExpression()).isEqualTo("`ts`"));
     }
 
     @Test

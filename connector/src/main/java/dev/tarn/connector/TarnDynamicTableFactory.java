@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.ValidationException;
@@ -49,7 +50,9 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return new HashSet<>(TableOptions.all());
+        Set<ConfigOption<?>> options = new HashSet<>(TableOptions.all());
+        options.addAll(TarnConnectorOptions.WATERMARK);
+        return options;
     }
 
     @Override
@@ -71,6 +74,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         String name = context.getObjectIdentifier().asSummaryString();
         String path = options.remove(TarnConnectorOptions.PATH.key());
         options.remove(FactoryUtil.CONNECTOR.key());
+        watermarkOptions(name, options);
         if (path == null || path.isBlank()) {
             throw new ValidationException(
                     "Table " + name + " has no 'path' option: set it to the table's location");
@@ -99,6 +103,31 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
             }
             throw new ValidationException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Takes Flink's watermark options out of {@code options} (the planner reads them itself) and
+     * checks them, naming the option and the value. Alignment is refused: a Tarn read's watermark
+     * advances snapshot by snapshot for all its readers at once, so there is nothing to align.
+     */
+    private static void watermarkOptions(String table, Map<String, String> options) {
+        Map<String, String> watermark = new HashMap<>();
+        for (ConfigOption<?> option : TarnConnectorOptions.WATERMARK) {
+            String value = options.remove(option.key());
+            if (value == null) {
+                continue;
+            }
+            if (option.key().startsWith("scan.watermark.alignment.")) {
+                throw new ValidationException(
+                        String.format(
+                                "Option '%s' = '%s' of table %s is not supported: a Tarn read's"
+                                        + " watermark advances snapshot by snapshot for all its"
+                                        + " readers at once, so they never drift apart",
+                                option.key(), value, table));
+            }
+            watermark.put(option.key(), value);
+        }
+        FactoryUtil.validateWatermarkOptions(IDENTIFIER, Configuration.fromMap(watermark));
     }
 
     /**

@@ -51,7 +51,8 @@ final class SchemaRules {
                 schema.partitionKeys(),
                 schema.primaryKeys(),
                 options,
-                schema.comment());
+                schema.comment(),
+                schema.watermark());
     }
 
     /**

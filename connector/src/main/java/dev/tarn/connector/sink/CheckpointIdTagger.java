@@ -17,7 +17,12 @@ final class CheckpointIdTagger
     public CommittableMessage<TarnCommittable> map(CommittableMessage<TarnCommittable> message) {
         if (message instanceof CommittableWithLineage<TarnCommittable> lineage) {
             return lineage.map(
-                    c -> new TarnCommittable(c.user(), lineage.getCheckpointId(), c.messages()));
+                    c ->
+                            new TarnCommittable(
+                                    c.user(),
+                                    lineage.getCheckpointId(),
+                                    c.messages(),
+                                    c.watermark()));
         }
         return message;
     }

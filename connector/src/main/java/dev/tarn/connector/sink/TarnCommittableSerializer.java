@@ -13,15 +13,17 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * Versioned binary form of {@link TarnCommittable}, kept in checkpoints. Version 2 added each
- * message's changelog files; version 1 committables are still read.
+ * message's changelog files, version 3 the writer's watermark (after the messages: a boolean, then
+ * the watermark if present); committables of versions 1 and 2 are still read, without a watermark.
  */
 public final class TarnCommittableSerializer implements SimpleVersionedSerializer<TarnCommittable> {
 
-    private static final List<Integer> SUPPORTED = List.of(1, 2);
+    private static final int VERSION = 3;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
 
     @Override
     public int getVersion() {
-        return 2;
+        return VERSION;
     }
 
     @Override
@@ -34,6 +36,10 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
         out.writeInt(committable.messages().size());
         for (CommitMessage m : committable.messages()) {
             CommitMessageCodec.write(out, m);
+        }
+        out.writeBoolean(committable.watermark() != null);
+        if (committable.watermark() != null) {
+            out.writeLong(committable.watermark());
         }
         out.flush();
         return bytes.toByteArray();
@@ -59,6 +65,7 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
                             ? CommitMessageCodec.readWithoutChangelog(in)
                             : CommitMessageCodec.read(in));
         }
-        return new TarnCommittable(user, checkpointId, messages);
+        Long watermark = version >= 3 && in.readBoolean() ? in.readLong() : null;
+        return new TarnCommittable(user, checkpointId, messages, watermark);
     }
 }

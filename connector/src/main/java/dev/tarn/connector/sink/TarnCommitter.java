@@ -18,7 +18,9 @@ import org.apache.flink.api.connector.sink2.Committer;
 /**
  * Publishes the committables of one checkpoint as one snapshot. Flink calls it only after the
  * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
- * pre-commit topology routes every committable there.
+ * pre-commit topology routes every committable there. The snapshot records the lowest watermark of
+ * the checkpoint's writers: every row at or before it that the job will ever write is in this
+ * snapshot or an earlier one, except rows that were already late at the writers.
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
 
@@ -54,6 +56,7 @@ final class TarnCommitter implements Committer<TarnCommittable> {
             messages.addAll(request.getCommittable().messages());
             identifier = Math.max(identifier, request.getCommittable().checkpointId());
         }
+        Long watermark = watermark(requests, identifier);
         long since = user.createdMillis() - CLOCK_SKEW_MILLIS;
         // Files are never deleted here: after a failure Flink restores and retries the same
         // committables, which need them. What a job abandons is left to orphan cleanup.
@@ -66,17 +69,39 @@ final class TarnCommitter implements Committer<TarnCommittable> {
                 commit.overwrite(
                         identifier,
                         messages,
-                        overwrite.scope(table.schema().partitionKeys(), written));
+                        overwrite.scope(table.schema().partitionKeys(), written),
+                        watermark);
             }
         } else {
             // A retry after a failure publishes only what is missing: the compactions if the
             // failure struck between the commit's APPEND and COMPACT snapshots.
-            published = commit.commitRemaining(identifier, messages, since);
+            published = commit.commitRemaining(identifier, messages, watermark, since);
         }
         if (!published) {
             // A retry after a failure that struck after the snapshot was published.
             requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
+    }
+
+    /**
+     * The watermark of checkpoint {@code identifier}: the lowest of its writers', or null if one of
+     * them has none yet. Committables of earlier checkpoints in the same commit (retried after a
+     * failure) are behind it, their rows included in this commit.
+     */
+    @Nullable
+    static Long watermark(List<CommitRequest<TarnCommittable>> requests, long identifier) {
+        Long lowest = null;
+        for (CommitRequest<TarnCommittable> request : requests) {
+            TarnCommittable c = request.getCommittable();
+            if (c.checkpointId() != identifier) {
+                continue;
+            }
+            if (c.watermark() == null) {
+                return null;
+            }
+            lowest = lowest == null ? c.watermark() : Math.min(lowest, c.watermark());
+        }
+        return lowest;
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
+import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
@@ -13,7 +14,8 @@ import org.apache.flink.types.RowKind;
  * One writer subtask: rows go to a {@link TableWrite}; at each checkpoint barrier (and at the end
  * of a bounded input) the open files are closed and handed on as one {@link TarnCommittable}. Holds
  * no state across checkpoints: every file it wrote before a barrier is in a committable. In a
- * primary-key table each row's kind is its kind of change; an append table takes inserts only.
+ * primary-key table each row's kind is its kind of change; an append table takes inserts only. Each
+ * committable carries the highest watermark the writer has received, for the snapshot.
  *
  * <p>In a checkpointed job the writer starts its buckets from the table only at its first
  * checkpoint: after a restore the committer publishes the restored committables while it
@@ -30,6 +32,9 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
     private final TableWrite write;
     private final boolean takesChanges;
     private boolean endOfInput;
+
+    /** The highest watermark received, or {@link Long#MIN_VALUE} before the first. */
+    private long watermark = Long.MIN_VALUE;
 
     /**
      * @param checkpointed the job takes checkpoints, so a first checkpoint will come
@@ -57,6 +62,17 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
         write.write(row);
     }
 
+    /**
+     * Keeps the highest watermark but the end of input's: {@code Long.MAX_VALUE} only says that
+     * this job's input ended, and recorded in the table it would pass every later writer's.
+     */
+    @Override
+    public void writeWatermark(Watermark mark) {
+        if (mark.getTimestamp() != Long.MAX_VALUE) {
+            watermark = Math.max(watermark, mark.getTimestamp());
+        }
+    }
+
     @Override
     public void flush(boolean endOfInput) {
         // Files are closed in prepareCommit, which always follows; at the end of the input it
@@ -66,7 +82,12 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
 
     @Override
     public Collection<TarnCommittable> prepareCommit() throws IOException {
-        return List.of(new TarnCommittable(user, UNTAGGED, write.prepareCommit(endOfInput)));
+        return List.of(
+                new TarnCommittable(
+                        user,
+                        UNTAGGED,
+                        write.prepareCommit(endOfInput),
+                        watermark == Long.MIN_VALUE ? null : watermark));
     }
 
     @Override

@@ -15,6 +15,8 @@
  * checkpointed job a writer reads the table's files of its buckets only at its first checkpoint,
  * after the committer has published what it restored. Batch inserts are the same pipeline with one
  * commit at the end of the input. Rows of a primary-key table reach writers by bucket ({@code
- * BucketRouting}), so each bucket has one writer and its sequence numbers only grow.
+ * BucketRouting}), so each bucket has one writer and its sequence numbers only grow. Each
+ * committable carries the highest watermark its writer received; the snapshot records the lowest of
+ * a checkpoint's writers' (SPEC.md, "Watermarks").
  */
 package dev.tarn.connector.sink;

@@ -30,6 +30,11 @@ import org.apache.flink.api.connector.source.SplitsAssignment;
  * enumerator probes half as often, and it checks for an expired next snapshot at its first empty
  * probe and then at most every {@link #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it
  * assigns the planned changes in the same way and then ends the read.
+ *
+ * <p>With a watermark it tells every reader the table's watermark as of a snapshot ({@link
+ * SnapshotWatermark}, from {@link TableWatermarks}): after assigning that snapshot's splits, on the
+ * same ordered channel, and again to a reader that registers, so a reader that gets no split still
+ * advances.
  */
 final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnEnumeratorState> {
 
@@ -46,12 +51,28 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     /** How often an idle read checks that its next snapshot has not expired under it. */
     private static final long EXPIRY_CHECK_MILLIS = 10_000;
 
+    /**
+     * How the enumerator follows the table.
+     *
+     * @param intervalMillis how often it probes for the next snapshot
+     * @param consumers where it records {@code consumerId}'s position, or null without a consumer
+     * @param bounded the read is of {@code incremental-between}: restored or planned splits only
+     * @param watermarks where the watermark it sends readers comes from, or null for none
+     */
+    record Settings(
+            long intervalMillis,
+            @Nullable Consumers consumers,
+            @Nullable String consumerId,
+            boolean bounded,
+            @Nullable TableWatermarks.Source watermarks) {}
+
     private final SplitEnumeratorContext<TarnSplit> context;
     private final StreamScan scan;
     private final long intervalMillis;
     @Nullable private final Consumers consumers;
     @Nullable private final String consumerId;
     private final boolean bounded;
+    @Nullable private final TableWatermarks watermarks;
 
     // Coordinator thread.
     private final LinkedList<TarnSplit> pending = new LinkedList<>();
@@ -71,33 +92,39 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     private long lastExpiryCheck;
 
     /**
-     * @param restored the checkpointed state, or null to plan the start
-     * @param bounded the read is of {@code incremental-between}: restored or planned splits only
+     * @param start where the read starts, or null if it is restored
+     * @param restored the checkpointed state, or null to begin at {@code start}
      */
     TarnContinuousEnumerator(
             SplitEnumeratorContext<TarnSplit> context,
             StreamScan scan,
-            long intervalMillis,
-            @Nullable Consumers consumers,
-            @Nullable String consumerId,
-            List<Split> initial,
-            long nextSnapshotId,
-            @Nullable TarnEnumeratorState restored,
-            boolean bounded) {
+            Settings settings,
+            @Nullable StreamScan.Start start,
+            @Nullable TarnEnumeratorState restored) {
         this.context = context;
         this.scan = scan;
-        this.intervalMillis = intervalMillis;
-        this.consumers = consumers;
-        this.consumerId = consumerId;
-        this.bounded = bounded;
+        this.intervalMillis = settings.intervalMillis();
+        this.consumers = settings.consumers();
+        this.consumerId = settings.consumerId();
+        this.bounded = settings.bounded();
         if (restored != null) {
             this.nextSnapshotId = restored.nextSnapshotId();
             this.pending.addAll(restored.pending());
             this.inFlight.putAll(restored.inFlight());
             this.splitCounter = restored.pending().size() + restored.inFlight().size();
         } else {
-            this.nextSnapshotId = nextSnapshotId;
-            initial.forEach(this::addPending);
+            this.nextSnapshotId = start.nextSnapshotId();
+            start.splits().forEach(this::addPending);
+        }
+        this.watermarks =
+                settings.watermarks() == null
+                        ? null
+                        : new TableWatermarks(
+                                settings.watermarks(),
+                                restored != null ? restored.watermark() : null,
+                                restored != null ? restored.reported() : Map.of());
+        if (watermarks != null && start != null && start.fullSnapshot() != null) {
+            watermarks.planned(start.fullSnapshot());
         }
         this.probeId = this.nextSnapshotId;
     }
@@ -146,9 +173,44 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
         }
         for (StreamScan.Changes changes : discovery.changes()) {
             changes.splits().forEach(this::addPending);
+            if (watermarks != null) {
+                watermarks.planned(changes.snapshot());
+            }
         }
         nextSnapshotId = discovery.nextSnapshotId();
         assignPending();
+        sendWatermarkIfAdvanced();
+    }
+
+    /**
+     * Tells every reader the table's watermark if it advanced. Sent after the splits of the
+     * snapshots it covers, on the same ordered channel, so a reader knows which of its splits come
+     * before it.
+     *
+     * @return whether it was sent
+     */
+    private boolean sendWatermarkIfAdvanced() {
+        SnapshotWatermark advanced =
+                watermarks == null ? null : watermarks.advance(nextSnapshotId - 1, firstUnread());
+        if (advanced == null) {
+            return false;
+        }
+        for (int reader : context.registeredReaders().keySet()) {
+            context.sendEventToSourceReader(reader, advanced);
+        }
+        return true;
+    }
+
+    /** The lowest snapshot id of a split not read to its end, or the next snapshot to plan. */
+    private long firstUnread() {
+        long first = nextSnapshotId;
+        for (TarnSplit split : pending) {
+            first = Math.min(first, split.split().snapshotId());
+        }
+        for (long snapshot : inFlight.values()) {
+            first = Math.min(first, snapshot);
+        }
+        return first;
     }
 
     private void addPending(Split split) {
@@ -209,6 +271,9 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     @Override
     public void addReader(int subtaskId) {
         assignPending();
+        if (watermarks != null && !sendWatermarkIfAdvanced() && watermarks.last() != null) {
+            context.sendEventToSourceReader(subtaskId, watermarks.last());
+        }
         if (noMoreSplits) {
             context.signalNoMoreSplits(subtaskId);
         }
@@ -217,21 +282,25 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
         if (event instanceof SplitsFinished finished) {
-            finished.splitIds().forEach(inFlight::remove);
+            for (String id : finished.splitIds()) {
+                Long snapshot = inFlight.remove(id);
+                if (snapshot != null && watermarks != null) {
+                    watermarks.finished(snapshot, finished.watermark());
+                }
+            }
+            sendWatermarkIfAdvanced();
         }
     }
 
     @Override
     public TarnEnumeratorState snapshotState(long checkpointId) {
-        long position = nextSnapshotId;
-        for (TarnSplit split : pending) {
-            position = Math.min(position, split.split().snapshotId());
-        }
-        for (long snapshot : inFlight.values()) {
-            position = Math.min(position, snapshot);
-        }
-        positionAtCheckpoint.put(checkpointId, position);
-        return new TarnEnumeratorState(nextSnapshotId, pending, inFlight);
+        positionAtCheckpoint.put(checkpointId, firstUnread());
+        return new TarnEnumeratorState(
+                nextSnapshotId,
+                pending,
+                inFlight,
+                watermarks == null ? null : watermarks.watermark(),
+                watermarks == null ? Map.of() : watermarks.reported());
     }
 
     @Override

@@ -14,12 +14,20 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * Versioned binary form of the enumerator's checkpoint. Version 1 held the pending splits alone;
  * version 2 adds the next snapshot to plan and the splits in flight (and writes splits in their
- * version 2 form).
+ * version 2 form); version 3 adds, at the end, the table's watermark (a boolean, then the watermark
+ * if present) and the readers' reports (a count, then snapshot id and watermark pairs), and still
+ * holds splits in their version 2 form. Versions 1 and 2 are still read, without a watermark.
  */
 public final class TarnEnumeratorStateSerializer
         implements SimpleVersionedSerializer<TarnEnumeratorState> {
 
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
+
+    /** The split layout each state version holds its splits in. */
+    private static int splitVersion(int version) {
+        return version == 1 ? 1 : 2;
+    }
 
     @Override
     public int getVersion() {
@@ -40,19 +48,34 @@ public final class TarnEnumeratorStateSerializer
             out.writeUTF(e.getKey());
             out.writeLong(e.getValue());
         }
+        out.writeBoolean(state.watermark() != null);
+        if (state.watermark() != null) {
+            out.writeLong(state.watermark());
+        }
+        out.writeInt(state.reported().size());
+        for (Map.Entry<Long, Long> e : state.reported().entrySet()) {
+            out.writeLong(e.getKey());
+            out.writeLong(e.getValue());
+        }
         out.flush();
         return bytes.toByteArray();
     }
 
     @Override
     public TarnEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-        TarnSplitSerializer.checkVersion(version);
+        if (!SUPPORTED.contains(version)) {
+            throw new IOException(
+                    "Cannot read a Tarn enumerator checkpoint of version "
+                            + version
+                            + "; supported versions: "
+                            + SUPPORTED);
+        }
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
         long next = version == 1 ? -1 : in.readLong();
         int count = in.readInt();
         List<TarnSplit> pending = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            pending.add(TarnSplitSerializer.read(version, in));
+            pending.add(TarnSplitSerializer.read(splitVersion(version), in));
         }
         Map<String, Long> inFlight = new HashMap<>();
         if (version >= 2) {
@@ -61,6 +84,15 @@ public final class TarnEnumeratorStateSerializer
                 inFlight.put(in.readUTF(), in.readLong());
             }
         }
-        return new TarnEnumeratorState(next, pending, inFlight);
+        Long watermark = null;
+        Map<Long, Long> reported = new HashMap<>();
+        if (version >= 3) {
+            watermark = in.readBoolean() ? in.readLong() : null;
+            int reports = in.readInt();
+            for (int i = 0; i < reports; i++) {
+                reported.put(in.readLong(), in.readLong());
+            }
+        }
+        return new TarnEnumeratorState(next, pending, inFlight, watermark, reported);
     }
 }

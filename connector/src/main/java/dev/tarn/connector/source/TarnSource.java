@@ -7,9 +7,11 @@ import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableScan;
 import dev.tarn.format.schema.StreamConfig;
 import dev.tarn.format.snapshot.Consumers;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
@@ -32,6 +34,11 @@ import org.apache.flink.table.types.logical.RowType;
  *     FOLLOW:   the start, then each new snapshot's changes, by bucket (unbounded)
  *     CHANGES:  the changes of 'incremental-between', by bucket (bounded)
  * </pre>
+ *
+ * In a streaming read with a watermark ({@link Watermarks}) the enumerator also tells every reader
+ * the table's watermark snapshot by snapshot, which each reader emits once it has read what the
+ * watermark covers: for {@code SOURCE_WATERMARK()} the one the snapshots' writers recorded, for a
+ * declared watermark the lowest the readers' generators reported for a snapshot's splits.
  */
 public final class TarnSource
         implements Source<RowData, TarnSplit, TarnEnumeratorState>, ResultTypeQueryable<RowData> {
@@ -53,13 +60,45 @@ public final class TarnSource
     @Nullable private final Predicate filter;
     private final long limit;
     private final Mode mode;
+    private final Watermarks watermarks;
 
-    TarnSource(Table table, RowType readType, @Nullable Predicate filter, long limit, Mode mode) {
+    /**
+     * The watermark a read that follows the table (or reads its changes) emits.
+     *
+     * @param declared the declared watermark's generator, run by the readers over their rows
+     * @param fromSnapshots {@code SOURCE_WATERMARK()}: the watermark the snapshots recorded
+     */
+    record Watermarks(@Nullable WatermarkStrategy<RowData> declared, boolean fromSnapshots)
+            implements Serializable {
+
+        static final Watermarks NONE = new Watermarks(null, false);
+
+        /** Where the enumerator takes the watermark from, or null for a read without one. */
+        @Nullable
+        TableWatermarks.Source source() {
+            if (fromSnapshots) {
+                return TableWatermarks.Source.SNAPSHOTS;
+            }
+            return declared == null ? null : TableWatermarks.Source.READERS;
+        }
+    }
+
+    /**
+     * @param watermarks the watermark to emit, ignored by a SNAPSHOT read
+     */
+    TarnSource(
+            Table table,
+            RowType readType,
+            @Nullable Predicate filter,
+            long limit,
+            Mode mode,
+            Watermarks watermarks) {
         this.table = table;
         this.readType = readType;
         this.filter = filter;
         this.limit = limit;
         this.mode = mode;
+        this.watermarks = mode == Mode.SNAPSHOT ? Watermarks.NONE : watermarks;
     }
 
     @Override
@@ -73,7 +112,8 @@ public final class TarnSource
                 context,
                 table.newRead().withReadType(readType).withFilter(filter),
                 limit,
-                mode == Mode.SNAPSHOT);
+                mode == Mode.SNAPSHOT,
+                watermarks);
     }
 
     @Override
@@ -90,13 +130,16 @@ public final class TarnSource
             }
             case FOLLOW -> {
                 StreamScan scan = new StreamScan(table.context(), filter);
-                StreamScan.Start start = scan.start();
-                yield follow(context, scan, start.splits(), start.nextSnapshotId(), null);
+                yield follow(context, scan, scan.start(), null);
             }
             case CHANGES -> {
                 StreamScan scan = new StreamScan(table.context(), filter);
                 StreamConfig.Between between = table.config().stream().between();
-                yield follow(context, scan, scan.between(between), between.upTo() + 1, null);
+                yield follow(
+                        context,
+                        scan,
+                        new StreamScan.Start(null, scan.between(between), between.upTo() + 1),
+                        null);
             }
         };
     }
@@ -107,28 +150,25 @@ public final class TarnSource
         if (mode == Mode.SNAPSHOT) {
             return new TarnSplitEnumerator(context, checkpoint.pending());
         }
-        return follow(context, new StreamScan(table.context(), filter), List.of(), -1, checkpoint);
+        return follow(context, new StreamScan(table.context(), filter), null, checkpoint);
     }
 
     private TarnContinuousEnumerator follow(
             SplitEnumeratorContext<TarnSplit> context,
             StreamScan scan,
-            List<Split> initial,
-            long next,
+            @Nullable StreamScan.Start start,
             @Nullable TarnEnumeratorState restored) {
         String consumerId = mode == Mode.FOLLOW ? table.config().stream().consumerId() : null;
-        return new TarnContinuousEnumerator(
-                context,
-                scan,
-                table.config().stream().discoveryInterval().toMillis(),
-                consumerId == null
-                        ? null
-                        : new Consumers(table.io(), table.context().paths(), table.name()),
-                consumerId,
-                initial,
-                next,
-                restored,
-                mode == Mode.CHANGES);
+        var settings =
+                new TarnContinuousEnumerator.Settings(
+                        table.config().stream().discoveryInterval().toMillis(),
+                        consumerId == null
+                                ? null
+                                : new Consumers(table.io(), table.context().paths(), table.name()),
+                        consumerId,
+                        mode == Mode.CHANGES,
+                        watermarks.source());
+        return new TarnContinuousEnumerator(context, scan, settings, start, restored);
     }
 
     @Override

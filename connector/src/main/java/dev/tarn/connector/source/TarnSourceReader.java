@@ -2,10 +2,17 @@ package dev.tarn.connector.source;
 
 import dev.tarn.format.read.TableRead;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.table.data.RowData;
 
 /**
@@ -14,20 +21,56 @@ import org.apache.flink.table.data.RowData;
  * bounded read asks the enumerator for a split when it starts and whenever it finishes one; a read
  * that follows the table is sent its splits and reports each finished one, so that a consumer's
  * recorded position never passes a split still being read.
+ *
+ * <p>With a watermark it emits those the enumerator sends, each once it has emitted every row of
+ * its splits of the snapshots that watermark covers ({@link SnapshotWatermarks}); a watermark that
+ * arrives while the reader has nothing to read wakes it. With a declared watermark it also runs the
+ * declared generator over its rows ({@link RowWatermarks}) and reports the result with each split
+ * it finishes, which is what the enumerator makes the table's watermark of.
  */
 final class TarnSourceReader
         extends SingleThreadMultiplexSourceReaderBase<
                 RowBatch, RowData, TarnSplit, TarnSplitState> {
 
     private final boolean pull;
+    @Nullable private final SnapshotWatermarks watermarks;
+    @Nullable private final RowWatermarks declared;
 
-    TarnSourceReader(SourceReaderContext context, TableRead read, long limit, boolean pull) {
+    /** Completed when a watermark becomes due while the reader waits; then replaced. */
+    private CompletableFuture<Void> watermarkDue = new CompletableFuture<>();
+
+    TarnSourceReader(
+            SourceReaderContext context,
+            TableRead read,
+            long limit,
+            boolean pull,
+            TarnSource.Watermarks watermarks) {
+        this(
+                context,
+                read,
+                limit,
+                pull,
+                watermarks,
+                watermarks.declared() == null
+                        ? null
+                        : new RowWatermarks(watermarks.declared(), context.metricGroup()));
+    }
+
+    private TarnSourceReader(
+            SourceReaderContext context,
+            TableRead read,
+            long limit,
+            boolean pull,
+            TarnSource.Watermarks watermarks,
+            @Nullable RowWatermarks declared) {
         super(
                 () -> new TarnSplitReader(read, limit),
-                new TarnRecordEmitter(),
+                new TarnRecordEmitter(declared),
                 new Configuration(),
                 context);
         this.pull = pull;
+        this.watermarks = watermarks.source() == null ? null : new SnapshotWatermarks();
+        this.declared = declared;
     }
 
     @Override
@@ -39,12 +82,63 @@ final class TarnSourceReader
     }
 
     @Override
+    public InputStatus pollNext(ReaderOutput<RowData> output) throws Exception {
+        InputStatus status = super.pollNext(output);
+        if (watermarks != null) {
+            long due = watermarks.takeDue();
+            if (due != Long.MIN_VALUE) {
+                output.emitWatermark(new Watermark(due));
+            }
+        }
+        return status;
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        CompletableFuture<Void> fetched = super.isAvailable();
+        if (watermarks == null || fetched.isDone()) {
+            return fetched;
+        }
+        if (watermarks.hasDue()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.anyOf(fetched, watermarkDue).thenApply(done -> null);
+    }
+
+    @Override
+    public void addSplits(List<TarnSplit> splits) {
+        if (watermarks != null) {
+            splits.forEach(s -> watermarks.assigned(s.splitId(), s.split().snapshotId()));
+        }
+        super.addSplits(splits);
+    }
+
+    @Override
+    public void handleSourceEvents(SourceEvent event) {
+        if (event instanceof SnapshotWatermark watermark && watermarks != null) {
+            watermarks.received(watermark);
+            if (watermarks.hasDue()) {
+                CompletableFuture<Void> due = watermarkDue;
+                watermarkDue = new CompletableFuture<>();
+                due.complete(null);
+            }
+            return;
+        }
+        super.handleSourceEvents(event);
+    }
+
+    @Override
     protected void onSplitFinished(Map<String, TarnSplitState> finished) {
+        if (watermarks != null) {
+            finished.keySet().forEach(watermarks::finished);
+        }
         if (pull) {
             context.sendSplitRequest();
         } else {
             context.sendSourceEventToCoordinator(
-                    new SplitsFinished(new ArrayList<>(finished.keySet())));
+                    new SplitsFinished(
+                            new ArrayList<>(finished.keySet()),
+                            declared == null ? null : declared.current()));
         }
     }
 

@@ -11,14 +11,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSource;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
+import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
@@ -26,24 +36,37 @@ import org.apache.flink.types.RowKind;
 
 /**
  * The planner's view of a Tarn table as a source, with projection, filter (partition pruning, file
- * and row-group skipping) and limit pushdown. In batch mode it reads one snapshot, resolved when
- * the plan is made, so an invalid time-travel option fails the statement with a clear message and
- * every task reads the same snapshot. In streaming mode it follows the table (an append table's new
- * rows, a primary-key table's changes as upserts or, with a stored changelog, every change), and
- * its start options are checked when the plan is made. {@code incremental-between} reads the
- * changes between two snapshots, bounded, in either mode.
+ * and row-group skipping), limit and watermark pushdown. In batch mode it reads one snapshot,
+ * resolved when the plan is made, so an invalid time-travel option fails the statement with a clear
+ * message and every task reads the same snapshot. In streaming mode it follows the table (an append
+ * table's new rows, a primary-key table's changes as upserts or, with a stored changelog, every
+ * change), and its start options are checked when the plan is made. {@code incremental-between}
+ * reads the changes between two snapshots, bounded, in either mode.
+ *
+ * <p>Watermarks advance snapshot by snapshot, the same for every reader, so a reader that gets no
+ * split never holds them back and no idle timeout is needed. A declared {@code WATERMARK FOR} is
+ * pushed into the source: each reader runs it over its rows, and once a snapshot is read whole its
+ * watermark is the lowest its readers reached. {@code SOURCE_WATERMARK()} takes the watermark the
+ * table's writers recorded in the snapshots. Flink's own generation is not used: after the source
+ * (the planner's default) an idle reader stalls the windows, and per split (FLIP-27) each
+ * snapshot's split of a bucket would start from nothing and end before a periodic watermark is
+ * emitted.
  */
 public final class TarnTableSource
         implements ScanTableSource,
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
-                SupportsLimitPushDown {
+                SupportsLimitPushDown,
+                SupportsWatermarkPushDown,
+                SupportsSourceWatermark {
 
     private final Table table;
     private final boolean streaming;
     private RowType readType;
     private final List<Predicate> filters = new ArrayList<>();
     private long limit = Long.MAX_VALUE;
+    @Nullable private WatermarkStrategy<RowData> watermarkStrategy;
+    private boolean sourceWatermark;
 
     /**
      * @param streaming whether the query runs in streaming mode, where the read follows the table
@@ -109,7 +132,17 @@ public final class TarnTableSource
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new ValidationException(e.getMessage(), e);
             }
-            return SourceProvider.of(new TarnSource(table, readType, filter, Long.MAX_VALUE, mode));
+            TarnSource source =
+                    new TarnSource(
+                            table,
+                            readType,
+                            filter,
+                            Long.MAX_VALUE,
+                            mode,
+                            new TarnSource.Watermarks(watermarkStrategy, sourceWatermark));
+            return watermarkStrategy == null && !sourceWatermark
+                    ? SourceProvider.of(source)
+                    : withWatermarks(source, mode != TarnSource.Mode.FOLLOW);
         }
         Table pinned = table;
         try {
@@ -124,7 +157,43 @@ public final class TarnTableSource
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }
-        return SourceProvider.of(new TarnSource(pinned, readType, filter, limit, mode));
+        return SourceProvider.of(
+                new TarnSource(pinned, readType, filter, limit, mode, TarnSource.Watermarks.NONE));
+    }
+
+    /**
+     * The source as a stream that carries watermarks: the readers emit them themselves, snapshot by
+     * snapshot, so Flink generates none (its per-split generation would start each split, one
+     * snapshot's changes of a bucket, from nothing, and could lose a split's last watermark).
+     */
+    private ScanRuntimeProvider withWatermarks(TarnSource source, boolean bounded) {
+        WatermarkStrategy<RowData> strategy = WatermarkStrategy.noWatermarks();
+        String name = asSummaryString();
+        return new DataStreamScanProvider() {
+            @Override
+            public DataStream<RowData> produceDataStream(
+                    ProviderContext context, StreamExecutionEnvironment env) {
+                DataStreamSource<RowData> stream =
+                        env.fromSource(source, strategy, name, source.getProducedType());
+                context.generateUid("source").ifPresent(stream::uid);
+                return stream;
+            }
+
+            @Override
+            public boolean isBounded() {
+                return bounded;
+            }
+        };
+    }
+
+    @Override
+    public void applyWatermark(WatermarkStrategy<RowData> strategy) {
+        this.watermarkStrategy = strategy;
+    }
+
+    @Override
+    public void applySourceWatermark() {
+        this.sourceWatermark = true;
     }
 
     @Override
@@ -163,6 +232,8 @@ public final class TarnTableSource
         copy.readType = readType;
         copy.filters.addAll(filters);
         copy.limit = limit;
+        copy.watermarkStrategy = watermarkStrategy;
+        copy.sourceWatermark = sourceWatermark;
         return copy;
     }
 

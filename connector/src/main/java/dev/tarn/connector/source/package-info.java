@@ -13,5 +13,11 @@
  * enumerator's pending splits and each reader's position within its split are checkpointed, so a
  * restore neither repeats nor skips a row. Filters only prune (partitions, files, row groups,
  * pages); Flink applies every filter to the rows returned.
+ *
+ * <p>A streaming read's watermark advances snapshot by snapshot: the enumerator tells every reader
+ * the table's watermark as of a snapshot ({@code TableWatermarks}: recorded by the snapshots'
+ * writers for {@code SOURCE_WATERMARK()}, or the lowest the readers' generators reached over a
+ * snapshot's rows for a declared watermark), and each reader emits it once it has read its splits
+ * of the snapshots it covers ({@code SnapshotWatermarks}), readers without splits at once.
  */
 package dev.tarn.connector.source;

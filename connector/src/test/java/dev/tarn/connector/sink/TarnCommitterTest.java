@@ -59,7 +59,8 @@ class TarnCommitterTest {
 
         // A new job restored from a savepoint that still held checkpoint 5's committable.
         byte[] saved = new TarnCommittableSerializer().serialize(checkpoint5);
-        TarnCommittable restored = new TarnCommittableSerializer().deserialize(1, saved);
+        TarnCommittableSerializer serializer = new TarnCommittableSerializer();
+        TarnCommittable restored = serializer.deserialize(serializer.getVersion(), saved);
         assertThat(restored.user()).isEqualTo(earlier);
         FakeCommitRequest retry = new FakeCommitRequest(restored);
         new TarnCommitter(table, null).commit(List.of(retry));

@@ -20,8 +20,12 @@ import javax.annotation.Nullable;
  */
 final class CommitAttempt {
 
-    /** Who commits what: the fields every snapshot of one commit shares. */
-    record Header(String user, long identifier, CommitKind kind) {}
+    /**
+     * Who commits what: the fields every snapshot of one commit shares.
+     *
+     * @param watermark the writers' event-time watermark at the commit, or null if they have none
+     */
+    record Header(String user, long identifier, CommitKind kind, @Nullable Long watermark) {}
 
     private final TableContext table;
     @Nullable private final Snapshot base;
@@ -46,18 +50,20 @@ final class CommitAttempt {
     /**
      * The snapshot after the base with {@code manifest} (holding {@code delta}) as its delta:
      * writes the base list (with small manifests merged once there are enough of them), the delta
-     * list and, for a commit that stores changelog files, a changelog list of {@code changelog}.
+     * list (empty without a manifest: a commit that only advances the watermark) and, for a commit
+     * that stores changelog files, a changelog list of {@code changelog}. Its watermark is the
+     * higher of the commit's and the base's (SPEC.md, "Snapshot files").
      */
     Snapshot stage(
             Header header,
-            ManifestFileMeta manifest,
+            @Nullable ManifestFileMeta manifest,
             List<ManifestEntry> delta,
             @Nullable ManifestFileMeta changelog)
             throws IOException {
         List<ManifestFileMeta> baseManifests =
                 base == null ? List.of() : mergeBase(table.snapshotReader().manifests(base));
         String baseList = writeList(baseManifests);
-        String deltaList = writeList(List.of(manifest));
+        String deltaList = writeList(manifest == null ? List.of() : List.of(manifest));
         String changelogList = changelog == null ? null : writeList(List.of(changelog));
         return new Snapshot(
                 base == null ? 1 : base.id() + 1,
@@ -69,9 +75,22 @@ final class CommitAttempt {
                         header.identifier(),
                         header.kind(),
                         System.currentTimeMillis(),
-                        null),
+                        watermarkAfter(header.watermark(), base)),
                 records(delta),
                 changelogList);
+    }
+
+    /**
+     * The table's watermark after a commit with {@code watermark} on {@code base}: never lower than
+     * the base's, so a commit without one (a compaction job's, a batch insert's) keeps it.
+     */
+    @Nullable
+    static Long watermarkAfter(@Nullable Long watermark, @Nullable Snapshot base) {
+        Long previous = base == null ? null : base.commit().watermark();
+        if (watermark == null || (previous != null && previous >= watermark)) {
+            return previous;
+        }
+        return watermark;
     }
 
     /**

@@ -1,9 +1,7 @@
 package dev.tarn.format.commit;
 
-import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.ManifestEntry;
-import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot;
@@ -68,6 +66,11 @@ public final class TableCommit {
         return publish(identifier, messages).snapshotId();
     }
 
+    /** As {@link #publish(long, List, Long)}, without a watermark. */
+    public Result publish(long identifier, List<CommitMessage> messages) {
+        return publish(identifier, messages, null);
+    }
+
     /**
      * Publishes {@code messages}: those that only add files as one APPEND snapshot, then those that
      * replace files (compactions) as one COMPACT snapshot, both with {@code identifier}. The APPEND
@@ -79,28 +82,39 @@ public final class TableCommit {
      * compaction's output files are deleted; a writer that still holds them in its view of the
      * bucket must refresh it ({@link TableWrite} does so by itself).
      *
+     * <p>Both snapshots record {@code watermark} (or the table's, if that is higher). A commit that
+     * changes nothing still publishes an APPEND snapshot without files when its watermark is above
+     * the table's, so readers learn that event time advanced while no rows came.
+     *
+     * @param watermark the writers' event-time watermark at the commit, or null if they have none
      * @throws CommitConflictException if the APPEND snapshot lost the race for a snapshot id more
      *     than {@code commit.max-retries} times; nothing was published
      */
-    public Result publish(long identifier, List<CommitMessage> messages) {
+    public Result publish(long identifier, List<CommitMessage> messages, @Nullable Long watermark) {
         List<ManifestEntry> appends =
-                entries(messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
-        List<ManifestEntry> changelog = changelogEntries(messages);
+                CommitEntries.of(
+                        messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
+        List<ManifestEntry> changelog = CommitEntries.changelog(messages);
+        List<CommitMessage> compactions =
+                messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
         OptionalLong last = OptionalLong.empty();
-        if (!appends.isEmpty() || !changelog.isEmpty()) {
-            last = tryCommit(identifier, CommitKind.APPEND, latest -> appends, changelog);
+        boolean watermarkOnly = appends.isEmpty() && changelog.isEmpty() && compactions.isEmpty();
+        if (!appends.isEmpty() || !changelog.isEmpty() || (watermarkOnly && watermark != null)) {
+            last =
+                    tryCommit(
+                            header(identifier, CommitKind.APPEND, watermark),
+                            latest -> appends,
+                            changelog);
         }
-        Result compacted =
-                publishCompactions(
-                        identifier,
-                        messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList());
+        Result compacted = publishCompactions(identifier, compactions, watermark);
         return compacted.snapshotId().isPresent()
                 ? compacted
                 : new Result(last, compacted.droppedCompactions());
     }
 
     /** Publishes the compactions that still apply as one COMPACT snapshot; drops the others. */
-    private Result publishCompactions(long identifier, List<CommitMessage> compactions) {
+    private Result publishCompactions(
+            long identifier, List<CommitMessage> compactions, @Nullable Long watermark) {
         if (compactions.isEmpty()) {
             return new Result(OptionalLong.empty(), List.of());
         }
@@ -109,8 +123,7 @@ public final class TableCommit {
         try {
             id =
                     tryCommit(
-                            identifier,
-                            CommitKind.COMPACT,
+                            header(identifier, CommitKind.COMPACT, watermark),
                             latest -> staging.stage(liveFiles(latest)),
                             List.of());
         } catch (CommitConflictException e) {
@@ -142,21 +155,29 @@ public final class TableCommit {
      */
     public long overwrite(
             long identifier, List<CommitMessage> messages, Predicate<Partition> scope) {
-        List<ManifestEntry> written = entries(messages);
+        return overwrite(identifier, messages, scope, null);
+    }
+
+    /** As {@link #overwrite(long, List, Predicate)}, recording the writers' {@code watermark}. */
+    public long overwrite(
+            long identifier,
+            List<CommitMessage> messages,
+            Predicate<Partition> scope,
+            @Nullable Long watermark) {
+        List<ManifestEntry> written = CommitEntries.of(messages);
         return tryCommit(
-                        identifier,
-                        CommitKind.OVERWRITE,
+                        header(identifier, CommitKind.OVERWRITE, watermark),
                         latest -> {
                             List<ManifestEntry> delta = new ArrayList<>();
                             for (ManifestEntry e : liveFiles(latest).values()) {
                                 if (scope.test(e.partition())) {
-                                    delete(delta, e);
+                                    delta.add(CommitEntries.deletion(e));
                                 }
                             }
                             delta.addAll(written);
                             return delta;
                         },
-                        changelogEntries(messages))
+                        CommitEntries.changelog(messages))
                 // Only a compaction can be left with nothing to publish.
                 .getAsLong();
     }
@@ -182,9 +203,21 @@ public final class TableCommit {
      */
     public boolean commitRemaining(
             long identifier, List<CommitMessage> messages, long sinceMillis) {
+        return commitRemaining(identifier, messages, null, sinceMillis);
+    }
+
+    /**
+     * As {@link #commitRemaining(long, List, long)}, recording the writers' {@code watermark} as
+     * {@link #publish(long, List, Long)} does.
+     */
+    public boolean commitRemaining(
+            long identifier,
+            List<CommitMessage> messages,
+            @Nullable Long watermark,
+            long sinceMillis) {
         Snapshot.Commit last = lastCommitOfUser(sinceMillis);
         if (last == null || last.identifier() < identifier) {
-            commit(identifier, messages);
+            publish(identifier, messages, watermark);
             return true;
         }
         List<CommitMessage> compactions =
@@ -194,7 +227,7 @@ public final class TableCommit {
                 || compactions.isEmpty()) {
             return false;
         }
-        publishCompactions(identifier, compactions);
+        publishCompactions(identifier, compactions, watermark);
         return true;
     }
 
@@ -236,36 +269,6 @@ public final class TableCommit {
         }
     }
 
-    /** The changelog files of {@code messages}, as the entries of a changelog manifest. */
-    private static List<ManifestEntry> changelogEntries(List<CommitMessage> messages) {
-        List<ManifestEntry> entries = new ArrayList<>();
-        for (CommitMessage m : messages) {
-            for (DataFile f : m.changelogFiles()) {
-                entries.add(
-                        new ManifestEntry(
-                                FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
-            }
-        }
-        return entries;
-    }
-
-    private static List<ManifestEntry> entries(List<CommitMessage> messages) {
-        List<ManifestEntry> entries = new ArrayList<>();
-        for (CommitMessage m : messages) {
-            for (DataFile f : m.deletedFiles()) {
-                entries.add(
-                        new ManifestEntry(
-                                FileKind.DELETE, m.partition(), m.bucket(), m.totalBuckets(), f));
-            }
-            for (DataFile f : m.newFiles()) {
-                entries.add(
-                        new ManifestEntry(
-                                FileKind.ADD, m.partition(), m.bucket(), m.totalBuckets(), f));
-            }
-        }
-        return entries;
-    }
-
     /** The changes of one commit on top of the latest snapshot; staged again on every attempt. */
     private interface Staging {
         /** The entries to publish on top of {@code latest}; none if nothing applies any more. */
@@ -283,8 +286,8 @@ public final class TableCommit {
      * @return the new snapshot's id, or empty if the staging left nothing to publish
      */
     private OptionalLong tryCommit(
-            long identifier, CommitKind kind, Staging staging, List<ManifestEntry> changelog) {
-        CommitAttempt.Header header = new CommitAttempt.Header(commitUser, identifier, kind);
+            CommitAttempt.Header header, Staging staging, List<ManifestEntry> changelog) {
+        CommitKind kind = header.kind();
         // Appends do not depend on the latest snapshot: their manifest is written once, by the
         // first attempt, and shared by the later ones; so is a changelog manifest.
         ManifestFileMeta[] appendManifest = new ManifestFileMeta[1];
@@ -301,10 +304,18 @@ public final class TableCommit {
                         if (delta.isEmpty() && kind == CommitKind.COMPACT) {
                             return OptionalLong.empty(); // Nothing applies any more.
                         }
+                        if (delta.isEmpty()
+                                && changelog.isEmpty()
+                                && kind == CommitKind.APPEND
+                                && !advances(header.watermark(), latest)) {
+                            return OptionalLong.empty(); // The table's watermark is as high.
+                        }
                         CommitAttempt staged = new CommitAttempt(table, latest);
                         try {
                             ManifestFileMeta manifest;
-                            if (kind == CommitKind.APPEND) {
+                            if (kind == CommitKind.APPEND && delta.isEmpty()) {
+                                manifest = null; // Nothing but the watermark or a changelog.
+                            } else if (kind == CommitKind.APPEND) {
                                 if (appendManifest[0] == null) {
                                     appendManifest[0] =
                                             table.manifestFile().write(delta, table.schema().id());
@@ -354,13 +365,17 @@ public final class TableCommit {
         }
     }
 
-    private static void delete(List<ManifestEntry> delta, ManifestEntry live) {
-        delta.add(
-                new ManifestEntry(
-                        FileKind.DELETE,
-                        live.partition(),
-                        live.bucket(),
-                        live.totalBuckets(),
-                        live.file()));
+    private CommitAttempt.Header header(
+            long identifier, CommitKind kind, @Nullable Long watermark) {
+        return new CommitAttempt.Header(commitUser, identifier, kind, watermark);
+    }
+
+    /** Whether {@code watermark} is above the table's at {@code latest}. */
+    private static boolean advances(@Nullable Long watermark, @Nullable Snapshot latest) {
+        if (watermark == null) {
+            return false;
+        }
+        Long current = latest == null ? null : latest.commit().watermark();
+        return current == null || watermark > current;
     }
 }

@@ -48,6 +48,11 @@ final class SchemaJson {
         if (schema.comment() != null) {
             root.put("comment", schema.comment());
         }
+        if (schema.watermark() != null) {
+            ObjectNode watermark = root.putObject("watermark");
+            watermark.put("rowtime", schema.watermark().rowtime());
+            watermark.put("expression", schema.watermark().expression());
+        }
         try {
             return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
         } catch (JsonProcessingException e) {
@@ -106,13 +111,19 @@ final class SchemaJson {
                     .fields()
                     .forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
             JsonNode comment = root.get("comment");
+            JsonNode watermark = root.get("watermark");
             return new TableSchema(
                     required(root, "id").asLong(),
                     fields,
                     strings(required(root, "partitionKeys")),
                     strings(required(root, "primaryKeys")),
                     options,
-                    comment == null ? null : comment.asText());
+                    comment == null ? null : comment.asText(),
+                    watermark == null || watermark.isNull()
+                            ? null
+                            : new TableSchema.WatermarkSpec(
+                                    required(watermark, "rowtime").asText(),
+                                    required(watermark, "expression").asText()));
         } catch (java.io.IOException | ValidationException | IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Corrupt schema file " + source + ": " + e.getMessage(), e);

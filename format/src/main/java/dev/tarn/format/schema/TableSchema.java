@@ -12,9 +12,10 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * One version of a table's schema: its columns with ids, partition and primary keys, and options.
- * Schemas are immutable and numbered from 0; every change (options included) writes a new one.
- * Always: partition and primary keys name existing columns, without repeats.
+ * One version of a table's schema: its columns with ids, partition and primary keys, options and
+ * the event-time watermark its reads declare. Schemas are immutable and numbered from 0; every
+ * change (options included) writes a new one. Always: partition and primary keys and the
+ * watermark's column name existing columns, keys without repeats.
  */
 public record TableSchema(
         long id,
@@ -22,8 +23,34 @@ public record TableSchema(
         List<String> partitionKeys,
         List<String> primaryKeys,
         Map<String, String> options,
-        @Nullable String comment)
+        @Nullable String comment,
+        @Nullable WatermarkSpec watermark)
         implements Serializable {
+
+    /**
+     * A {@code WATERMARK FOR rowtime AS expression} declaration. The format stores it for the
+     * engine and never evaluates it: it shapes no stored data, so it may change at any time.
+     *
+     * @param rowtime the top-level column that holds each row's event time
+     * @param expression the watermark as a Flink SQL expression over the columns, e.g. {@code `ts`
+     *     - INTERVAL '5' SECOND} or {@code SOURCE_WATERMARK()}
+     */
+    public record WatermarkSpec(String rowtime, String expression) implements Serializable {
+
+        public WatermarkSpec {
+            if (rowtime == null
+                    || rowtime.isEmpty()
+                    || expression == null
+                    || expression.isBlank()) {
+                throw new IllegalArgumentException(
+                        "A watermark needs a column and an expression, got column '"
+                                + rowtime
+                                + "' and expression '"
+                                + expression
+                                + "'");
+            }
+        }
+    }
 
     /** One top-level column: a stable id that survives renames, its name, type and comment. */
     public record DataField(int id, String name, LogicalType type, @Nullable String description)
@@ -56,6 +83,24 @@ public record TableSchema(
         }
         checkKeys("Partition key", partitionKeys, names);
         checkKeys("Primary key", primaryKeys, names);
+        if (watermark != null && !names.contains(watermark.rowtime())) {
+            throw new IllegalArgumentException(
+                    "Watermark column "
+                            + watermark.rowtime()
+                            + " is not a column; columns are "
+                            + fields.stream().map(DataField::name).toList());
+        }
+    }
+
+    /** A schema without a watermark declaration. */
+    public TableSchema(
+            long id,
+            List<DataField> fields,
+            List<String> partitionKeys,
+            List<String> primaryKeys,
+            Map<String, String> options,
+            @Nullable String comment) {
+        this(id, fields, partitionKeys, primaryKeys, options, comment, null);
     }
 
     private static void checkKeys(String what, List<String> keys, Set<String> names) {
@@ -71,25 +116,37 @@ public record TableSchema(
         }
     }
 
-    /** A schema 0 with field ids assigned in column order. */
+    /** A schema 0 with field ids assigned in column order, without a watermark. */
     public static TableSchema create(
             RowType rowType,
             List<String> partitionKeys,
             List<String> primaryKeys,
             Map<String, String> options,
             @Nullable String comment) {
+        return create(rowType, partitionKeys, primaryKeys, options, comment, null);
+    }
+
+    /** A schema 0 with field ids assigned in column order. */
+    public static TableSchema create(
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKeys,
+            Map<String, String> options,
+            @Nullable String comment,
+            @Nullable WatermarkSpec watermark) {
         List<DataField> fields = new ArrayList<>();
         List<RowType.RowField> rowFields = rowType.getFields();
         for (int i = 0; i < rowFields.size(); i++) {
             RowType.RowField f = rowFields.get(i);
             fields.add(new DataField(i, f.getName(), f.getType(), f.getDescription().orElse(null)));
         }
-        return new TableSchema(0, fields, partitionKeys, primaryKeys, options, comment);
+        return new TableSchema(0, fields, partitionKeys, primaryKeys, options, comment, watermark);
     }
 
     /** The next version of this schema with other options. */
     public TableSchema withOptions(Map<String, String> newOptions) {
-        return new TableSchema(id + 1, fields, partitionKeys, primaryKeys, newOptions, comment);
+        return new TableSchema(
+                id + 1, fields, partitionKeys, primaryKeys, newOptions, comment, watermark);
     }
 
     public TableKind kind() {

@@ -1,0 +1,132 @@
+package dev.tarn.connector.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableWrite;
+import java.io.File;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The writers' watermark on its way to the snapshot: each writer keeps the highest it received (but
+ * the end of input's), its committable carries it through checkpoints, and the committer records
+ * the lowest of one checkpoint's writers.
+ */
+class SinkWatermarkTest {
+
+    @TempDir File dir;
+    private Table table;
+    private final CommitUser user = new CommitUser("job", System.currentTimeMillis());
+
+    @BeforeEach
+    void setUp() {
+        RowType type = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
+        table =
+                Table.create(
+                        FileIO.flinkFileSystems(),
+                        new Path(dir.toURI()),
+                        "db.t",
+                        TableSchema.create(type, List.of(), List.of(), Map.of(), null));
+    }
+
+    private List<CommitMessage> rows(long... ids) throws Exception {
+        try (TableWrite write = table.newWrite()) {
+            for (long id : ids) {
+                write.write(GenericRowData.of(id));
+            }
+            return write.prepareCommit();
+        }
+    }
+
+    private static TarnCommittable prepare(TarnSinkWriter writer) throws Exception {
+        writer.flush(false);
+        return writer.prepareCommit().iterator().next();
+    }
+
+    @Test
+    void aWriterHandsOnTheHighestWatermarkButTheEndOfInputs() throws Exception {
+        try (TarnSinkWriter writer = new TarnSinkWriter(table, user, false, false)) {
+            assertThat(prepare(writer).watermark()).as("none received").isNull();
+            writer.writeWatermark(new Watermark(5_000));
+            writer.writeWatermark(new Watermark(4_000));
+            assertThat(prepare(writer).watermark()).isEqualTo(5_000L);
+            writer.writeWatermark(new Watermark(Long.MAX_VALUE));
+            assertThat(prepare(writer).watermark()).isEqualTo(5_000L);
+        }
+    }
+
+    @Test
+    void theCommittableCarriesTheWatermarkThroughACheckpoint() throws Exception {
+        TarnCommittableSerializer serializer = new TarnCommittableSerializer();
+        assertThat(serializer.getVersion()).isEqualTo(3);
+        TarnCommittable with = new TarnCommittable(user, 4, rows(1, 2), 7_000L);
+        TarnCommittable without = new TarnCommittable(user, 5, rows(3), null);
+
+        assertThat(serializer.deserialize(3, serializer.serialize(with))).isEqualTo(with);
+        assertThat(serializer.deserialize(3, serializer.serialize(without))).isEqualTo(without);
+        // Version 2 is version 3 without the watermark at its end.
+        byte[] v3 = serializer.serialize(with);
+        byte[] v2 = Arrays.copyOf(v3, v3.length - 1 - Long.BYTES);
+        assertThat(serializer.deserialize(2, v2))
+                .isEqualTo(new TarnCommittable(user, 4, with.messages(), null));
+    }
+
+    @Test
+    void theSnapshotRecordsTheLowestWatermarkOfTheCheckpointsWriters() throws Exception {
+        TarnCommitter committer = new TarnCommitter(table, null);
+        committer.commit(
+                List.of(
+                        new FakeCommitRequest(new TarnCommittable(user, 1, rows(1), 5_000L)),
+                        new FakeCommitRequest(new TarnCommittable(user, 1, rows(2), 3_000L)),
+                        new FakeCommitRequest(new TarnCommittable(user, 1, List.of(), 4_000L))));
+        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(3_000L);
+
+        // A writer without a watermark yet: no promise for the checkpoint; the table keeps its.
+        committer.commit(
+                List.of(
+                        new FakeCommitRequest(new TarnCommittable(user, 2, rows(3), 9_000L)),
+                        new FakeCommitRequest(new TarnCommittable(user, 2, rows(4), null))));
+        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(3_000L);
+
+        // A retried earlier checkpoint in the same commit is behind the latest one's writers.
+        committer.commit(
+                List.of(
+                        new FakeCommitRequest(new TarnCommittable(user, 3, rows(5), 6_000L)),
+                        new FakeCommitRequest(new TarnCommittable(user, 4, rows(6), 8_000L)),
+                        new FakeCommitRequest(new TarnCommittable(user, 4, List.of(), 7_000L))));
+        assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(4);
+        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(7_000L);
+    }
+
+    @Test
+    void aCheckpointWithoutRowsPublishesTheWatermarkOnlyWhenItAdvances() throws Exception {
+        TarnCommitter committer = new TarnCommitter(table, null);
+        committer.commit(
+                List.of(new FakeCommitRequest(new TarnCommittable(user, 1, rows(1), 1_000L))));
+        committer.commit(
+                List.of(new FakeCommitRequest(new TarnCommittable(user, 2, List.of(), 2_000L))));
+        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(2_000L);
+        assertThat(table.snapshotManager().latest().records().delta()).isZero();
+
+        FakeCommitRequest idle =
+                new FakeCommitRequest(new TarnCommittable(user, 3, List.of(), 2_000L));
+        committer.commit(List.of(idle));
+        assertThat(table.snapshotManager().latestId()).hasValue(2);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.tarn.format.schema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tarn.format.schema.TableSchema.WatermarkSpec;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.junit.jupiter.api.Test;
+
+/** The schema file's watermark declaration: written, read back, optional, and checked. */
+class SchemaJsonTest {
+
+    private static final RowType TYPE =
+            RowType.of(
+                    new LogicalType[] {new IntType(), new TimestampType(3)},
+                    new String[] {"id", "ts"});
+
+    @Test
+    void aWatermarkRoundTrips() {
+        WatermarkSpec spec = new WatermarkSpec("ts", "`ts` - INTERVAL '5' SECOND");
+        TableSchema schema = TableSchema.create(TYPE, List.of(), List.of(), Map.of(), null, spec);
+
+        byte[] json = SchemaJson.toJson(schema);
+        assertThat(new String(json, StandardCharsets.UTF_8))
+                .contains("\"watermark\" : {")
+                .contains("\"rowtime\" : \"ts\"")
+                .contains("\"expression\" : \"`ts` - INTERVAL '5' SECOND\"");
+        TableSchema read = SchemaJson.fromJson(json, "schema-0");
+        assertThat(read).isEqualTo(schema);
+        assertThat(read.watermark()).isEqualTo(spec);
+        assertThat(read.withOptions(Map.of("bucket", "2")).watermark()).isEqualTo(spec);
+    }
+
+    @Test
+    void aSchemaWithoutWatermarkWritesNone() {
+        TableSchema schema = TableSchema.create(TYPE, List.of(), List.of(), Map.of(), null);
+
+        byte[] json = SchemaJson.toJson(schema);
+        assertThat(new String(json, StandardCharsets.UTF_8)).doesNotContain("watermark");
+        assertThat(SchemaJson.fromJson(json, "schema-0").watermark()).isNull();
+    }
+
+    @Test
+    void aWatermarkMustNameAColumnAndHaveAnExpression() {
+        assertThatThrownBy(
+                        () ->
+                                TableSchema.create(
+                                        TYPE,
+                                        List.of(),
+                                        List.of(),
+                                        Map.of(),
+                                        null,
+                                        new WatermarkSpec("at", "`at`")))
+                .hasMessage("Watermark column at is not a column; columns are [id, ts]");
+        String noExpression =
+                "{\"version\": 1, \"id\": 0, \"fields\": [{\"id\": 0, \"name\": \"ts\", \"type\":"
+                        + " \"TIMESTAMP(3)\"}], \"partitionKeys\": [], \"primaryKeys\": [],"
+                        + " \"options\": {}, \"watermark\": {\"rowtime\": \"ts\"}}";
+        assertThatThrownBy(
+                        () ->
+                                SchemaJson.fromJson(
+                                        noExpression.getBytes(StandardCharsets.UTF_8), "schema-0"))
+                .hasMessage("Corrupt schema file schema-0: missing field 'expression'");
+    }
+}
