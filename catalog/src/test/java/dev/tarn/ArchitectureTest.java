@@ -31,9 +31,9 @@ class ArchitectureTest {
     /**
      * The types of {@code format.lsm} that code outside it may use; everything else there is the
      * tree's own and may change without notice. Who uses them: the table writer (the buckets' trees
-     * with their file opener, each bucket's writer and the changes it hands out), the create- time
-     * validation (the buckets' trees), and the table reader (the key-value layout, the merge
-     * functions, the bucket's reader and its opener).
+     * opened with the bucket reader's file opener, each bucket's writer and the changes it hands
+     * out), the create- time validation (the buckets' trees), and the table reader (the key-value
+     * layout, the merge functions, the bucket's reader and its opener).
      */
     private static final List<Class<?>> LSM_ENTRY_POINTS =
             List.of(
@@ -41,7 +41,6 @@ class ArchitectureTest {
                     MergeFunction.class,
                     MergeFunctions.class,
                     BucketTrees.class,
-                    BucketTrees.FileOpener.class,
                     BucketTreeWriter.class,
                     BucketTreeWriter.Changes.class,
                     BucketTreeReader.class,

@@ -191,10 +191,10 @@ public final class Benchmarks {
                 setup.only(
                         PrimaryKeyPipelines.of(pk, setup.parallelisms, setup.paimon),
                         PrimaryKeyPipelines.OVERHEAD);
-        Rounds.print(
-                PrimaryKeyPipelines.sections(pk, setup.parallelisms),
-                Rounds.measure(pipelines, setup.runs),
-                System.out);
+        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs);
+        Rounds.print(PrimaryKeyPipelines.sections(pk, setup.parallelisms), results, System.out);
+        System.out.println();
+        PrimaryKeyPipelines.printChangelogCost(results, System.out);
         System.out.println();
         System.out.println(pk.writeAmplificationAndPeakHeap());
     }

@@ -53,9 +53,12 @@ final class PrimaryKeyBenchmark {
         return Math.min(rows, keys);
     }
 
-    private String table() {
+    private String table(String changelogProducer) {
         List<String> options = new ArrayList<>(List.of("'bucket' = '4'"));
         options.addAll(sizes.primaryKeyOptions());
+        if (!changelogProducer.equals("none")) {
+            options.add("'changelog-producer' = '" + changelogProducer + "'");
+        }
         return "users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED)" + TableSizes.with(options);
     }
 
@@ -98,17 +101,23 @@ final class PrimaryKeyBenchmark {
         env(false, parallelism).executeSql("INSERT INTO bh SELECT * FROM gen").await();
     }
 
-    void writeTarn(boolean streaming, int parallelism) throws Exception {
-        write(env(streaming, parallelism), "lake");
+    /**
+     * @param changelogProducer the table's {@code changelog-producer}, a key both systems share:
+     *     {@code none}, or {@code lookup} for the changelog's cost
+     */
+    void writeTarn(boolean streaming, int parallelism, String changelogProducer) throws Exception {
+        write(env(streaming, parallelism), "lake", changelogProducer);
     }
 
-    void writePaimon(boolean streaming, int parallelism) throws Exception {
-        write(paimonEnv(streaming, parallelism), "paimon");
+    void writePaimon(boolean streaming, int parallelism, String changelogProducer)
+            throws Exception {
+        write(paimonEnv(streaming, parallelism), "paimon", changelogProducer);
     }
 
-    private void write(TableEnvironment env, String catalog) throws Exception {
+    private void write(TableEnvironment env, String catalog, String changelogProducer)
+            throws Exception {
         env.executeSql("DROP TABLE IF EXISTS " + catalog + ".bench.users");
-        env.executeSql("CREATE TABLE " + catalog + ".bench." + table());
+        env.executeSql("CREATE TABLE " + catalog + ".bench." + table(changelogProducer));
         env.executeSql("INSERT INTO " + catalog + ".bench.users SELECT * FROM gen").await();
     }
 

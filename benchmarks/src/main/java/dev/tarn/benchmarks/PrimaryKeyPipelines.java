@@ -1,19 +1,27 @@
 package dev.tarn.benchmarks;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The primary-key benchmark's pipelines in the order of a round, and the sections of its report.
  * The ceiling and the writes run at every parallelism, the highest first; the reads run at the
  * lowest, after its writes. One round: the ceilings, the batch writes, then reads of what they left
  * (one sorted run per bucket), then the streaming writes, then reads of what those left (level-0
- * files of the last checkpoints over compacted runs, merged on read).
+ * files of the last checkpoints over compacted runs, merged on read), then the streaming writes
+ * again with {@code changelog-producer} = {@code lookup}, whose CPU time over the plain streaming
+ * write's is the changelog's cost ({@link #printChangelogCost}).
  */
 final class PrimaryKeyPipelines {
 
     static final String OVERHEAD = "job overhead (empty pk table scan)";
+
+    private static final String STREAMING = "(stream, 2s cp)";
+    private static final String LOOKUP = "(stream, 2s cp, lookup)";
 
     private PrimaryKeyPipelines() {}
 
@@ -83,7 +91,60 @@ final class PrimaryKeyPipelines {
                             () -> bench.scanPaimon(p),
                             bench::checkScanned));
         }
+        for (int q : descending) {
+            addLookupWrites(pipelines, bench, q, paimon);
+        }
         return pipelines;
+    }
+
+    private static void addLookupWrites(
+            List<Pipeline> pipelines, PrimaryKeyBenchmark bench, int p, boolean paimon) {
+        pipelines.add(
+                new Pipeline(
+                        "upserts -> tarn pk table " + LOOKUP,
+                        writes(bench, p),
+                        () -> bench.writeTarn(true, p, "lookup"),
+                        () -> bench.checkTable("lake")));
+        if (paimon) {
+            pipelines.add(
+                    new Pipeline(
+                            "upserts -> paimon pk table " + LOOKUP,
+                            writes(bench, p),
+                            () -> bench.writePaimon(true, p, "lookup"),
+                            () -> bench.checkTable("paimon")));
+        }
+    }
+
+    /**
+     * Per system and parallelism measured, the median CPU time of the streaming write with {@code
+     * changelog-producer} = {@code lookup} over the same write with {@code none}.
+     */
+    static void printChangelogCost(Map<Pipeline, List<Measurement>> results, PrintStream out) {
+        Map<String, Measurement> medians = new LinkedHashMap<>();
+        results.forEach(
+                (pipeline, runs) ->
+                        medians.put(
+                                pipeline.name() + "@" + pipeline.section().parallelism(),
+                                Measurement.median(runs)));
+        for (Map.Entry<String, Measurement> e : medians.entrySet()) {
+            String name = e.getKey();
+            if (!name.contains(LOOKUP)) {
+                continue;
+            }
+            Measurement none = medians.get(name.replace(LOOKUP, STREAMING));
+            if (none == null) {
+                continue;
+            }
+            String[] at = name.split("@");
+            out.printf(
+                    "Changelog cost, %s at parallelism %s: CPU %.2f s with lookup over %.2f s"
+                            + " with none = %.2fx%n",
+                    at[0].substring("upserts -> ".length(), at[0].indexOf(" pk table")),
+                    at[1],
+                    e.getValue().cpuSeconds(),
+                    none.cpuSeconds(),
+                    e.getValue().cpuSeconds() / none.cpuSeconds());
+        }
     }
 
     private static void addWrites(
@@ -92,19 +153,19 @@ final class PrimaryKeyPipelines {
             int p,
             boolean streaming,
             boolean paimon) {
-        String mode = streaming ? "(stream, 2s cp)" : "(batch)";
+        String mode = streaming ? STREAMING : "(batch)";
         pipelines.add(
                 new Pipeline(
                         "upserts -> tarn pk table " + mode,
                         writes(bench, p),
-                        () -> bench.writeTarn(streaming, p),
+                        () -> bench.writeTarn(streaming, p, "none"),
                         () -> bench.checkTable("lake")));
         if (paimon) {
             pipelines.add(
                     new Pipeline(
                             "upserts -> paimon pk table " + mode,
                             writes(bench, p),
-                            () -> bench.writePaimon(streaming, p),
+                            () -> bench.writePaimon(streaming, p, "none"),
                             () -> bench.checkTable("paimon")));
         }
     }

@@ -57,11 +57,12 @@ public final class TarnTableSink
         if (mergeEngine().needsUpdateBefore()) {
             return requestedMode; // Retractions (-U, -D) subtract from aggregates.
         }
-        if (table.config().stream().changelogProducer().writesChangelogFiles()) {
+        if (table.config().stream().changelogProducer().storesInput()) {
             return requestedMode; // The stored changelog holds every change, -U included.
         }
         // What the query produces, without -U: a change by key replaces the key's row, so an
-        // insert-only query stays insert-only and needs no upsert materialization.
+        // insert-only query stays insert-only and needs no upsert materialization. (With
+        // 'lookup' the writers compute the -U rows themselves.)
         ChangelogMode.Builder mode = ChangelogMode.newBuilder();
         for (RowKind kind : requestedMode.getContainedKinds()) {
             if (kind != RowKind.UPDATE_BEFORE) {

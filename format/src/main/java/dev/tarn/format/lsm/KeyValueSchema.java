@@ -117,6 +117,38 @@ public final class KeyValueSchema {
         public byte[] bytes() {
             return java.util.Arrays.copyOf(encoder.buffer(), size);
         }
+
+        /** Bytes of the last key set: equal keys have equal bytes. */
+        public int size() {
+            return size;
+        }
+
+        /** A hash of the last key set's bytes, for hash tables of keys. */
+        public int hash() {
+            byte[] bytes = encoder.buffer();
+            int h = 0;
+            for (int i = 0; i < size; i++) {
+                h = 31 * h + bytes[i];
+            }
+            // MurmurHash3's finalizer: spreads the low bits a power-of-two table uses.
+            h ^= h >>> 16;
+            h *= 0x85ebca6b;
+            h ^= h >>> 13;
+            h *= 0xc2b2ae35;
+            return h ^ (h >>> 16);
+        }
+
+        /** Whether the {@code length} bytes at {@code offset} of {@code bytes} are the last key. */
+        public boolean equalsBytes(byte[] bytes, int offset, int length) {
+            return length == size
+                    && java.util.Arrays.equals(
+                            encoder.buffer(), 0, size, bytes, offset, offset + length);
+        }
+
+        /** Copies the last key set's bytes to {@code target} at {@code offset}. */
+        public void copyTo(byte[] target, int offset) {
+            System.arraycopy(encoder.buffer(), 0, target, offset, size);
+        }
     }
 
     public LastKey newLastKey() {
@@ -126,6 +158,11 @@ public final class KeyValueSchema {
     /** Orders two keys encoded by a {@link LastKey}. */
     public int compareKeys(byte[] a, byte[] b) {
         return keyRowOrder.compare(keyRow(a), keyRow(b));
+    }
+
+    /** Orders the key of a table row against a key encoded by a {@link LastKey}. */
+    public int compareToKey(RowData row, byte[] key) {
+        return keyRowOrder.compare(ProjectedRowData.from(keyIndexes).replaceRow(row), keyRow(key));
     }
 
     /** True if the two ranges share a key. */

@@ -23,10 +23,11 @@ import javax.annotation.Nullable;
  * scan.mode} or a consumer's record), then the changes of one snapshot after another ({@link
  * #changes}), each turned into {@link Split}s from the snapshot's delta alone. An append table's
  * changes are the files APPEND snapshots add; a primary-key table's are its new versions per key
- * (producer {@code none}) or the changelog files its writers stored ({@code input}). COMPACT
- * snapshots change no row and bring nothing but the changelog files they store; OVERWRITE snapshots
- * are skipped unless {@code streaming-read-overwrite} is set. Stateless between calls: the caller
- * keeps the position, so a restored reader continues at the snapshot it checkpointed.
+ * (producer {@code none}) or the changelog files its writers stored ({@code input}, {@code
+ * lookup}). COMPACT snapshots change no row and bring nothing but the changelog files they store;
+ * OVERWRITE snapshots are skipped unless {@code streaming-read-overwrite} is set. Stateless between
+ * calls: the caller keeps the position, so a restored reader continues at the snapshot it
+ * checkpointed.
  */
 public final class StreamScan {
 
@@ -66,15 +67,16 @@ public final class StreamScan {
             }
             return;
         }
-        if (!table.config().lsm().mergeEngine().newestVersionIsRow()) {
+        if (!stream.changelogProducer().computesRowChanges()
+                && !table.config().lsm().mergeEngine().newestVersionIsRow()) {
             throw new IllegalArgumentException(
                     String.format(
                             "Cannot follow table %s in a streaming read: its merge-engine '%s'"
                                     + " folds the versions of a key, so neither its new versions"
                                     + " nor its input (changelog-producer '%s') are the changes"
-                                    + " of its rows, and the producers that compute them"
-                                    + " ('lookup', 'full-compaction') are not supported by this"
-                                    + " version of Tarn",
+                                    + " of its rows. Set 'changelog-producer' = 'lookup' (ALTER"
+                                    + " TABLE), whose writers compute them, and follow the"
+                                    + " commits made after it",
                             table.name(),
                             table.config().lsm().mergeEngine(),
                             stream.changelogProducer()));

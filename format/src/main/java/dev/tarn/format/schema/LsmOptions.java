@@ -114,6 +114,15 @@ public final class LsmOptions {
                                     + " and write fewer, larger level-0 files at the next"
                                     + " checkpoint (false: write a level-0 file right away).");
 
+    public static final ConfigOption<MemorySize> LOOKUP_CACHE_MAX_MEMORY_SIZE =
+            ConfigOptions.key("lookup.cache-max-memory-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.parse("256mb"))
+                    .withDescription(
+                            "Memory of one writer task for the current rows of its buckets that"
+                                    + " changelog-producer 'lookup' looks up; a bucket whose rows"
+                                    + " do not fit reads them from its files at each flush.");
+
     public static final ConfigOption<Integer> FULL_COMPACTION_DELTA_COMMITS =
             ConfigOptions.key("full-compaction.delta-commits")
                     .intType()
@@ -131,6 +140,7 @@ public final class LsmOptions {
                 DEFAULT_AGGREGATE_FUNCTION,
                 WRITE_BUFFER_SIZE,
                 WRITE_BUFFER_SPILLABLE,
+                LOOKUP_CACHE_MAX_MEMORY_SIZE,
                 NUM_SORTED_RUN_COMPACTION_TRIGGER,
                 NUM_SORTED_RUN_STOP_TRIGGER,
                 COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,

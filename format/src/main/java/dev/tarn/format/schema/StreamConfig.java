@@ -128,8 +128,12 @@ public record StreamConfig(
          */
         INPUT("input", true),
 
-        /** Writers look up each changed key's previous row and store a complete changelog. */
-        LOOKUP("lookup", false),
+        /**
+         * Writers look up each changed key's previous row at each flush and store the changes of
+         * the rows in changelog files ({@code +I}, {@code -U}/{@code +U}, {@code -D} with the old
+         * row); a streaming read emits exactly those, whatever the merge engine.
+         */
+        LOOKUP("lookup", true),
 
         /** Full compactions store the changelog between the rows they replace and write. */
         FULL_COMPACTION("full-compaction", false);
@@ -150,6 +154,19 @@ public record StreamConfig(
         /** Whether writers store changelog files for it. */
         public boolean writesChangelogFiles() {
             return this != NONE;
+        }
+
+        /** Whether writers store their input as it came, so the input must hold every change. */
+        public boolean storesInput() {
+            return this == INPUT;
+        }
+
+        /**
+         * Whether the stored changelog is the changes of the rows, computed by the writers with the
+         * merge engine, rather than the writers' input or new versions.
+         */
+        public boolean computesRowChanges() {
+            return this == LOOKUP;
         }
 
         /**

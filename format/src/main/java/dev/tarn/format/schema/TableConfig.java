@@ -82,6 +82,7 @@ public record TableConfig(
      * @param mergeEngine how versions of a key fold ({@code merge-engine})
      * @param ordersBySequenceField whether versions are ordered by columns ({@code sequence.field})
      * @param ignoreDelete whether the merge drops retractions ({@code ignore-delete})
+     * @param memory what a writer task's buckets buffer and index in memory
      * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
      */
@@ -89,10 +90,20 @@ public record TableConfig(
             MergeEngine mergeEngine,
             boolean ordersBySequenceField,
             boolean ignoreDelete,
-            long writeBufferSize,
-            boolean spillable,
+            Memory memory,
             int sortedRunStopTrigger,
             int fullCompactionDeltaCommits) {}
+
+    /**
+     * The memory of one writer task of a primary-key table, shared by its buckets.
+     *
+     * @param writeBufferSize bytes that sort changes before they are written ({@code
+     *     write-buffer-size})
+     * @param spillable whether a full buffer spills to local disk ({@code write-buffer-spillable})
+     * @param lookupCacheSize bytes of the index of current rows that {@code changelog-producer} =
+     *     {@code lookup} keeps ({@code lookup.cache-max-memory-size})
+     */
+    public record Memory(long writeBufferSize, boolean spillable, long lookupCacheSize) {}
 
     /** Keys a connector or catalog may also pass through a table's options. */
     private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");
@@ -172,8 +183,10 @@ public record TableConfig(
                 MergeEngine.fromOption(table, get(table, conf, LsmOptions.MERGE_ENGINE)),
                 get(table, conf, LsmOptions.SEQUENCE_FIELD) != null,
                 get(table, conf, LsmOptions.IGNORE_DELETE),
-                positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
-                get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
+                new Memory(
+                        positive(table, conf, LsmOptions.WRITE_BUFFER_SIZE),
+                        get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
+                        positive(table, conf, LsmOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE)),
                 stop == null ? trigger + 3 : stop,
                 fullEvery == null ? 0 : fullEvery);
     }

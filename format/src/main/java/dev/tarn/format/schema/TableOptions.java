@@ -152,7 +152,10 @@ public final class TableOptions {
                     .withDescription(
                             "What a streaming read of a primary-key table emits: 'none' (new"
                                     + " versions as upserts), 'input' (writers store their input"
-                                    + " changes, and the read emits exactly those).");
+                                    + " changes, and the read emits exactly those), 'lookup'"
+                                    + " (writers look up each changed key's previous row and"
+                                    + " store the changes of the rows: -U/+U pairs, -D with the"
+                                    + " old row).");
 
     public static final ConfigOption<String> CONSUMER_ID =
             ConfigOptions.key("consumer-id")
@@ -312,6 +315,7 @@ public final class TableOptions {
                 MANIFEST_TARGET_FILE_SIZE,
                 LsmOptions.WRITE_BUFFER_SIZE,
                 LsmOptions.WRITE_BUFFER_SPILLABLE,
+                LsmOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE,
                 LsmOptions.NUM_SORTED_RUN_COMPACTION_TRIGGER,
                 LsmOptions.NUM_SORTED_RUN_STOP_TRIGGER,
                 LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,

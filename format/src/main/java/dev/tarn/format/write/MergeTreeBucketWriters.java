@@ -48,6 +48,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
     private final TableContext table;
     private final boolean overwrite;
     private final long writeBufferSize;
+    private final boolean lookupChangelog;
     private final BucketTrees trees;
     private final Map<BucketId, MergeTreeBucketWriter> writers = new LinkedHashMap<>();
     @Nullable private PublishedFiles published;
@@ -64,7 +65,8 @@ final class MergeTreeBucketWriters implements BucketWriters {
             TableContext table, ParquetDataWriter.Options parquetOptions, boolean overwrite) {
         this.table = table;
         this.overwrite = overwrite;
-        this.writeBufferSize = table.config().lsm().writeBufferSize();
+        this.writeBufferSize = table.config().lsm().memory().writeBufferSize();
+        this.lookupChangelog = table.config().stream().changelogProducer().computesRowChanges();
         // Checks the options here, so a bad merge option fails before the first row.
         this.trees =
                 new BucketTrees(
@@ -115,8 +117,26 @@ final class MergeTreeBucketWriters implements BucketWriters {
 
     @Override
     public void beforeCommit(boolean endOfInput) throws IOException {
-        flushInParallel();
         following = !overwrite && !endOfInput && published != null;
+        if (restorePending && !endOfInput) {
+            // A checkpoint barrier: the job's tasks all finished their restore before it was
+            // triggered, so the committer has published what it recovered. Restored before the
+            // flush, so that a lookup changelog of this commit sees those files.
+            restorePending = false;
+            PublishedFiles files = published();
+            for (Map.Entry<BucketId, MergeTreeBucketWriter> w : writers.entrySet()) {
+                w.getValue().tree().restore(files.files(w.getKey()));
+            }
+        } else if (restorePending && lookupChangelog) {
+            // The input ended before the first checkpoint: the committer may still be publishing
+            // what it recovered. A lookup changelog looks up against the latest snapshot as it is
+            // now, which holds those files unless that commit is still under way.
+            PublishedFiles files = PublishedFiles.ofLatest(table);
+            for (Map.Entry<BucketId, MergeTreeBucketWriter> w : writers.entrySet()) {
+                w.getValue().tree().lookUpAgainst(files.files(w.getKey()));
+            }
+        }
+        flushInParallel();
         if (following) {
             followTable();
         }
@@ -125,13 +145,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
     @Override
     public void afterCommit(boolean endOfInput) throws IOException {
         recountMemory();
-        if (restorePending && !endOfInput) {
-            // A checkpoint barrier: the job's tasks all finished their restore before it was
-            // triggered, so the committer has published what it recovered.
-            restorePending = false;
-            PublishedFiles files = published();
-            writers.forEach((key, w) -> w.tree().restore(files.files(key)));
-        } else if (following) {
+        if (following) {
             rebuildStaleBuckets();
         }
     }
@@ -266,7 +280,9 @@ final class MergeTreeBucketWriters implements BucketWriters {
                 trees.open(
                         dir,
                         files,
-                        new DataFileOpener(table, dir, trees.fileType(), null, "compaction")::open,
+                        new DataFileOpener(
+                                        table, dir, trees.fileType(), null, "compaction or lookup")
+                                ::open,
                         System.currentTimeMillis() << CLOCK_SHIFT);
         if (restorePending) {
             tree.awaitRestore();

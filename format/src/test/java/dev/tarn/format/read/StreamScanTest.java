@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -17,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -101,6 +105,59 @@ class StreamScanTest {
         StreamScan following = new StreamScan(overwrites.context(), null);
         assertThat(rows(table, following.changes(3).orElseThrow().splits()))
                 .containsExactly("+I5", "-D1");
+    }
+
+    /** A table {@code (id BIGINT NOT NULL, n BIGINT)} keyed by id, n summed. */
+    private Table aggregation(String producer) {
+        RowType type =
+                RowType.of(
+                        new LogicalType[] {new BigIntType(false), new BigIntType()},
+                        new String[] {"id", "n"});
+        return Table.create(
+                FileIO.flinkFileSystems(),
+                new Path(tempDir.resolve(producer).toUri()),
+                "db.sums",
+                TableSchema.create(
+                        type,
+                        List.of(),
+                        List.of("id"),
+                        Map.of(
+                                "bucket", "1",
+                                "merge-engine", "aggregation",
+                                "fields.n.aggregate-function", "sum",
+                                "changelog-producer", producer),
+                        null));
+    }
+
+    @Test
+    void aLookupTableIsFollowedThroughItsChangelogWhateverItsMergeEngine() throws Exception {
+        Table table = aggregation("lookup");
+        append(table, 1, List.of(row(1L, 10L), row(2L, 20L)));
+        append(table, 2, List.of(row(1L, 5L), row(3L, 1L)));
+        StreamScan scan =
+                new StreamScan(
+                        table.withDynamicOptions(Map.of("scan.snapshot-id", "1")).context(), null);
+        List<Split> second = scan.changes(2).orElseThrow().splits();
+        assertThat(second).extracting(Split::kind).containsOnly(Split.Kind.CHANGELOG);
+        List<String> rows = new ArrayList<>();
+        TableRead read = table.newRead();
+        for (Split split : second) {
+            try (TableRead.SplitReader reader = read.open(split)) {
+                for (RowData r = reader.next(); r != null; r = reader.next()) {
+                    rows.add(r.getRowKind().shortString() + r.getLong(0) + "=" + r.getLong(1));
+                }
+            }
+        }
+        assertThat(rows).containsExactly("-U1=10", "+U1=15", "+I3=1");
+
+        assertThatThrownBy(() -> new StreamScan(aggregation("none").context(), null))
+                .hasMessage(
+                        "Cannot follow table db.sums in a streaming read: its merge-engine"
+                                + " 'aggregation' folds the versions of a key, so neither its new"
+                                + " versions nor its input (changelog-producer 'none') are the"
+                                + " changes of its rows. Set 'changelog-producer' = 'lookup'"
+                                + " (ALTER TABLE), whose writers compute them, and follow the"
+                                + " commits made after it");
     }
 
     @Test

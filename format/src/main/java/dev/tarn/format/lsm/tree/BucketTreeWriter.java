@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The writer of one bucket of a primary-key table: gives every change the next sequence number,
@@ -40,6 +41,11 @@ import org.apache.flink.table.data.RowData;
  * files until its owner {@linkplain #rebuild rebuilds} its view from the table. A compaction that
  * finds one of its input files gone (deleted by the commit that dropped it) makes it stale too.
  *
+ * <p>With a changelog producer it also writes changelog files, handed out with the commit: its
+ * input as it comes ({@code input}), or, at each flush, the changes of the rows the flush makes
+ * ({@code lookup}, {@link LookupChangelog}: the previous row of each key it changes, from an index
+ * of the bucket's current rows).
+ *
  * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share.
  */
 public final class BucketTreeWriter implements AutoCloseable {
@@ -52,17 +58,7 @@ public final class BucketTreeWriter implements AutoCloseable {
             ExecutorService compactions,
             int stopTrigger,
             int fullCompactionEvery,
-            Changelog changelog) {}
-
-    /** Which input changes the writer also stores as changelog files, for streaming reads. */
-    enum Changelog {
-        /** None: the table's changelog producer stores nothing. */
-        NONE,
-        /** Every change as it comes. */
-        ALL,
-        /** Every change but retractions, which the table ignores ({@code ignore-delete}). */
-        WITHOUT_RETRACTIONS
-    }
+            ChangelogSetup changelog) {}
 
     /**
      * The changes of one commit: added level-0 files, what compaction replaced with what, and the
@@ -89,6 +85,7 @@ public final class BucketTreeWriter implements AutoCloseable {
 
     private final List<DataFile> newFiles = new ArrayList<>();
     @Nullable private final KeyValueFileWriter changelog;
+    @Nullable private final LookupChangelog lookup;
 
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
@@ -96,7 +93,7 @@ public final class BucketTreeWriter implements AutoCloseable {
     BucketTreeWriter(
             Setup setup,
             KeyValueFileWriter.Target target,
-            SortedRunReader.FileOpener opener,
+            BucketTreeReader.ColumnOpener opener,
             Levels levels,
             SortBuffer buffer,
             long firstSequence) {
@@ -105,27 +102,37 @@ public final class BucketTreeWriter implements AutoCloseable {
         this.levels = levels;
         this.buffer = buffer;
         this.merge = setup.merges().get();
-        this.compactions = new BucketCompactions(setup, target, opener, levels);
+        RowType fileType = setup.schema().fileType();
+        this.compactions =
+                new BucketCompactions(setup, target, f -> opener.open(f, fileType), levels);
         this.firstSequence = firstSequence;
         this.nextSequence = firstSequence;
+        ChangelogSetup changes = setup.changelog();
         this.changelog =
-                setup.changelog() == Changelog.NONE
-                        ? null
-                        : new KeyValueFileWriter(target, 0, true);
+                changes.storesInput()
+                        ? new KeyValueFileWriter(target.forChangelog(), 0, true)
+                        : null;
+        this.lookup = LookupChangelog.of(setup, target, opener, this::treeFiles);
     }
 
     /** From now until {@link #restore}, the levels lack the bucket's published files. */
     public void awaitRestore() {
         awaitingRestore = true;
+        if (lookup != null) {
+            lookup.awaitCatchUp();
+        }
     }
 
     /**
      * Adds the bucket's published files, all older than this writer's changes, and lets compaction
      * run again.
      *
+     * <p>With {@code changelog-producer} = {@code lookup}, the changes flushed meanwhile are looked
+     * up now.
+     *
      * @throws IllegalStateException if a file holds a sequence number this writer also gave out
      */
-    public void restore(Collection<DataFile> published) {
+    public void restore(Collection<DataFile> published) throws IOException {
         if (!awaitingRestore) {
             throw new IllegalStateException("Bucket " + target.dir() + " was restored already");
         }
@@ -144,6 +151,20 @@ public final class BucketTreeWriter implements AutoCloseable {
         }
         published.forEach(levels::addFile);
         awaitingRestore = false;
+        if (lookup != null) {
+            lookup.catchUp(List.of());
+        }
+    }
+
+    /**
+     * For a writer still {@linkplain #awaitRestore awaiting its restore} at the end of its input:
+     * looks up what it flushed, and will flush, against {@code published}, without taking them into
+     * its tree (it still does not compact). No effect without a lookup changelog.
+     */
+    public void lookUpAgainst(Collection<DataFile> published) throws IOException {
+        if (lookup != null && awaitingRestore) {
+            lookup.catchUp(published);
+        }
     }
 
     /**
@@ -174,13 +195,16 @@ public final class BucketTreeWriter implements AutoCloseable {
         }
         levels.resetTo(files);
         stale = false;
+        if (lookup != null) {
+            lookup.invalidate();
+        }
     }
 
     /** Adds one change; its kind is the row's. The row may be reused once this returns. */
     public void write(RowData row) throws IOException {
         long sequence = nextSequence++;
         if (changelog != null
-                && (setup.changelog() == Changelog.ALL
+                && (setup.changelog().kind() == ChangelogSetup.Kind.ALL
                         || !KeyValue.isRetraction(row.getRowKind()))) {
             changelog.writeChange(sequence, row.getRowKind(), row);
         }
@@ -224,17 +248,29 @@ public final class BucketTreeWriter implements AutoCloseable {
             return List.of();
         }
         KeyValueFileWriter writer = new KeyValueFileWriter(target, 0);
+        boolean lookingUp = lookup != null && lookup.begin();
         List<DataFile> flushed;
         try {
             // Tombstones stay: older files (or files of a commit still pending) may hold the key.
             Iterator<KeyValue> changes = buffer.merged(merge);
             while (changes.hasNext()) {
-                writer.write(changes.next());
+                KeyValue change = changes.next();
+                writer.write(change);
+                if (lookingUp) {
+                    lookup.apply(change);
+                }
             }
             flushed = writer.finish();
         } catch (IOException | RuntimeException e) {
             writer.abort();
             throw e;
+        } finally {
+            if (lookingUp) {
+                lookup.end();
+            }
+        }
+        if (lookup != null && !lookingUp) {
+            lookup.addPending(flushed);
         }
         buffer.clear();
         return flushed;
@@ -277,7 +313,9 @@ public final class BucketTreeWriter implements AutoCloseable {
                         List.copyOf(newFiles),
                         compactions.before(),
                         compactions.after(),
-                        changelog == null ? List.of() : changelog.finish());
+                        changelog != null
+                                ? changelog.finish()
+                                : lookup != null ? lookup.finish() : List.of());
         newFiles.clear();
         compactions.handedOut();
         return changes;
@@ -311,6 +349,12 @@ public final class BucketTreeWriter implements AutoCloseable {
         return levels.runs();
     }
 
+    private List<DataFile> treeFiles() {
+        List<DataFile> files = new ArrayList<>();
+        levels.runs().forEach(r -> files.addAll(r.files()));
+        return files;
+    }
+
     /**
      * Stops a running compaction and deletes every file not yet returned by {@link #prepareCommit};
      * published files are kept.
@@ -320,6 +364,9 @@ public final class BucketTreeWriter implements AutoCloseable {
         compactions.cancel();
         if (changelog != null) {
             changelog.abort();
+        }
+        if (lookup != null) {
+            lookup.close();
         }
         DataFiles.deleteUnreferenced(target.io(), target.dir(), newFiles);
         newFiles.clear();

@@ -6,7 +6,6 @@ import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableConfig;
@@ -35,16 +34,10 @@ public final class BucketTrees implements AutoCloseable {
     /** Spill files per bucket before it must flush: bounds open files when reading them back. */
     private static final int MAX_SPILL_FILES = 64;
 
-    /** Opens a data file of a bucket for reading every column of its file type. */
-    @FunctionalInterface
-    public interface FileOpener {
-        ParquetDataReader open(DataFile file) throws IOException;
-    }
-
     private final String tableName;
     private final KeyValueSchema schema;
     private final TableConfig.Lsm config;
-    private final BucketTreeWriter.Changelog changelog;
+    private final ChangelogSetup changelog;
     private final FileIO io;
     private final ParquetDataWriter.Options parquetOptions;
     private final long targetFileSize;
@@ -74,11 +67,22 @@ public final class BucketTrees implements AutoCloseable {
         this.schema = KeyValueSchema.of(schema);
         this.config = config.lsm();
         this.changelog =
-                !config.stream().changelogProducer().writesChangelogFiles()
-                        ? BucketTreeWriter.Changelog.NONE
-                        : config.lsm().ignoreDelete()
-                                ? BucketTreeWriter.Changelog.WITHOUT_RETRACTIONS
-                                : BucketTreeWriter.Changelog.ALL;
+                switch (config.stream().changelogProducer()) {
+                    case NONE -> ChangelogSetup.NONE;
+                    case INPUT ->
+                            new ChangelogSetup(
+                                    config.lsm().ignoreDelete()
+                                            ? ChangelogSetup.Kind.WITHOUT_RETRACTIONS
+                                            : ChangelogSetup.Kind.ALL,
+                                    null);
+                    case LOOKUP -> ChangelogSetup.lookup(config.lsm().memory().lookupCacheSize());
+                    case FULL_COMPACTION ->
+                            throw new IllegalArgumentException(
+                                    "Table "
+                                            + tableName
+                                            + " has changelog-producer 'full-compaction', which"
+                                            + " this version of Tarn cannot write");
+                };
         this.io = io;
         this.parquetOptions = parquetOptions;
         this.targetFileSize = config.sizes().targetFileSize();
@@ -113,19 +117,22 @@ public final class BucketTrees implements AutoCloseable {
      * Starts the writer of the bucket in {@code dir} from its live {@code files}, numbering its
      * changes from above every sequence number in them and from at least {@code minFirstSequence}.
      *
-     * @param opener opens the bucket's files for compaction
+     * @param opener opens the bucket's files for compaction and lookups
      * @throws IllegalArgumentException if a file is not a primary-key file of a level this table
      *     has
      */
     public BucketTreeWriter open(
-            Path dir, Collection<DataFile> files, FileOpener opener, long minFirstSequence)
+            Path dir,
+            Collection<DataFile> files,
+            BucketTreeReader.ColumnOpener opener,
+            long minFirstSequence)
             throws IOException {
         Levels levels = new Levels(schema, picker.maxLevel(), files);
         long firstSequence = Math.max(levels.maxSequence() + 1, minFirstSequence);
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
                         io, dir, schema, parquetOptions, targetFileSize, schemaId);
-        return new BucketTreeWriter(setup(), target, opener::open, levels, buffer(), firstSequence);
+        return new BucketTreeWriter(setup(), target, opener, levels, buffer(), firstSequence);
     }
 
     private BucketTreeWriter.Setup setup() {
@@ -151,14 +158,15 @@ public final class BucketTrees implements AutoCloseable {
     }
 
     private SortBuffer buffer() throws IOException {
-        if (!config.spillable()) {
-            return SortBuffer.inMemory(schema.keys(), config.writeBufferSize());
+        TableConfig.Memory memory = config.memory();
+        if (!memory.spillable()) {
+            return SortBuffer.inMemory(schema.keys(), memory.writeBufferSize());
         }
         if (spillDirectory == null) {
             spillDirectory = Files.createTempDirectory("tarn-spill-");
         }
         return SortBuffer.spillable(
-                schema.keys(), config.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
+                schema.keys(), memory.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
     }
 
     /**

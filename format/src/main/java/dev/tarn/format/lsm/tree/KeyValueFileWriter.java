@@ -38,7 +38,25 @@ final class KeyValueFileWriter {
             KeyValueSchema schema,
             ParquetDataWriter.Options options,
             long targetFileSize,
-            long schemaId) {}
+            long schemaId) {
+
+        /**
+         * As this, for changelog files: PLAIN pages only. A dictionary pays for a column only
+         * across many rows of few values; a changelog file is read once, in full, and the attempt
+         * (a hash insert per value of its first page) cost two thirds of writing one.
+         */
+        Target forChangelog() {
+            ParquetDataWriter.Options o = options;
+            return new Target(
+                    io,
+                    dir,
+                    schema,
+                    new ParquetDataWriter.Options(
+                            o.compression(), o.zstdLevel(), o.rowGroupSize(), o.pageSize(), false),
+                    targetFileSize,
+                    schemaId);
+        }
+    }
 
     private final Target target;
     private final int level;

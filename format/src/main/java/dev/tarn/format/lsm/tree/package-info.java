@@ -49,5 +49,14 @@
  * each commit. {@link dev.tarn.format.lsm.tree.BucketTreeReader} reads a bucket as of a snapshot:
  * it splits the files into sections of overlapping key ranges ({@code Sections}) and merges only
  * where files overlap.
+ *
+ * <h2>Changelog files</h2>
+ *
+ * With {@code changelog-producer} = {@code lookup}, each flush also writes the changes of the rows
+ * it makes ({@code LookupChangelog}): for every key it changes, the key's previous row, from a
+ * {@code LookupIndex} of the bucket's current rows kept across commits in memory the buckets share
+ * ({@code LookupMemory}, least recently used evicted), or, for a bucket whose rows do not fit, read
+ * from its files by a merge join of the flush's keys with the sections they fall in ({@code
+ * PreviousRows}).
  */
 package dev.tarn.format.lsm.tree;

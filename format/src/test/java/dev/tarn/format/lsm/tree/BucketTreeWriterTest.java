@@ -53,20 +53,20 @@ class BucketTreeWriterTest {
                         compactions,
                         stopTrigger,
                         0,
-                        BucketTreeWriter.Changelog.NONE);
+                        ChangelogSetup.NONE);
         Path bucket = new Path(dir.toUri());
         FileIO io = FileIO.flinkFileSystems();
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
                         io, bucket, schema, ParquetDataWriter.Options.defaults(), 1 << 20, 0);
-        SortedRunReader.FileOpener opener =
-                file ->
+        BucketTreeReader.ColumnOpener opener =
+                (file, readType) ->
                         ParquetDataReader.open(
                                 io,
                                 new Path(bucket, file.fileName()),
                                 file.fileSize(),
                                 schema.fileType(),
-                                schema.fileType(),
+                                readType,
                                 null);
         int maxRuns = 0;
         try (BucketTreeWriter writer =

@@ -1,0 +1,160 @@
+package dev.tarn.benchmarks;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.TableRead;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.TableWrite;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.fs.Path;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The CPU cost of {@code changelog-producer} = {@code lookup} on the write alone, through the
+ * format's write seam without Flink: the benchmark's upserts over a quarter as many keys into 4
+ * buckets, a commit every 200,000 rows (many commits, so most changes update a key written by an
+ * earlier one), once with {@code none} and once with {@code lookup} per round. Prints the process
+ * CPU time of each (flushes and compactions run on threads of their own) and their ratio. Checks
+ * that both leave one row per key and that the lookup's changelog holds a row per new key and two
+ * per changed one.
+ */
+final class ChangelogCostProbe {
+
+    private static final long ROWS_PER_COMMIT = 200_000;
+
+    private ChangelogCostProbe() {}
+
+    static void run(int rows, int runs, PrintStream out) throws Exception {
+        long keys = Math.max(1, rows / 4);
+        java.nio.file.Path dir = Files.createTempDirectory("tarn-changelog-probe");
+        out.printf(
+                "%,d upserts over %,d keys, 4 buckets, a commit every %,d rows, %d rounds%n",
+                rows, keys, ROWS_PER_COMMIT, runs);
+        write(dir.resolve("warmup-none"), Math.min(rows, 400_000), "none");
+        write(dir.resolve("warmup-lookup"), Math.min(rows, 400_000), "lookup");
+        List<Double> none = new ArrayList<>();
+        List<Double> lookup = new ArrayList<>();
+        for (int round = 0; round < runs; round++) {
+            none.add(write(dir.resolve("none-" + round), rows, "none"));
+            lookup.add(write(dir.resolve("lookup-" + round), rows, "lookup"));
+        }
+        double n = median(none);
+        double l = median(lookup);
+        out.printf(
+                "write CPU: none %.2f s, lookup %.2f s (medians; runs %s and %s): lookup over"
+                        + " none = %.2fx%n",
+                n, l, none, lookup, l / n);
+    }
+
+    /** Writes the upserts into a new table; returns the CPU seconds the process spent on it. */
+    private static double write(java.nio.file.Path location, long rows, String producer)
+            throws Exception {
+        Table table =
+                Table.create(
+                        FileIO.flinkFileSystems(),
+                        new Path(location.toUri()),
+                        "bench.changelog",
+                        TableSchema.create(
+                                rowType(),
+                                List.of(),
+                                List.of("id"),
+                                Map.of("bucket", "4", "changelog-producer", producer),
+                                null));
+        long keys = Math.max(1, rows / 4);
+        BenchGenFactory.Rows generator = new BenchGenFactory.Rows(rows, keys);
+        long changelogRows = 0;
+        // What the changelog must hold: per commit, a +I per key new to the table and a -U/+U
+        // pair per key written before (the generator never writes a row twice).
+        BitSet seen = new BitSet();
+        BitSet inCommit = new BitSet();
+        long expected = 0;
+        long cpu0 = Measurement.processCpuNanos();
+        long gc0 = gcMillis();
+        try (TableWrite write = table.newWrite()) {
+            long commits = 0;
+            for (long i = 0; i < rows; i++) {
+                RowData row = generator.row(i);
+                write.write(row);
+                inCommit.set((int) row.getLong(0));
+                if (i % ROWS_PER_COMMIT == ROWS_PER_COMMIT - 1 || i == rows - 1) {
+                    BitSet again = (BitSet) inCommit.clone();
+                    again.and(seen);
+                    expected += inCommit.cardinality() + again.cardinality();
+                    seen.or(inCommit);
+                    inCommit.clear();
+                    List<CommitMessage> messages = write.prepareCommit(i == rows - 1);
+                    for (CommitMessage m : messages) {
+                        changelogRows +=
+                                m.changelogFiles().stream().mapToLong(DataFile::rowCount).sum();
+                    }
+                    table.newCommit("probe").commit(++commits, messages);
+                }
+            }
+        }
+        double seconds = (Measurement.processCpuNanos() - cpu0) / 1e9;
+        System.out.printf(
+                "  %s: CPU %.2f s, of it in collections about %.2f s%n",
+                producer, seconds, (gcMillis() - gc0) / 1e3);
+        check(table, keys, producer.equals("lookup") ? expected : 0, changelogRows);
+        return seconds;
+    }
+
+    private static void check(Table table, long keys, long expectedChangelog, long changelog)
+            throws Exception {
+        long count = 0;
+        TableRead read = table.newRead();
+        for (Split split : table.newScan().plan().splits()) {
+            try (TableRead.SplitReader reader = read.open(split)) {
+                for (RowData row = reader.next(); row != null; row = reader.next()) {
+                    count++;
+                }
+            }
+        }
+        if (count != keys || changelog != expectedChangelog) {
+            throw new WrongResultException(
+                    String.format(
+                            "%,d keys left %,d rows and %,d changelog rows, expected %,d",
+                            keys, count, changelog, expectedChangelog));
+        }
+    }
+
+    /** Milliseconds the collectors spent so far (their pauses and concurrent work). */
+    private static long gcMillis() {
+        long millis = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return millis;
+    }
+
+    private static RowType rowType() {
+        return (RowType)
+                DataTypes.ROW(
+                                DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                                DataTypes.FIELD("k", DataTypes.INT()),
+                                DataTypes.FIELD("s1", DataTypes.STRING()),
+                                DataTypes.FIELD("s2", DataTypes.STRING()),
+                                DataTypes.FIELD("price", DataTypes.DOUBLE()),
+                                DataTypes.FIELD("qty", DataTypes.INT()),
+                                DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
+                                DataTypes.FIELD("flag", DataTypes.BOOLEAN()))
+                        .getLogicalType();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}

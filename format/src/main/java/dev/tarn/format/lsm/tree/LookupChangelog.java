@@ -1,0 +1,324 @@
+package dev.tarn.format.lsm.tree;
+
+import dev.tarn.format.lsm.KeyValue;
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.manifest.DataFile;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import javax.annotation.Nullable;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.types.RowKind;
+
+/**
+ * The changelog of one bucket under {@code changelog-producer} = {@code lookup} (SPEC.md,
+ * "Changelog files"). At each flush, for every key the flush changes, in key order: the key's
+ * previous row (the merged current row of the bucket's files before the flush), the new row (the
+ * flush's merged change applied to it with the table's merge engine), and as changelog rows the
+ * difference: {@code +I} new, {@code -U} old and {@code +U} new, {@code -D} old, or nothing when
+ * the row stays the same (first-row: a key already present) or a missing key is deleted.
+ *
+ * <p>Previous rows come from a {@link LookupIndex} kept across flushes: built from the bucket's
+ * files at its first flush, then updated with each flush's new rows, so a flush costs a hash lookup
+ * per changed key. A bucket whose index does not fit in the table write's {@link LookupMemory}
+ * reads them from its files at each flush instead ({@link PreviousRows}); an index evicted by
+ * another bucket is rebuilt when next needed.
+ *
+ * <p>A writer awaiting its restore does not know the bucket's published files: what it flushes
+ * meanwhile is kept as pending and looked up at {@link #catchUp}. Not thread-safe: the writer's
+ * thread, or the flush thread it waits for, calls it.
+ */
+final class LookupChangelog {
+
+    private final KeyValueSchema schema;
+    private final Supplier<MergeFunction> merges;
+    private final MergeFunction merge;
+    private final BucketTreeReader.ColumnOpener opener;
+    private final Supplier<List<DataFile>> treeFiles;
+    private final KeyValueFileWriter out;
+    private final LookupIndex index;
+    private final LookupMemory memory;
+    private final RowCopier copier;
+    private final BinaryRowData next;
+    private byte[] nextBytes = new byte[256];
+    private MemorySegment[] nextSegment = {MemorySegmentFactory.wrap(nextBytes)};
+    private final RowCopier oldCopier;
+    private byte[] oldBytes = new byte[256];
+
+    private boolean caughtUp;
+    private boolean unindexable;
+    private final List<DataFile> pending = new ArrayList<>();
+    private List<DataFile> extraBase = List.of();
+    private List<DataFile> base = List.of();
+    @Nullable private PreviousRows scan;
+
+    /**
+     * @param treeFiles the files of the bucket's tree as its writer knows them
+     */
+    LookupChangelog(
+            KeyValueSchema schema,
+            Supplier<MergeFunction> merges,
+            BucketTreeReader.ColumnOpener opener,
+            Supplier<List<DataFile>> treeFiles,
+            KeyValueFileWriter out,
+            LookupMemory memory) {
+        this.schema = schema;
+        this.merges = merges;
+        this.merge = merges.get();
+        this.opener = opener;
+        this.treeFiles = treeFiles;
+        this.out = out;
+        this.memory = memory;
+        this.index = new LookupIndex(schema, memory);
+        this.copier = new RowCopier(schema.tableType());
+        this.oldCopier = new RowCopier(schema.tableType());
+        this.next = new BinaryRowData(schema.tableType().getFieldCount());
+        this.caughtUp = true;
+    }
+
+    /** The lookup changelog of a bucket's writer, or null if its setup asks for none. */
+    @Nullable
+    static LookupChangelog of(
+            BucketTreeWriter.Setup setup,
+            KeyValueFileWriter.Target target,
+            BucketTreeReader.ColumnOpener opener,
+            Supplier<List<DataFile>> treeFiles) {
+        ChangelogSetup changelog = setup.changelog();
+        if (changelog.kind() != ChangelogSetup.Kind.LOOKUP) {
+            return null;
+        }
+        return new LookupChangelog(
+                setup.schema(),
+                setup.merges(),
+                opener,
+                treeFiles,
+                new KeyValueFileWriter(target.forChangelog(), 0, true),
+                changelog.lookupMemory());
+    }
+
+    /** The writer does not know the bucket's published files until {@link #catchUp}. */
+    void awaitCatchUp() {
+        caughtUp = false;
+    }
+
+    /**
+     * Starts a flush whose changes come to {@link #apply}; false if the writer does not know the
+     * bucket's published files yet: then the flush's files are {@linkplain #addPending pending}.
+     */
+    boolean begin() throws IOException {
+        if (!caughtUp) {
+            return false;
+        }
+        open(base(List.of()));
+        return true;
+    }
+
+    /** Files flushed while not caught up: looked up at {@link #catchUp}. */
+    void addPending(List<DataFile> files) {
+        pending.addAll(files);
+    }
+
+    /**
+     * The writer now knows the bucket's published files: they are in its tree, or, for a writer
+     * still awaiting its restore at the end of its input, {@code published}, for lookups only.
+     * Looks up the pending files' changes, oldest first.
+     */
+    void catchUp(Collection<DataFile> published) throws IOException {
+        if (caughtUp) {
+            return;
+        }
+        extraBase = List.copyOf(published);
+        caughtUp = true;
+        if (pending.isEmpty()) {
+            return; // The index is built at the first flush, on its thread.
+        }
+        List<DataFile> files = new ArrayList<>(pending);
+        pending.clear();
+        open(base(files));
+        files.sort(Comparator.comparingLong(f -> f.sequence().max()));
+        List<SortedRunReader> runs = new ArrayList<>();
+        try {
+            for (DataFile f : files) {
+                runs.add(new SortedRunReader(List.of(f), this::openFully, schema));
+            }
+            FileRunMerge changes = new FileRunMerge(runs, schema.keys(), merges.get(), false);
+            while (changes.hasNext()) {
+                apply(changes.next());
+            }
+        } finally {
+            for (SortedRunReader run : runs) {
+                run.close();
+            }
+            end();
+        }
+    }
+
+    private dev.tarn.format.parquet.ParquetDataReader openFully(DataFile file) throws IOException {
+        return opener.open(file, schema.fileType());
+    }
+
+    /** The bucket's files before the flush: the tree's and the extra ones, but {@code without}. */
+    private List<DataFile> base(List<DataFile> without) {
+        Set<String> skip = new HashSet<>();
+        without.forEach(f -> skip.add(f.fileName()));
+        List<DataFile> files = new ArrayList<>(extraBase);
+        for (DataFile f : treeFiles.get()) {
+            if (!skip.contains(f.fileName())) {
+                files.add(f);
+            }
+        }
+        return files;
+    }
+
+    private void open(List<DataFile> base) throws IOException {
+        this.base = base;
+        memory.pin(index);
+        if (index.isDropped() && !unindexable) {
+            build();
+        }
+        if (index.isDropped()) {
+            scan = new PreviousRows(schema, base, opener, merges);
+        }
+    }
+
+    /** Reads every current row of the files before the flush into the index, if they fit. */
+    private void build() throws IOException {
+        if (!index.reset()) {
+            unindexable = index.tooLarge();
+            return;
+        }
+        try (BucketTreeReader rows = new BucketTreeReader(schema, base, opener, merges.get())) {
+            for (RowData row = rows.next(); row != null; row = rows.next()) {
+                index.find(row);
+                if (!index.put(encode(row))) {
+                    // Alone over the limit: reading the files at each flush is all there is. Beside
+                    // indexes in use: the next flush tries again.
+                    unindexable = index.tooLarge();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes the changelog of one merged change of the flush and takes its new row in. The change
+     * is valid until this returns. REQUIRES: {@link #begin} returned true; keys ascending.
+     */
+    void apply(KeyValue change) throws IOException {
+        RowData old = scan == null ? index.find(change.row()) : scan.find(change.row());
+        merge.reset();
+        if (old != null) {
+            merge.add(new KeyValue(change.sequence() - 1, RowKind.INSERT, old));
+        }
+        merge.add(change);
+        KeyValue result = merge.result();
+        long sequence = change.sequence();
+        if (result == null || result.isRetraction()) {
+            if (old != null) {
+                out.writeChange(sequence, RowKind.DELETE, old);
+                if (scan == null) {
+                    index.remove();
+                }
+            }
+            return;
+        }
+        BinaryRowData row = encode(result.row());
+        if (old == null) {
+            out.writeChange(sequence, RowKind.INSERT, row);
+        } else if (!sameRow(old, row)) {
+            out.writeChange(sequence, RowKind.UPDATE_BEFORE, old);
+            out.writeChange(sequence, RowKind.UPDATE_AFTER, row);
+        } else {
+            return;
+        }
+        if (scan == null && !index.put(row)) {
+            // Out of memory: the rest of the flush reads the files before it.
+            unindexable = index.tooLarge();
+            scan = new PreviousRows(schema, base, opener, merges);
+        }
+    }
+
+    /** Ends the flush. */
+    void end() throws IOException {
+        if (scan != null) {
+            scan.close();
+            scan = null;
+        }
+        memory.unpin(index);
+    }
+
+    /** The bucket's files changed under the writer: the index is built again when next needed. */
+    void invalidate() {
+        memory.pin(index);
+        index.release();
+        memory.unpin(index);
+        unindexable = false;
+        extraBase = List.of();
+    }
+
+    /** Finishes the changelog files written since the last call. */
+    List<DataFile> finish() throws IOException {
+        return out.finish();
+    }
+
+    void close() {
+        out.abort();
+        memory.pin(index);
+        index.release();
+        memory.forget(index);
+    }
+
+    /** Bytes of memory its index holds. */
+    long indexBytes() {
+        return index.reservedBytes();
+    }
+
+    /** A self-contained copy of a row in a buffer reused by the next call, kind INSERT. */
+    private BinaryRowData encode(RowData row) {
+        int size = copier.prepare(row, RowKind.INSERT);
+        if (nextBytes.length < size) {
+            nextBytes = new byte[Math.max(size, 2 * nextBytes.length)];
+            nextSegment = new MemorySegment[] {MemorySegmentFactory.wrap(nextBytes)};
+        }
+        copier.writePrepared(nextBytes, 0);
+        next.pointTo(nextSegment, 0, size);
+        return next;
+    }
+
+    /**
+     * Whether two rows hold the same values, compared in their binary form as the same encoder
+     * writes it: byte 0 (the row kind) aside, the null bits, the fields and their variable part.
+     */
+    private boolean sameRow(RowData old, BinaryRowData row) {
+        int size = row.getSizeInBytes();
+        if (old instanceof BinaryRowData binary && binary.getArity() == row.getArity()) {
+            return binary.getSizeInBytes() == size
+                    && BinarySegmentUtils.equals(
+                            binary.getSegments(),
+                            binary.getOffset() + 1,
+                            row.getSegments(),
+                            row.getOffset() + 1,
+                            size - 1);
+        }
+        if (oldCopier.prepare(old, RowKind.INSERT) != size) {
+            return false;
+        }
+        if (oldBytes.length < size) {
+            oldBytes = new byte[Math.max(size, 2 * oldBytes.length)];
+        }
+        oldCopier.writePrepared(oldBytes, 0);
+        return Arrays.equals(oldBytes, 1, size, nextBytes, 1, size);
+    }
+}
