@@ -124,7 +124,13 @@ final class Follower implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        result.getJobClient().ifPresent(c -> c.cancel());
+        var client = result.getJobClient();
+        if (client.isPresent()) {
+            client.get().cancel();
+            // Until the job is gone its enumerator may still write (a consumer's record): wait,
+            // so the test's directory can be removed.
+            awaitTrue(() -> client.get().getJobStatus().get().isGloballyTerminalState());
+        }
         reader.interrupt();
     }
 

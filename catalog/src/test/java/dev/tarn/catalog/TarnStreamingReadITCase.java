@@ -220,17 +220,26 @@ class TarnStreamingReadITCase {
                 .await();
         batch.exec("CALL lake.sys.compact(`table` => 'db.totals')");
         batch.exec("INSERT INTO db.totals VALUES (3, 'a', 1), (5, 'c', -50)");
-        f.awaitMaterialized(groups("db.totals", 4));
+        // Key 6's insert and delete may fold in one flush (its dt becomes null: a group of its
+        // own) or in two (its dt stays 'b'): the stream must equal the batch read either way.
+        Map<String, String> expected = groups("db.totals", -1);
+        assertThat(expected.size()).isBetween(3, 4);
+        f.awaitMaterialized(expected);
     }
 
-    /** The batch result of {@code SELECT dt, SUM(balance), COUNT(*) ... GROUP BY dt}, by dt. */
+    /**
+     * The batch result of {@code SELECT dt, SUM(balance), COUNT(*) ... GROUP BY dt}, by dt, checked
+     * to have {@code expectedGroups} groups (unless negative).
+     */
     private Map<String, String> groups(String table, int expectedGroups) throws Exception {
         Map<String, String> expected = new TreeMap<>();
         for (String row :
                 batch.query("SELECT dt, SUM(balance), COUNT(*) FROM " + table + " GROUP BY dt")) {
             expected.put(row.substring(3, row.indexOf(',')), row.substring(3));
         }
-        assertThat(expected).hasSize(expectedGroups);
+        if (expectedGroups >= 0) {
+            assertThat(expected).hasSize(expectedGroups);
+        }
         return expected;
     }
 
