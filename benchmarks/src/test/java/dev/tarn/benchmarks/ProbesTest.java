@@ -40,7 +40,7 @@ class ProbesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
-                                + " parquet-write-cpu, sort-buffer");
+                                + " parquet-write-cpu, sort-buffer, changelog-cost");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");

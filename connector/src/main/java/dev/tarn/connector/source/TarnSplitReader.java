@@ -225,6 +225,11 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
                 started = true;
                 return first;
             }
+            if (reader.buffered() == 0) {
+                // A reader that skips rows (retractions) may have fewer than it announced.
+                left = 0;
+                return null;
+            }
             try {
                 return reader.next();
             } catch (IOException e) {

@@ -110,6 +110,11 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
     }
 
     @Override
+    public int buffered() {
+        return tree.buffered();
+    }
+
+    @Override
     public long rowsInFile() {
         return returned;
     }

@@ -157,6 +157,15 @@ public final class BucketTreeReader implements Closeable {
         return new FileRunMerge(openReaders, schema.keys(), merge, !changes);
     }
 
+    /**
+     * Rows decoded and not returned yet while a lone sorted run streams: the next calls return up
+     * to that many rows without reading a file (fewer if some are retractions). Zero while runs
+     * merge, where each row is computed as it is asked for.
+     */
+    public int buffered() {
+        return single == null ? 0 : single.buffered();
+    }
+
     /** Bytes read from data files so far. */
     public long bytesRead() {
         return bytesRead + openReaders.stream().mapToLong(SortedRunReader::bytesRead).sum();

@@ -69,6 +69,11 @@ final class SortedRunReader implements Iterator<KeyValue>, Closeable {
      * a caller that opened the files with a read type of its own.
      */
     @Nullable
+    /** Rows of the open file decoded and not returned yet. */
+    int buffered() {
+        return current == null ? 0 : current.buffered();
+    }
+
     RowData nextRow() {
         if (!hasNext()) {
             return null;
