@@ -122,12 +122,13 @@ public final class TarnTableSource
                         : filters.size() == 1 ? filters.get(0) : new Predicate.And(filters);
         if (mode != TarnSource.Mode.SNAPSHOT) {
             try {
-                // Plans the start now, so bad start options fail the statement.
+                // Checks the start now, so bad start options fail the statement; the enumerator
+                // plans it when the job starts.
                 StreamScan scan = new StreamScan(table.context(), filter);
                 if (mode == TarnSource.Mode.FOLLOW) {
-                    scan.start();
+                    scan.checkStart();
                 } else {
-                    scan.between(table.config().stream().between());
+                    scan.checkBetween(table.config().stream().between());
                 }
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new ValidationException(e.getMessage(), e);

@@ -3,7 +3,6 @@ package dev.tarn.format.read;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.StreamConfig;
-import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema.TableKind;
@@ -57,14 +56,7 @@ public final class StreamScan {
     private static void checkFollowable(TableContext table) {
         StreamConfig stream = table.config().stream();
         if (table.kind() == TableKind.APPEND) {
-            if (stream.changelogProducer() != ChangelogProducer.NONE) {
-                throw new IllegalArgumentException(
-                        String.format(
-                                "Option 'changelog-producer' = '%s' of table %s applies to"
-                                        + " primary-key tables only; an append table's new files"
-                                        + " are its changes",
-                                stream.changelogProducer(), table.name()));
-            }
+            // Its new files are its changes (a producer is refused at CREATE and ALTER TABLE).
             return;
         }
         if (!stream.changelogProducer().computesRowChanges()
@@ -91,6 +83,22 @@ public final class StreamScan {
      *     conflicting, or outside the table's history
      */
     public Start start() {
+        Start position = position();
+        return position.fullSnapshot() == null ? position : full(position.fullSnapshot());
+    }
+
+    /**
+     * Checks the start options against the table, as {@link #start} would, without planning the
+     * files of a full phase: for the planner, which fails a statement with bad options.
+     *
+     * @throws IllegalArgumentException as {@link #start}
+     */
+    public void checkStart() {
+        position();
+    }
+
+    /** Where the read starts; a full phase's snapshot is named, its splits not planned. */
+    private Start position() {
         TableConfig config = table.config();
         String consumerId = config.stream().consumerId();
         if (consumerId != null) {
@@ -107,7 +115,7 @@ public final class StreamScan {
                 if (latest.isEmpty()) {
                     return new Start(null, List.of(), 1);
                 }
-                return full(snapshots.snapshot(latest.getAsLong()));
+                return fullOf(snapshots.snapshot(latest.getAsLong()));
             }
             case LATEST -> {
                 return new Start(null, List.of(), latest.isEmpty() ? 1 : latest.getAsLong() + 1);
@@ -116,13 +124,17 @@ public final class StreamScan {
                 return new Start(null, List.of(), StartOptions.checkedId(table, config));
             }
             case FROM_SNAPSHOT_FULL -> {
-                return full(snapshots.snapshot(StartOptions.checkedId(table, config)));
+                return fullOf(snapshots.snapshot(StartOptions.checkedId(table, config)));
             }
             case FROM_TIMESTAMP -> {
                 return new Start(null, List.of(), StartOptions.afterTimestamp(table, config));
             }
             default -> throw new IllegalStateException("Unresolved scan mode " + mode);
         }
+    }
+
+    private static Start fullOf(Snapshot snapshot) {
+        return new Start(snapshot, List.of(), snapshot.id() + 1);
     }
 
     private Start full(Snapshot snapshot) {
@@ -177,12 +189,21 @@ public final class StreamScan {
      * @throws IllegalArgumentException naming the option and value if a snapshot is missing
      */
     public List<Split> between(StreamConfig.Between between) {
-        StartOptions.checkBetween(table, between);
+        checkBetween(between);
         List<Split> all = new ArrayList<>();
         for (long id = between.after() + 1; id <= between.upTo(); id++) {
             all.addAll(splitsOf(snapshots.snapshot(id)));
         }
         return all;
+    }
+
+    /**
+     * Checks that every snapshot of {@code incremental-between} is there, without planning.
+     *
+     * @throws IllegalArgumentException as {@link #between}
+     */
+    public void checkBetween(StreamConfig.Between between) {
+        StartOptions.checkBetween(table, between);
     }
 
     private List<Split> splitsOf(Snapshot snapshot) {

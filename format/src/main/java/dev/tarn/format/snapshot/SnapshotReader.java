@@ -89,11 +89,7 @@ public final class SnapshotReader {
 
     /** The files {@code snapshot} itself added and removed: its delta manifests only. */
     public Delta delta(Snapshot snapshot) {
-        List<ManifestEntry> entries = new ArrayList<>();
-        for (ManifestFileMeta meta : lists.read(snapshot.deltaManifestList())) {
-            entries.addAll(manifests.read(meta.fileName()));
-        }
-        return new Delta(snapshot, entries);
+        return new Delta(snapshot, entriesOf(snapshot.deltaManifestList()));
     }
 
     /**
@@ -104,16 +100,21 @@ public final class SnapshotReader {
         if (snapshot.changelogManifestList() == null) {
             return List.of();
         }
-        List<ManifestEntry> entries = new ArrayList<>();
-        for (ManifestFileMeta meta : lists.read(snapshot.changelogManifestList())) {
-            entries.addAll(manifests.read(meta.fileName()));
-        }
-        return entries;
+        return entriesOf(snapshot.changelogManifestList());
     }
 
     /** Whether snapshot {@code id} exists (it may have been expired). */
     public boolean exists(long id) {
         return snapshots.exists(id);
+    }
+
+    /** The entries of the manifests of one manifest list, in order. */
+    private List<ManifestEntry> entriesOf(String manifestList) {
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (ManifestFileMeta meta : lists.read(manifestList)) {
+            entries.addAll(manifests.read(meta.fileName()));
+        }
+        return entries;
     }
 
     private static Map<BucketId, List<ManifestEntry>> byBucket(Collection<ManifestEntry> entries) {
