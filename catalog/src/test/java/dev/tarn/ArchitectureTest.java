@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.tree.BucketTreeReader;
@@ -33,7 +34,8 @@ class ArchitectureTest {
      * tree's own and may change without notice. Who uses them: the table writer (the buckets' trees
      * opened with the bucket reader's file opener, each bucket's writer and the changes it hands
      * out), the create- time validation (the buckets' trees), and the table reader (the key-value
-     * layout, the merge functions, the bucket's reader and its opener).
+     * layout, the merge functions, the bucket's reader and its opener), and the source's reader
+     * (the row copier, which writes the rows it hands between threads in Flink's binary format).
      */
     private static final List<Class<?>> LSM_ENTRY_POINTS =
             List.of(
@@ -44,7 +46,8 @@ class ArchitectureTest {
                     BucketTreeWriter.class,
                     BucketTreeWriter.Changes.class,
                     BucketTreeReader.class,
-                    BucketTreeReader.ColumnOpener.class);
+                    BucketTreeReader.ColumnOpener.class,
+                    RowCopier.class);
 
     private static JavaClasses classes;
 

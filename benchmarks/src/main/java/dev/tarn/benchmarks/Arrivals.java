@@ -88,9 +88,12 @@ final class Arrivals {
         return reached.await(millis, TimeUnit.MILLISECONDS);
     }
 
-    /** When the target row arrived ({@link System#nanoTime}); only after it did. */
-    long reachedAt() {
-        if (reached.getCount() != 0) {
+    /**
+     * When the target row arrived ({@link System#nanoTime}); only after it did. Waits a moment for
+     * the writer that counted the target row to publish its time.
+     */
+    long reachedAt() throws InterruptedException {
+        if (!reached.await(1, TimeUnit.SECONDS)) {
             throw new IllegalStateException(
                     String.format("Only %,d of %,d rows have arrived", total(), target));
         }

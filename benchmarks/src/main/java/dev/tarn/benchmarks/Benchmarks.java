@@ -23,11 +23,12 @@ import javax.annotation.Nullable;
  * whose name contains the text and {@code --cpu-breakdown} prints each run's CPU time by thread
  * kind. {@code --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the streaming
  * reads of {@link StreamingReadBenchmarks} instead (freshness, requests of an idle reader, and
- * throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1). {@code --probe
- * NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes} instead. {@code
- * --cold} skips every warm-up and keeps only the pipelines {@code --only} names: with {@code --runs
- * 1}, the figure of a first job in a fresh JVM, as a user's first statement or a per-job cluster
- * sees it.
+ * throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1; {@code --only}
+ * keeps the sections and pipelines whose name holds its text, e.g. {@code throughput} or {@code
+ * append}). {@code --probe NAME [--rows N] [--runs R]} runs one of the single-threaded {@link
+ * Probes} instead. {@code --cold} skips every warm-up and keeps only the pipelines {@code --only}
+ * names: with {@code --runs 1}, the figure of a first job in a fresh JVM, as a user's first
+ * statement or a per-job cluster sees it.
  */
 public final class Benchmarks {
 
@@ -81,7 +82,12 @@ public final class Benchmarks {
         SessionCluster.start(Collections.max(setup.parallelisms));
         if (flags.containsKey("streaming-read")) {
             new StreamingReadBenchmarks(
-                            setup.rows, setup.runs, setup.paimon, setup.sizes, setup.warehouse)
+                            setup.rows,
+                            setup.runs,
+                            setup.paimon,
+                            setup.sizes,
+                            setup.warehouse,
+                            setup.only)
                     .run();
         } else if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));

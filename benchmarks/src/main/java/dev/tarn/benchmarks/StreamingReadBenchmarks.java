@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import javax.annotation.Nullable;
 
 /**
  * The streaming-read issue's figures ({@code --streaming-read}), for Tarn and, with {@code
@@ -26,9 +27,20 @@ final class StreamingReadBenchmarks {
     private final boolean paimon;
     private final TableSizes sizes;
     private final Path warehouse;
+    @Nullable private final String only;
     private final PrintStream out = System.out;
 
-    StreamingReadBenchmarks(long rows, int runs, boolean paimon, TableSizes sizes, Path warehouse) {
+    /**
+     * @param only with a text, the sections (freshness, idle, throughput) and pipelines whose name
+     *     holds it; null for all
+     */
+    StreamingReadBenchmarks(
+            long rows,
+            int runs,
+            boolean paimon,
+            TableSizes sizes,
+            Path warehouse,
+            @Nullable String only) {
         if (rows < 4 || runs < 1) {
             throw new IllegalArgumentException(
                     String.format(
@@ -41,14 +53,32 @@ final class StreamingReadBenchmarks {
         this.paimon = paimon;
         this.sizes = sizes;
         this.warehouse = warehouse;
+        this.only = only;
+    }
+
+    /** Whether {@code --only} keeps the section or pipeline of {@code names}. */
+    private boolean kept(String... names) {
+        if (only == null) {
+            return true;
+        }
+        for (String name : names) {
+            if (name.contains(only)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void run() throws Exception {
         out.printf("Streaming-read benchmarks, %d runs each after a warm-up%n", runs);
         out.println("Warehouse: " + warehouse.toUri());
         List<LakeSystem> systems = systems(warehouse, "file://");
-        freshness(systems);
-        idle();
+        if (kept("freshness")) {
+            freshness(systems);
+        }
+        if (kept("idle")) {
+            idle();
+        }
         throughput(systems);
     }
 
@@ -139,13 +169,18 @@ final class StreamingReadBenchmarks {
         for (StreamingThroughputBenchmark.Kind kind : StreamingThroughputBenchmark.Kind.values()) {
             StreamingThroughputBenchmark.Expected expected = bench.expected(kind);
             for (LakeSystem system : systems) {
+                String name = system.name() + " " + kind.description;
+                if (!kept("throughput", name)) {
+                    continue;
+                }
                 System.out.printf(
                         "Preparing the %s table of %s%n", kind.description, system.name());
                 bench.prepare(system, kind);
-                pipelines.put(
-                        system.name() + " " + kind.description,
-                        warmUp -> bench.read(system, kind, expected));
+                pipelines.put(name, warmUp -> bench.read(system, kind, expected));
             }
+        }
+        if (pipelines.isEmpty()) {
+            return;
         }
         Map<String, List<StreamRun<Measurement>>> results = StreamRun.rounds(pipelines, true, runs);
         out.printf(

@@ -1,11 +1,18 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.read.TableRead;
+import dev.tarn.format.row.BinaryRowBatch;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Queue;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 
-/** The batches of rows a {@link TarnSplitReader} hands to the task thread, apart from views. */
+/** The batches of rows a {@link TarnSplitReader} hands to the task thread. */
 final class Batches {
 
     /** Nothing to hand over (woken up, or no split to read). */
@@ -31,36 +38,143 @@ final class Batches {
         }
     }
 
-    /** Copies of rows of one split, each with its position; maybe the split's last rows. */
-    static final class Copied implements RecordsWithSplitIds<RowBatch>, RowBatch {
+    /**
+     * A split whose reading failed: the task thread throws the failure when it comes to it, after
+     * the rows read before it, so a row read is never dropped behind an error raised early.
+     */
+    static final class Failed implements RecordsWithSplitIds<RowBatch>, RowBatch {
 
-        private final RowData[] rows;
+        @Nullable private String splitId;
+        private final Exception cause;
+        private boolean handedOver;
+
+        /**
+         * @param splitId the split that failed, or null if none was open
+         */
+        Failed(@Nullable String splitId, Exception cause) {
+            this.splitId = splitId;
+            this.cause = cause;
+        }
+
+        @Override
+        @Nullable
+        public String nextSplit() {
+            if (splitId == null && !handedOver) {
+                // No split to blame: fail at once.
+                throw failure();
+            }
+            String s = splitId;
+            splitId = null;
+            return s;
+        }
+
+        @Override
+        @Nullable
+        public RowBatch nextRecordFromSplit() {
+            if (handedOver) {
+                return null;
+            }
+            handedOver = true;
+            return this;
+        }
+
+        @Override
+        public RowData next() {
+            throw failure();
+        }
+
+        private RuntimeException failure() {
+            handedOver = true;
+            return cause instanceof RuntimeException r
+                    ? r
+                    : new UncheckedIOException(cause.getMessage(), (IOException) cause);
+        }
+
+        @Override
+        public int fileIndex() {
+            return 0;
+        }
+
+        @Override
+        public long rowsInFile() {
+            return 0;
+        }
+
+        @Override
+        public Set<String> finishedSplits() {
+            return Set.of();
+        }
+    }
+
+    /**
+     * Rows of one split in Flink's binary row format ({@link BinaryRowBatch}), each with its
+     * position; maybe the split's last rows. Written on the fetcher thread, so that the task thread
+     * emits rows that Flink copies (or serializes) as a block of bytes, not field by field, while
+     * the fetcher already decodes the next batch. Returned to its pool when recycled, so a running
+     * read reuses the same few buffers.
+     */
+    static final class Binary implements RecordsWithSplitIds<RowBatch>, RowBatch {
+
+        private final Queue<Binary> pool;
+        private final BinaryRowBatch rows;
+        private final BinaryRowData row;
         private final int[] files;
         private final long[] rowsInFile;
         @Nullable private String splitId;
-        private final String id;
+        private String id = "";
         private Set<String> finished = Set.of();
-        private int size;
         private int next;
         private boolean handedOver;
 
-        Copied(String splitId, int capacity) {
-            this.splitId = splitId;
-            this.id = splitId;
-            this.rows = new RowData[capacity];
+        /**
+         * @param pool where the batch goes back when the task thread has emitted it
+         */
+        Binary(int arity, int capacity, Queue<Binary> pool) {
+            this.pool = pool;
+            this.rows = new BinaryRowBatch(capacity);
+            this.row = new BinaryRowData(arity);
             this.files = new int[capacity];
             this.rowsInFile = new long[capacity];
         }
 
-        void add(RowData row, int file, long rowInFile) {
-            rows[size] = row;
-            files[size] = file;
-            rowsInFile[size] = rowInFile;
-            size++;
+        /** Empties the batch for rows of {@code split}. */
+        Binary reset(String split) {
+            this.splitId = split;
+            this.id = split;
+            this.finished = Set.of();
+            this.next = 0;
+            this.handedOver = false;
+            rows.clear();
+            return this;
+        }
+
+        /** Appends a copy of {@code row}, read at the given position. */
+        void add(RowData row, RowCopier copier, int file, long rowInFile) {
+            int length = copier.prepare(row, row.getRowKind());
+            int at = rows.reserve(length);
+            copier.writePrepared(rows.buffer(), at);
+            files[rows.size() - 1] = file;
+            rowsInFile[rows.size() - 1] = rowInFile;
+        }
+
+        /**
+         * Appends up to {@code max} rows the reader has decoded, written column by column; returns
+         * how many (0 if the reader cannot).
+         */
+        int transfer(TableRead.SplitReader reader, long max) {
+            int before = rows.size();
+            int moved = reader.transferBuffered(rows, (int) Math.min(max, Integer.MAX_VALUE));
+            int file = reader.fileIndex();
+            long last = reader.rowsInFile();
+            for (int i = 0; i < moved; i++) {
+                files[before + i] = file;
+                rowsInFile[before + i] = last - moved + 1 + i;
+            }
+            return moved;
         }
 
         boolean isFull() {
-            return size == rows.length;
+            return rows.isFull();
         }
 
         /** The split ends with these rows. */
@@ -89,10 +203,15 @@ final class Batches {
             return this;
         }
 
+        /** The next row, a view of the batch's buffer reused for every row. */
         @Override
         @Nullable
         public RowData next() {
-            return next == size ? null : rows[next++];
+            if (next == rows.size()) {
+                return null;
+            }
+            rows.pointTo(row, next++);
+            return row;
         }
 
         @Override
@@ -108,6 +227,11 @@ final class Batches {
         @Override
         public Set<String> finishedSplits() {
             return finished;
+        }
+
+        @Override
+        public void recycle() {
+            pool.offer(this);
         }
     }
 

@@ -1,101 +1,114 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.read.TableRead;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import javax.annotation.Nullable;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 
 /**
  * Reads a source subtask's splits on its fetcher thread, one split at a time in the order they were
  * assigned (so the changes of one bucket stay in snapshot order): it opens each split's files,
  * seeks to a restored position, and decodes rows there, never on the task thread.
  *
- * <p>A columnar read decodes a batch of rows into column vectors; such a batch is handed over as
- * views of the vectors ({@link ViewBatch}), so no row is copied, and the next batch is decoded only
- * once the task thread has emitted this one (the batch holds {@link #viewPermit} until recycled).
- * Reads that compute rows one by one (a primary-key table's merge) hand over copied batches
- * instead, and keep decoding while the task thread emits.
+ * <p>It hands rows over in batches of Flink's binary rows ({@link Batches.Binary}): the task thread
+ * only points a row at each in turn, Flink copies or serializes each row as one block of bytes, and
+ * the fetcher decodes the next batch meanwhile. The element queue of the reader base bounds the
+ * batches in flight; emitted batches come back to {@link #pool} for reuse.
  */
 final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
 
-    /** Rows of a copied batch: amortizes the handover between the threads. */
-    private static final int COPY_BATCH_ROWS = 1024;
+    /** Rows of a batch: amortizes the handover between the threads, a few hundred KiB at most. */
+    private static final int BATCH_ROWS = 2048;
 
-    /** How often a fetch waiting for the task thread checks whether it was woken up. */
-    private static final long WAKE_UP_POLL_MILLIS = 20;
+    /** How long a fetch after a handed-over failure waits, so the fetcher does not spin. */
+    private static final long FAILED_FETCH_PAUSE_MILLIS = 20;
 
     private final TableRead read;
-    private final RowDataSerializer serializer;
+    private final RowCopier copier;
+    private final int arity;
+    private final Queue<Batches.Binary> pool = new ConcurrentLinkedQueue<>();
     private final Queue<TarnSplit> splits = new ArrayDeque<>();
-    private final Semaphore viewPermit = new Semaphore(1);
-    private volatile boolean wokenUp;
     private long limitLeft;
+    @Nullable private Batches.Failed failure;
+    private boolean failureHandedOver;
     @Nullable private TarnSplit current;
     @Nullable private TableRead.SplitReader reader;
 
     TarnSplitReader(TableRead read, long limit) {
         this.read = read;
-        this.serializer = new RowDataSerializer(read.readType());
+        this.copier = new RowCopier(read.readType());
+        this.arity = read.readType().getFieldCount();
         this.limitLeft = limit;
     }
 
     @Override
     public RecordsWithSplitIds<RowBatch> fetch() throws IOException {
-        if (!acquireView()) {
-            return Batches.EMPTY;
+        if (failure != null) {
+            return handOverFailure();
         }
-        boolean handedOver = false;
+        if (limitLeft <= 0) {
+            return finishAll();
+        }
+        Batches.Binary batch = null;
         try {
-            if (limitLeft <= 0) {
-                return finishAll();
-            }
             if (reader == null && !openNext()) {
                 return Batches.EMPTY;
             }
-            RowData first = reader.next();
-            if (first == null) {
+            RowData row = reader.next();
+            if (row == null) {
                 return Batches.finished(closeCurrent());
             }
-            int buffered = reader.buffered();
-            if (buffered > 0) {
-                int rows = (int) Math.min(1L + buffered, limitLeft);
-                limitLeft -= rows;
-                handedOver = true;
-                return new ViewBatch(current.id(), first, rows, reader, viewPermit);
+            batch = pool.poll();
+            if (batch == null) {
+                batch = new Batches.Binary(arity, BATCH_ROWS, pool);
             }
-            return copyBatch(first);
-        } finally {
-            if (!handedOver) {
-                viewPermit.release();
+            batch.reset(current.id());
+            while (true) {
+                batch.add(row, copier, reader.fileIndex(), reader.rowsInFile());
+                limitLeft--;
+                // The rest of a decoded batch goes column by column, where the reader can.
+                limitLeft -= batch.transfer(reader, limitLeft);
+                if (limitLeft <= 0 || batch.isFull()) {
+                    return batch;
+                }
+                row = reader.next();
+                if (row == null) {
+                    batch.finish(closeCurrent());
+                    return batch;
+                }
             }
+        } catch (IOException | RuntimeException e) {
+            // The rows read before the failure go first; the failure follows them in order.
+            failure = new Batches.Failed(current == null ? null : current.id(), e);
+            return batch != null ? batch : handOverFailure();
         }
     }
 
-    /** Waits until no view batch is out; false if woken up first. */
-    private boolean acquireView() throws IOException {
+    /**
+     * The failure of a split, handed over once, behind the rows before it, so that the task thread
+     * emits every row read and then fails; later fetches wait for the task to end.
+     */
+    private RecordsWithSplitIds<RowBatch> handOverFailure() {
+        if (!failureHandedOver) {
+            failureHandedOver = true;
+            return failure;
+        }
         try {
-            while (!viewPermit.tryAcquire(WAKE_UP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
-                if (wokenUp) {
-                    wokenUp = false;
-                    return false;
-                }
-            }
-            return true;
+            Thread.sleep(FAILED_FETCH_PAUSE_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("Interrupted while waiting for the task thread", e);
         }
+        return Batches.EMPTY;
     }
 
     private boolean openNext() throws IOException {
@@ -111,22 +124,6 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
             reader.seek(current.fileIndex(), current.rowsInFile());
         }
         return true;
-    }
-
-    private RecordsWithSplitIds<RowBatch> copyBatch(RowData first) throws IOException {
-        Batches.Copied batch = new Batches.Copied(current.id(), COPY_BATCH_ROWS);
-        RowData row = first;
-        while (true) {
-            batch.add(serializer.toBinaryRow(row).copy(), reader.fileIndex(), reader.rowsInFile());
-            if (--limitLeft <= 0 || batch.isFull()) {
-                return batch;
-            }
-            row = reader.next();
-            if (row == null) {
-                batch.finish(closeCurrent());
-                return batch;
-            }
-        }
     }
 
     private Batches.Finished finishAll() throws IOException {
@@ -158,7 +155,7 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
 
     @Override
     public void wakeUp() {
-        wokenUp = true;
+        // A fetch never waits: it decodes one batch and returns.
     }
 
     @Override
@@ -166,98 +163,6 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         if (reader != null) {
             reader.close();
             reader = null;
-        }
-    }
-
-    /**
-     * Rows that are views of the open reader's decoded batch: the task thread takes them with
-     * {@code next()}, which only moves within the batch, and returns the permit when done.
-     */
-    private static final class ViewBatch implements RecordsWithSplitIds<RowBatch>, RowBatch {
-
-        private final RowData first;
-        private final TableRead.SplitReader reader;
-        private final Semaphore permit;
-        @Nullable private String splitId;
-        private int left;
-        private boolean started;
-        private boolean handedOver;
-
-        ViewBatch(
-                String splitId,
-                RowData first,
-                int rows,
-                TableRead.SplitReader reader,
-                Semaphore permit) {
-            this.splitId = splitId;
-            this.first = first;
-            this.left = rows;
-            this.reader = reader;
-            this.permit = permit;
-        }
-
-        @Override
-        @Nullable
-        public String nextSplit() {
-            String id = splitId;
-            splitId = null;
-            return id;
-        }
-
-        @Override
-        @Nullable
-        public RowBatch nextRecordFromSplit() {
-            if (handedOver) {
-                return null;
-            }
-            handedOver = true;
-            return this;
-        }
-
-        @Override
-        @Nullable
-        public RowData next() {
-            if (left == 0) {
-                return null;
-            }
-            left--;
-            if (!started) {
-                started = true;
-                return first;
-            }
-            if (reader.buffered() == 0) {
-                // A reader that skips rows (retractions) may have fewer than it announced.
-                left = 0;
-                return null;
-            }
-            try {
-                return reader.next();
-            } catch (IOException e) {
-                // Unreachable: the rows were decoded before the batch was handed over.
-                throw new IllegalStateException("A decoded row could not be read", e);
-            }
-        }
-
-        // The reader's position is that of the row it returned last, the first row included: it
-        // was returned at the fetch, and the reader has not moved since.
-        @Override
-        public int fileIndex() {
-            return reader.fileIndex();
-        }
-
-        @Override
-        public long rowsInFile() {
-            return reader.rowsInFile();
-        }
-
-        @Override
-        public Set<String> finishedSplits() {
-            return Set.of();
-        }
-
-        @Override
-        public void recycle() {
-            permit.release();
         }
     }
 }

@@ -99,7 +99,7 @@ final class BinaryRowEncoder {
             segment.put(inlineMark(slot), (byte) (length | 0x80));
             return;
         }
-        int start = reserve(length);
+        int start = reserveFor(length);
         BinarySegmentUtils.copyToBytes(source, offset, buffer, start, length);
         segment.putLong(slot, ((long) (start - base) << 32) | length);
     }
@@ -117,7 +117,7 @@ final class BinaryRowEncoder {
 
     /** Bytes that are never inlined (decimals, raw values, bitmaps): readers expect an offset. */
     void writeVariablePart(byte[] value, int slot, int base) {
-        int start = reserve(value.length);
+        int start = reserveFor(value.length);
         System.arraycopy(value, 0, buffer, start, value.length);
         segment.putLong(slot, ((long) (start - base) << 32) | value.length);
     }
@@ -197,6 +197,24 @@ final class BinaryRowEncoder {
                 arrayLayout.writer().write(array, i, slot, start);
             }
         }
+        return start;
+    }
+
+    /**
+     * Appends room for {@code size} bytes the caller writes at once, rounded up to 8-byte words of
+     * which only the padding is zeroed; returns its start.
+     */
+    private int reserveFor(int size) {
+        int start = cursor;
+        int end = start + ((size + 7) & ~7);
+        if (end > buffer.length) {
+            buffer = Arrays.copyOf(buffer, Math.max(end, buffer.length * 2));
+            segment = MemorySegmentFactory.wrap(buffer);
+        }
+        for (int i = start + size; i < end; i++) {
+            buffer[i] = 0;
+        }
+        cursor = end;
         return start;
     }
 

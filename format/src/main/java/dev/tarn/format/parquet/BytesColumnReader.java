@@ -73,6 +73,21 @@ final class BytesColumnReader extends FlatColumnReader {
         return StringData.fromBytes(vector.buffer, vector.start[row], vector.length[row]);
     }
 
+    /** The length in bytes of the value at {@code row} of the current batch (not null). */
+    int lengthAt(int row) {
+        return idMode ? entries[ids.vector[row]].length : vector.length[row];
+    }
+
+    /** Copies the value at {@code row} of the current batch (not null) to {@code target}. */
+    void copyAt(int row, byte[] target, int offset) {
+        if (idMode) {
+            byte[] entry = entries[ids.vector[row]];
+            System.arraycopy(entry, 0, target, offset, entry.length);
+        } else {
+            System.arraycopy(vector.buffer, vector.start[row], target, offset, vector.length[row]);
+        }
+    }
+
     @Override
     void read(int offset, int count) {
         if (idMode && !dictionaryEncoded) {

@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.row.BinaryRowBatch;
 import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -12,10 +13,10 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Reads rows of flat schemas column by column: each batch of up to {@link #BATCH_ROWS} rows is
- * decoded into one vector per column by {@link FlatColumnReader}s, then served as a reused {@link
- * BatchRow} that points into the vectors. This skips Parquet's record assembly and per-value
- * column-reader bookkeeping, which dominate the cost of flat scans.
+ * Reads rows of flat schemas column by column: each batch of up to {@link #BATCH_ROWS} rows (or as
+ * many as asked for) is decoded into one vector per column by {@link FlatColumnReader}s, then
+ * served as a reused {@link BatchRow} that points into the vectors. This skips Parquet's record
+ * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans.
  */
 final class ColumnarRowGroupReader implements RowGroupReader {
 
@@ -26,6 +27,8 @@ final class ColumnarRowGroupReader implements RowGroupReader {
     private final ColumnDescriptor[] descriptors;
     private final VectorizedColumnBatch batch;
     private final BatchRow row;
+    private final int batchRows;
+    @Nullable private final BinaryTransposer transposer;
     private long rowsLeftInGroup;
     private int rowsInBatch;
     private int nextRow;
@@ -39,6 +42,7 @@ final class ColumnarRowGroupReader implements RowGroupReader {
      */
     ColumnarRowGroupReader(MessageType requested, RowType readType, int batchRows) {
         int arity = readType.getFieldCount();
+        this.batchRows = batchRows;
         this.columns = new FlatColumnReader[arity];
         this.descriptors = new ColumnDescriptor[arity];
         ColumnVector[] vectors = new ColumnVector[arity];
@@ -55,6 +59,11 @@ final class ColumnarRowGroupReader implements RowGroupReader {
         }
         this.batch = new VectorizedColumnBatch(vectors);
         this.row = new BatchRow(batch, strings);
+        BytesColumnReader[] bytes = new BytesColumnReader[arity];
+        for (int i = 0; i < arity; i++) {
+            bytes[i] = columns[i] instanceof BytesColumnReader reader ? reader : null;
+        }
+        this.transposer = BinaryTransposer.of(readType, vectors, bytes);
     }
 
     @Override
@@ -74,7 +83,7 @@ final class ColumnarRowGroupReader implements RowGroupReader {
             if (rowsLeftInGroup == 0) {
                 return null;
             }
-            int rows = (int) Math.min(BATCH_ROWS, rowsLeftInGroup);
+            int rows = (int) Math.min(batchRows, rowsLeftInGroup);
             for (FlatColumnReader column : columns) {
                 column.readBatch(rows);
             }
@@ -90,5 +99,18 @@ final class ColumnarRowGroupReader implements RowGroupReader {
     @Override
     public int buffered() {
         return rowsInBatch - nextRow;
+    }
+
+    @Override
+    public int transferBuffered(BinaryRowBatch out, int max) {
+        if (transposer == null) {
+            return 0;
+        }
+        int rows = Math.min(Math.min(max, out.remaining()), rowsInBatch - nextRow);
+        if (rows > 0) {
+            transposer.write(nextRow, rows, out);
+            nextRow += rows;
+        }
+        return rows;
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.columnar.vector.writable.WritableColumnVector;
 import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
@@ -112,9 +113,10 @@ abstract class FlatColumnReader {
         valuesLeftInPage = page.getValueCount();
         if (page instanceof DataPageV1 v1) {
             ByteBufferInputStream in = v1.getBytes().toInputStream();
+            boolean oneRun = v1.getDlEncoding() == Encoding.RLE && oneDefinedRun(in);
             levels = v1.getDlEncoding().getValuesReader(column, ValuesType.DEFINITION_LEVEL);
             levels.initFromPage(valuesLeftInPage, in);
-            if (withoutNulls(v1.getStatistics())) {
+            if (oneRun || withoutNulls(v1.getStatistics())) {
                 // The levels are read past above; every one is the maximum.
                 levels = allDefined;
             }
@@ -123,6 +125,33 @@ abstract class FlatColumnReader {
             DataPageV2 v2 = (DataPageV2) page;
             levels = new HybridLevels(maxDefinitionLevel, v2.getDefinitionLevels().toInputStream());
             startValues(v2.getDataEncoding(), v2.getData().toInputStream());
+        }
+    }
+
+    /**
+     * True when the RLE levels at the stream's position (a v1 page's: length first) are one run of
+     * the maximum level covering the page, as a writer stores a page without nulls: the page then
+     * needs no level decoded, whatever its statistics say. Leaves the stream where it was.
+     */
+    private boolean oneDefinedRun(ByteBufferInputStream in) throws IOException {
+        if (maxDefinitionLevel == 0) {
+            return true;
+        }
+        in.mark(16);
+        try {
+            BytesUtils.readIntLittleEndian(in);
+            int header = BytesUtils.readUnsignedVarInt(in);
+            if ((header & 1) != 0 || (header >>> 1) < valuesLeftInPage) {
+                return false;
+            }
+            int valueBytes = (BytesUtils.getWidthFromMaxInt(maxDefinitionLevel) + 7) / 8;
+            int value = 0;
+            for (int i = 0; i < valueBytes; i++) {
+                value |= in.read() << (8 * i);
+            }
+            return value == maxDefinitionLevel;
+        } finally {
+            in.reset();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.row.BinaryRowBatch;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -191,6 +192,15 @@ public final class ParquetDataReader implements Closeable {
      */
     public int buffered() {
         return pages == null ? 0 : current.buffered();
+    }
+
+    /**
+     * Moves up to {@code max} of the {@link #buffered} rows into {@code out}, written column by
+     * column as Flink binary rows (INSERTs), as if {@link #next} had returned them; returns how
+     * many. 0 when nothing is buffered, or the columns' types are written row by row only.
+     */
+    public int transferBuffered(BinaryRowBatch out, int max) {
+        return pages == null ? 0 : current.transferBuffered(out, max);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.row.BinaryRowBatch;
 import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -20,6 +21,14 @@ interface RowGroupReader {
 
     /** Rows decoded and not returned yet: {@link #next} returns them without decoding. */
     default int buffered() {
+        return 0;
+    }
+
+    /**
+     * Moves up to {@code max} buffered rows into {@code out} as binary rows, as if {@link #next}
+     * had returned them; returns how many (0 where rows are not decoded in batches).
+     */
+    default int transferBuffered(BinaryRowBatch out, int max) {
         return 0;
     }
 }

@@ -1,6 +1,7 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.row.BinaryRowBatch;
 import dev.tarn.format.table.DataFileOpener;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -62,6 +63,13 @@ final class FileSplitReader implements TableRead.SplitReader {
     @Override
     public int buffered() {
         return current == null ? 0 : current.buffered();
+    }
+
+    @Override
+    public int transferBuffered(BinaryRowBatch out, int max) {
+        int rows = current == null ? 0 : current.transferBuffered(out, max);
+        rowsInFile += rows;
+        return rows;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.row.BinaryRowBatch;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.Closeable;
@@ -19,10 +20,10 @@ import org.apache.flink.types.RowKind;
 public final class TableRead {
 
     /**
-     * Rows a scan decodes per batch: a reader hands each batch from its fetcher thread to its task
-     * thread, so larger batches than a merge's (which keeps many files open) pay fewer hand-overs.
+     * Rows a scan of a split's files decodes per batch: the column vectors of a batch stay within
+     * L2, as for a merge's readers, which keep many files open.
      */
-    static final int SCAN_BATCH_ROWS = 8192;
+    static final int SCAN_BATCH_ROWS = 2048;
 
     private final TableContext table;
     private RowType readType;
@@ -108,6 +109,16 @@ public final class TableRead {
          * (a batch of a columnar read). Zero where every row is computed as it is asked for.
          */
         default int buffered() {
+            return 0;
+        }
+
+        /**
+         * Moves up to {@code max} of the {@link #buffered} rows into {@code out} as Flink binary
+         * rows written column by column, as if {@link #next} had returned them (the position moves
+         * past them, all of one file); returns how many. 0 for a reader that cannot: take its rows
+         * from {@link #next}.
+         */
+        default int transferBuffered(BinaryRowBatch out, int max) {
             return 0;
         }
 
