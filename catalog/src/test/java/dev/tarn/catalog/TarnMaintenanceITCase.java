@@ -165,21 +165,38 @@ class TarnMaintenanceITCase {
 
     @Test
     void aRunningStreamingJobsFilesSurviveACleanupWithTheDefaultThreshold() throws Exception {
+        // Tiny files: a writer rolls to a new file every 1,024 rows, so between two checkpoints
+        // closed files wait on disk for their commit.
         sql.exec(
-                "CREATE TABLE db.s (id BIGINT, name STRING) WITH ('bucket' = '2', 'bucket-key' = 'id')");
+                "CREATE TABLE db.s (id BIGINT, name STRING) WITH ('bucket' = '2', 'bucket-key' ="
+                        + " 'id', 'target-file-size' = '1 kb', 'parquet.block.size' = '1 kb')");
         TableEnvironment streaming =
-                LakeSql.streaming(lake, "execution.checkpointing.interval", "300ms");
+                LakeSql.streaming(lake, "execution.checkpointing.interval", "2 s");
         streaming.executeSql(
                 "CREATE TEMPORARY TABLE gen (id BIGINT, name STRING) WITH ('connector' = 'datagen',"
-                        + " 'rows-per-second' = '2000', 'fields.name.length' = '4')");
+                        + " 'rows-per-second' = '20000', 'fields.name.length' = '4')");
         TableResult job = streaming.executeSql("INSERT INTO db.s SELECT id, name FROM gen");
         try {
-            awaitSnapshots("s", 2);
+            awaitSnapshots("s", 1);
+            // A forced dry run with a threshold in the future lists the files waiting for a commit.
+            List<String> pending;
+            do {
+                String future = SQL_TIME.format(Instant.now().plus(Duration.ofMinutes(1)));
+                pending =
+                        sql.query(
+                                "CALL lake.sys.remove_orphan_files('db.s', '"
+                                        + future
+                                        + "', true, true)");
+            } while (pending.size() < 2);
             List<String> cleanup = sql.query("CALL lake.sys.remove_orphan_files('db.s')");
             assertThat(cleanup)
                     .singleElement()
                     .asString()
                     .startsWith("+I[Removed 0 orphan files (0 bytes) of table db.s");
+            for (String row : pending.subList(0, pending.size() - 1)) {
+                String file = row.substring("+I[".length(), row.lastIndexOf(", "));
+                assertThat(Path.of(java.net.URI.create(file))).exists();
+            }
             long after = snapshotCount("s");
             awaitSnapshots("s", after + 2);
         } finally {
