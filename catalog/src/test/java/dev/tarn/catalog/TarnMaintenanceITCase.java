@@ -209,6 +209,21 @@ class TarnMaintenanceITCase {
         assertThat(sql.query("SELECT COUNT(*) > 0 FROM db.s")).containsExactly("+I[true]");
     }
 
+    @Test
+    void olderThanIsALocalTimestampOfTheSessionTimeZone() throws Exception {
+        TableEnvironment tokyo = LakeSql.streaming(lake, "table.local-time-zone", "Asia/Tokyo");
+        try (var rows =
+                tokyo.executeSql(
+                                "CALL lake.sys.remove_orphan_files('db.t', '2026-11-01 00:00:00',"
+                                        + " true)")
+                        .collect()) {
+            assertThat(rows.next().toString())
+                    .isEqualTo(
+                            "+I[Would remove 0 orphan files (0 bytes) of table db.t older than"
+                                    + " 2026-10-31T15:00:00Z (dry run: nothing was deleted), 0]");
+        }
+    }
+
     private long snapshotCount(String table) throws Exception {
         try (Stream<Path> files = Files.list(table(table).resolve("snapshot"))) {
             return files.filter(f -> f.getFileName().toString().startsWith("snapshot-")).count();
