@@ -32,6 +32,7 @@ final class Probes {
         ALL.put("parquet-write-cpu", new Probe(3_000_000, 5, ParquetWriteCpuProbe::run));
         ALL.put("sort-buffer", new Probe(1_000_000, 3, SortBufferProbe::run));
         ALL.put("changelog-cost", new Probe(5_000_000, 3, ChangelogCostProbe::run));
+        ALL.put("maintenance", new Probe(10_000, 3, MaintenanceProbe::run));
     }
 
     private Probes() {}

@@ -33,6 +33,17 @@ class ProbesTest {
     }
 
     @Test
+    void maintenanceChecksAndCleansASmallTable() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Probes.run("maintenance", "50", "1", new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertThat(lines).hasSize(3);
+        assertThat(lines[0]).startsWith("5 snapshots, 50 data files in 10 buckets (built in ");
+        assertThat(lines[1]).startsWith("round 0: check_table ");
+        assertThat(lines[2]).startsWith("Maintenance, medians over 1 rounds of 50 data files: ");
+    }
+
+    @Test
     void rejectsAnUnknownProbeOrSize() {
         PrintStream out =
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
@@ -40,7 +51,7 @@ class ProbesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
-                                + " parquet-write-cpu, sort-buffer, changelog-cost");
+                                + " parquet-write-cpu, sort-buffer, changelog-cost, maintenance");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");

@@ -36,7 +36,10 @@ final class CatalogProcedures {
 
     List<String> list(String database) throws DatabaseNotExistException {
         if (database.equals(DATABASE)) {
-            return List.of(CompactProcedure.NAME);
+            return List.of(
+                    CompactProcedure.NAME,
+                    RemoveOrphanFilesProcedure.NAME,
+                    CheckTableProcedure.NAME);
         }
         if (!databaseExists.test(database)) {
             throw new DatabaseNotExistException(catalog, database);
@@ -45,9 +48,17 @@ final class CatalogProcedures {
     }
 
     Procedure get(ObjectPath procedure) throws ProcedureNotExistException {
-        if (procedure.getDatabaseName().equals(DATABASE)
-                && procedure.getObjectName().equalsIgnoreCase(CompactProcedure.NAME)) {
-            return new CompactProcedure(this::table);
+        if (procedure.getDatabaseName().equals(DATABASE)) {
+            String name = procedure.getObjectName();
+            if (name.equalsIgnoreCase(CompactProcedure.NAME)) {
+                return new CompactProcedure(this::table);
+            }
+            if (name.equalsIgnoreCase(RemoveOrphanFilesProcedure.NAME)) {
+                return new RemoveOrphanFilesProcedure(this::table);
+            }
+            if (name.equalsIgnoreCase(CheckTableProcedure.NAME)) {
+                return new CheckTableProcedure(this::table);
+            }
         }
         throw new ProcedureNotExistException(catalog, procedure);
     }

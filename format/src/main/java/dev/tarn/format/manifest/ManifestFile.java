@@ -101,6 +101,16 @@ public final class ManifestFile {
         return CACHE.get(path.toString(), key -> readUncached(path));
     }
 
+    /**
+     * As {@link #read}, but from the file itself, bypassing the cache: an integrity check must see
+     * what is stored, not a copy parsed before the file was lost or damaged.
+     *
+     * @throws UncheckedIOException naming the file if it is missing, truncated or corrupt
+     */
+    public List<ManifestEntry> readFromFile(String fileName) {
+        return readUncached(path(fileName));
+    }
+
     private List<ManifestEntry> readUncached(Path path) {
         try {
             MetadataFrame.Body body =

@@ -165,6 +165,27 @@ public final class ParquetDataReader implements Closeable {
         }
     }
 
+    /**
+     * Reads the footer of {@code path}, of {@code fileLength} bytes, and returns the row count it
+     * records, without reading any row group: what an integrity check needs to tell a data file
+     * that opens from a damaged one.
+     *
+     * @throws FileNotFoundException if the file does not exist
+     * @throws IOException naming the file if its footer does not read as Parquet
+     */
+    public static long footerRowCount(FileIO io, Path path, long fileLength) throws IOException {
+        ParquetInputFile file = new ParquetInputFile(io, path, fileLength);
+        try (ParquetFileReader reader =
+                ParquetFileReader.open(
+                        file, TarnParquetReadOptions.create(new TarnCodecFactory()))) {
+            return reader.getRecordCount();
+        } catch (FileNotFoundException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw notParquet(path, "footer", e);
+        }
+    }
+
     /** The next row, or null at the end of the file; the row object is reused by the next call. */
     @Nullable
     public RowData next() throws IOException {

@@ -108,6 +108,26 @@ public final class SnapshotReader {
         return snapshots.exists(id);
     }
 
+    /**
+     * The manifests a manifest list names, for maintenance that walks every list of many snapshots
+     * once (snapshots share lists and manifests).
+     *
+     * @throws java.io.UncheckedIOException naming the list if it is missing or corrupt
+     */
+    public List<ManifestFileMeta> manifestList(String listName) {
+        return lists.read(listName);
+    }
+
+    /**
+     * The entries of one manifest, read from the file itself rather than the cache, so that a lost
+     * or damaged manifest shows.
+     *
+     * @throws java.io.UncheckedIOException naming the manifest if it is missing or corrupt
+     */
+    public List<ManifestEntry> manifestFromFile(String manifestName) {
+        return manifests.readFromFile(manifestName);
+    }
+
     /** The entries of the manifests of one manifest list, in order. */
     private List<ManifestEntry> entriesOf(String manifestList) {
         List<ManifestEntry> entries = new ArrayList<>();

@@ -1,0 +1,195 @@
+package dev.tarn.format.maintenance;
+
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestFile;
+import dev.tarn.format.manifest.ManifestList;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotReader;
+import dev.tarn.format.table.TableContext;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Every file the metadata of a set of root snapshots names: their manifest lists, the manifests
+ * those name, and the data and changelog files of every entry (ADD or DELETE) of those manifests.
+ * Snapshots share lists and manifests, so each is read once; manifests are read from their files,
+ * not the cache, so a lost or damaged one shows. A list or manifest that cannot be read is recorded
+ * with the reason, and what it names stays unknown. Files are keyed by their path relative to the
+ * table directory ({@link TableFiles#key}).
+ */
+final class ReferencedFiles {
+
+    /** What a named file is. */
+    enum Kind {
+        MANIFEST_LIST,
+        MANIFEST,
+        DATA_FILE,
+        CHANGELOG_FILE
+    }
+
+    /**
+     * A file the metadata names, with the size and row count it records (-1 where it records none:
+     * manifest lists have no recorded size, manifests no row count).
+     */
+    record Named(Path path, Kind kind, long size, long rows) {}
+
+    /** One manifest entry, reduced to what liveness needs. */
+    private record Ref(String key, boolean add) {}
+
+    private final TableContext table;
+    private final SnapshotReader reader;
+    private final ManifestList lists;
+    private final ManifestFile manifests;
+    private final List<Snapshot> roots;
+    private final Map<String, Named> named = new LinkedHashMap<>();
+    private final Map<String, String> unreadable = new LinkedHashMap<>();
+    private final Map<String, List<String>> manifestsOfList = new HashMap<>();
+    private final Map<String, List<Ref>> entriesOfManifest = new HashMap<>();
+    private final Map<BucketId, Path> bucketDirs = new HashMap<>();
+
+    private ReferencedFiles(TableContext table, List<Snapshot> roots) {
+        this.table = table;
+        this.reader = table.snapshotReader();
+        this.lists = table.manifestList();
+        this.manifests = table.manifestFile();
+        this.roots = roots;
+    }
+
+    /** Reads the metadata of {@code roots} (each list and manifest once). */
+    static ReferencedFiles walk(TableContext table, List<Snapshot> roots) {
+        ReferencedFiles files = new ReferencedFiles(table, roots);
+        for (Snapshot s : roots) {
+            files.visitList(s.baseManifestList(), Kind.DATA_FILE);
+            files.visitList(s.deltaManifestList(), Kind.DATA_FILE);
+            if (s.changelogManifestList() != null) {
+                files.visitList(s.changelogManifestList(), Kind.CHANGELOG_FILE);
+            }
+        }
+        return files;
+    }
+
+    /** Every named file by key: the files cleanup must keep, and the check verifies. */
+    Map<String, Named> named() {
+        return Collections.unmodifiableMap(named);
+    }
+
+    /** The lists and manifests that could not be read, by key, with the reason. */
+    Map<String, String> unreadable() {
+        return Collections.unmodifiableMap(unreadable);
+    }
+
+    private void visitList(String name, Kind entries) {
+        Path path = lists.path(name);
+        String key = TableFiles.key(table.location(), path);
+        if (named.putIfAbsent(key, new Named(path, Kind.MANIFEST_LIST, -1, -1)) != null) {
+            return;
+        }
+        List<ManifestFileMeta> metas;
+        try {
+            metas = reader.manifestList(name);
+        } catch (UncheckedIOException e) {
+            unreadable.put(key, e.getMessage());
+            return;
+        }
+        List<String> names = new ArrayList<>(metas.size());
+        for (ManifestFileMeta meta : metas) {
+            names.add(meta.fileName());
+            visitManifest(meta, entries);
+        }
+        manifestsOfList.put(name, names);
+    }
+
+    private void visitManifest(ManifestFileMeta meta, Kind kind) {
+        Path path = manifests.path(meta.fileName());
+        String key = TableFiles.key(table.location(), path);
+        if (named.putIfAbsent(key, new Named(path, Kind.MANIFEST, meta.fileSize(), -1)) != null) {
+            return;
+        }
+        List<ManifestEntry> entries;
+        try {
+            entries = reader.manifestFromFile(meta.fileName());
+        } catch (UncheckedIOException e) {
+            unreadable.put(key, e.getMessage());
+            return;
+        }
+        List<Ref> refs = new ArrayList<>(entries.size());
+        for (ManifestEntry e : entries) {
+            Path dir = bucketDirs.computeIfAbsent(e.bucketId(), table::bucketPath);
+            Path file = new Path(dir, e.file().fileName());
+            String fileKey = TableFiles.key(table.location(), file);
+            named.putIfAbsent(
+                    fileKey, new Named(file, kind, e.file().fileSize(), e.file().rowCount()));
+            refs.add(new Ref(fileKey, e.kind() == ManifestEntry.FileKind.ADD));
+        }
+        entriesOfManifest.put(meta.fileName(), refs);
+    }
+
+    /**
+     * For each of {@code keys}, the ids of the root snapshots that need it: a list or manifest is
+     * needed by the snapshots that reach it; a data file by those it is live in (SPEC.md, "Live
+     * files"); a changelog file by the snapshot that stored it. Costs one pass over the entries of
+     * the manifests plus one over each root's manifest names, however many snapshots share them.
+     */
+    Map<String, TreeSet<Long>> neededBy(Set<String> keys) {
+        if (keys.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<Ref>> relevant = new HashMap<>();
+        entriesOfManifest.forEach(
+                (manifest, refs) -> {
+                    List<Ref> hits = refs.stream().filter(r -> keys.contains(r.key())).toList();
+                    if (!hits.isEmpty()) {
+                        relevant.put(manifest, hits);
+                    }
+                });
+        Map<String, TreeSet<Long>> needers = new HashMap<>();
+        for (Snapshot s : roots) {
+            Set<String> live = new HashSet<>();
+            Set<String> deleted = new HashSet<>();
+            visitNeeds(s, s.baseManifestList(), keys, relevant, live, deleted, needers);
+            visitNeeds(s, s.deltaManifestList(), keys, relevant, live, deleted, needers);
+            live.removeAll(deleted);
+            if (s.changelogManifestList() != null) {
+                visitNeeds(s, s.changelogManifestList(), keys, relevant, live, deleted, needers);
+            }
+            for (String key : live) {
+                needers.computeIfAbsent(key, k -> new TreeSet<>()).add(s.id());
+            }
+        }
+        return needers;
+    }
+
+    private void visitNeeds(
+            Snapshot s,
+            String list,
+            Set<String> keys,
+            Map<String, List<Ref>> relevant,
+            Set<String> added,
+            Set<String> deleted,
+            Map<String, TreeSet<Long>> needers) {
+        String listKey = TableFiles.key(table.location(), lists.path(list));
+        if (keys.contains(listKey)) {
+            needers.computeIfAbsent(listKey, k -> new TreeSet<>()).add(s.id());
+        }
+        for (String manifest : manifestsOfList.getOrDefault(list, List.of())) {
+            String key = TableFiles.key(table.location(), manifests.path(manifest));
+            if (keys.contains(key)) {
+                needers.computeIfAbsent(key, k -> new TreeSet<>()).add(s.id());
+            }
+            for (Ref ref : relevant.getOrDefault(manifest, List.of())) {
+                (ref.add() ? added : deleted).add(ref.key());
+            }
+        }
+    }
+}
