@@ -6,10 +6,12 @@ import dev.tarn.format.snapshot.Consumers;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -25,11 +27,12 @@ import org.apache.flink.api.connector.source.SplitsAssignment;
  *
  * <p>What is checkpointed: the next snapshot to plan, the splits not assigned yet, and the assigned
  * splits not reported finished. Discovery results are applied on the coordinator thread, splits and
- * next snapshot together, so a checkpoint never holds a snapshot half planned. While the table is
- * idle each probe is one file-system request; after {@link #IDLE_PROBES} empty probes the
- * enumerator probes half as often, and it checks for an expired next snapshot at its first empty
- * probe and then at most every {@link #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it
- * assigns the planned changes in the same way and then ends the read.
+ * next snapshot together, so a checkpoint never holds a snapshot half planned. Restored, it drops
+ * the in-flight splits that no reader restored ({@link SplitsRestored}) once all have reported.
+ * While the table is idle each probe is one file-system request; after {@link #IDLE_PROBES} empty
+ * probes the enumerator probes half as often, and it checks for an expired next snapshot at its
+ * first empty probe and then at most every {@link #EXPIRY_CHECK_MILLIS}. For {@code
+ * incremental-between} it assigns the planned changes in the same way and then ends the read.
  *
  * <p>With a watermark it tells every reader the table's watermark as of a snapshot ({@link
  * SnapshotWatermark}, from {@link TableWatermarks}): after assigning that snapshot's splits, on the
@@ -82,6 +85,11 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     private long splitCounter;
     private int roundRobin;
     private boolean noMoreSplits;
+    // After a restore, until every reader said which splits it restored: the restored in-flight
+    // splits and the readers that reported, and the splits they hold. Null otherwise.
+    @Nullable private Set<String> restoredInFlight;
+    private final Set<Integer> restoredReports = new HashSet<>();
+    private final Set<String> held = new HashSet<>();
 
     // Worker thread (discovery) only.
     private long probeId;
@@ -112,6 +120,7 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
             this.pending.addAll(restored.pending());
             this.inFlight.putAll(restored.inFlight());
             this.splitCounter = restored.pending().size() + restored.inFlight().size();
+            this.restoredInFlight = new HashSet<>(restored.inFlight().keySet());
         } else {
             this.nextSnapshotId = start.nextSnapshotId();
             start.splits().forEach(this::addPending);
@@ -281,6 +290,10 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
 
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof SplitsRestored restored) {
+            dropSplitsNoReaderHolds(subtaskId, restored);
+            return;
+        }
         if (event instanceof SplitsFinished finished) {
             for (String id : finished.splitIds()) {
                 Long snapshot = inFlight.remove(id);
@@ -290,6 +303,30 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
             }
             sendWatermarkIfAdvanced();
         }
+    }
+
+    /**
+     * Once every reader reported what it restored: a restored in-flight split that none holds was
+     * read to its end between the enumerator's checkpoint and the readers', so it is no longer in
+     * flight. Left in, it would hold the consumer's position back for good.
+     */
+    private void dropSplitsNoReaderHolds(int subtaskId, SplitsRestored restored) {
+        if (restoredInFlight == null) {
+            return;
+        }
+        restoredReports.add(subtaskId);
+        held.addAll(restored.splitIds());
+        if (restoredReports.size() < context.currentParallelism()) {
+            return;
+        }
+        for (String id : restoredInFlight) {
+            if (!held.contains(id)) {
+                inFlight.remove(id);
+            }
+        }
+        restoredInFlight = null;
+        held.clear();
+        sendWatermarkIfAdvanced();
     }
 
     @Override

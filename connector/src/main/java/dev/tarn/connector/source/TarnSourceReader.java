@@ -36,6 +36,11 @@ final class TarnSourceReader
     @Nullable private final SnapshotWatermarks watermarks;
     @Nullable private final RowWatermarks declared;
 
+    /** Splits added before the reader started: those it restored from its checkpoint. */
+    private final List<String> restored = new ArrayList<>();
+
+    private boolean started;
+
     /** Completed when a watermark becomes due while the reader waits; then replaced. */
     private CompletableFuture<Void> watermarkDue = new CompletableFuture<>();
 
@@ -76,8 +81,11 @@ final class TarnSourceReader
     @Override
     public void start() {
         super.start();
+        started = true;
         if (pull) {
             context.sendSplitRequest();
+        } else {
+            context.sendSourceEventToCoordinator(new SplitsRestored(restored));
         }
     }
 
@@ -107,6 +115,9 @@ final class TarnSourceReader
 
     @Override
     public void addSplits(List<TarnSplit> splits) {
+        if (!started) {
+            splits.forEach(s -> restored.add(s.splitId()));
+        }
         if (watermarks != null) {
             splits.forEach(s -> watermarks.assigned(s.splitId(), s.split().snapshotId()));
         }
