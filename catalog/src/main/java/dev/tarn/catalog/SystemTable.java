@@ -1,6 +1,6 @@
 package dev.tarn.catalog;
 
-import dev.tarn.connector.source.AuditLogTableSource;
+import dev.tarn.connector.source.TarnAuditLogTableSource;
 import dev.tarn.format.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,7 +29,7 @@ enum SystemTable {
     CONSUMERS("consumers", ConsumersTable.TYPE, ConsumersTable::rows),
     // TAGS("tags", TagsTable.TYPE, TagsTable::rows): the table's tags, added with tags.
     /** Every row of the table with its row kind; its columns are the table's, so no fixed type. */
-    AUDIT_LOG(AuditLogTableSource.NAME, null, null);
+    AUDIT_LOG(TarnAuditLogTableSource.NAME, null, null);
 
     /** Separates a table's name from its system table's: {@code orders$snapshots}. */
     static final char SEPARATOR = '$';
@@ -70,7 +70,7 @@ enum SystemTable {
         List<RowType.RowField> fields = new ArrayList<>();
         fields.add(
                 new RowType.RowField(
-                        AuditLogTableSource.ROW_KIND_COLUMN,
+                        TarnAuditLogTableSource.ROW_KIND_COLUMN,
                         new VarCharType(false, VarCharType.MAX_LENGTH),
                         "The row's kind: +I, -U, +U or -D"));
         fields.addAll(table.schema().rowType().getFields());

@@ -1,8 +1,8 @@
 package dev.tarn.connector;
 
 import dev.tarn.connector.sink.TarnTableSink;
-import dev.tarn.connector.source.AuditLogTableSource;
-import dev.tarn.connector.source.MetadataTableSource;
+import dev.tarn.connector.source.TarnAuditLogTableSource;
+import dev.tarn.connector.source.TarnMetadataTableSource;
 import dev.tarn.connector.source.TarnTableSource;
 import dev.tarn.format.Table;
 import dev.tarn.format.TableNotFoundException;
@@ -52,7 +52,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     /**
      * The factory of a Tarn catalog, which reads its system tables ({@link
      * TarnConnectorOptions#SYSTEM_TABLE}): {@code metadata} computes their rows, except for {@link
-     * AuditLogTableSource#NAME}, the table's own read.
+     * TarnAuditLogTableSource#NAME}, the table's own read.
      */
     public TarnDynamicTableFactory(@Nullable MetadataRows metadata) {
         this.metadata = metadata;
@@ -108,7 +108,8 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
 
     /**
      * The source of a system table: the table's own read with each row's kind as a column for
-     * {@link AuditLogTableSource#NAME}, else the rows the catalog computes from its metadata now.
+     * {@link TarnAuditLogTableSource#NAME}, else the rows the catalog computes from its metadata
+     * now.
      */
     private DynamicTableSource systemTableSource(
             Context context, String system, boolean streaming) {
@@ -120,8 +121,8 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                                 .toPhysicalRowDataType()
                                 .getLogicalType();
         Table table = load(context);
-        if (system.equals(AuditLogTableSource.NAME)) {
-            return new AuditLogTableSource(new TarnTableSource(table, streaming), rowType);
+        if (system.equals(TarnAuditLogTableSource.NAME)) {
+            return new TarnAuditLogTableSource(new TarnTableSource(table, streaming), rowType);
         }
         if (metadata == null) {
             throw new ValidationException(
@@ -131,7 +132,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                             name, system, system));
         }
         try {
-            return new MetadataTableSource(name, rowType, metadata.rows(system, table));
+            return new TarnMetadataTableSource(name, rowType, metadata.rows(system, table));
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }

@@ -31,7 +31,7 @@ import org.apache.flink.types.RowKind;
  *   TarnSource (the table's read) -> [kind, row...] as +I -> planner
  * </pre>
  */
-public final class AuditLogTableSource implements ScanTableSource {
+public final class TarnAuditLogTableSource implements ScanTableSource {
 
     /** The system table's name, and Apache Paimon's for the same table. */
     public static final String NAME = "audit_log";
@@ -46,7 +46,7 @@ public final class AuditLogTableSource implements ScanTableSource {
      * @param table the table's read, in the query's runtime mode
      * @param rowType {@value #ROW_KIND_COLUMN} followed by the table's columns
      */
-    public AuditLogTableSource(TarnTableSource table, RowType rowType) {
+    public TarnAuditLogTableSource(TarnTableSource table, RowType rowType) {
         this.table = table;
         this.rowType = rowType;
     }
@@ -92,7 +92,7 @@ public final class AuditLogTableSource implements ScanTableSource {
 
     @Override
     public DynamicTableSource copy() {
-        return new AuditLogTableSource((TarnTableSource) table.copy(), rowType);
+        return new TarnAuditLogTableSource((TarnTableSource) table.copy(), rowType);
     }
 
     @Override

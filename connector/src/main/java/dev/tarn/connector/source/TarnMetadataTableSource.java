@@ -34,7 +34,7 @@ import org.apache.flink.util.Collector;
  *   numbers 0..n-1 (parallelism 1) -> row i -> planner
  * </pre>
  */
-public final class MetadataTableSource implements ScanTableSource {
+public final class TarnMetadataTableSource implements ScanTableSource {
 
     private final String name;
     private final RowType rowType;
@@ -44,7 +44,7 @@ public final class MetadataTableSource implements ScanTableSource {
      * @param name how the plan names the source, e.g. {@code db.t$snapshots}
      * @param rows the table's rows, each of {@code rowType}
      */
-    public MetadataTableSource(String name, RowType rowType, List<RowData> rows) {
+    public TarnMetadataTableSource(String name, RowType rowType, List<RowData> rows) {
         this.name = name;
         this.rowType = rowType;
         this.rows = List.copyOf(rows);
@@ -81,7 +81,7 @@ public final class MetadataTableSource implements ScanTableSource {
 
     @Override
     public DynamicTableSource copy() {
-        return new MetadataTableSource(name, rowType, rows);
+        return new TarnMetadataTableSource(name, rowType, rows);
     }
 
     @Override
