@@ -13,6 +13,7 @@ import java.util.Set;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
+import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 
 /**
  * The partitions of a table that hold data in its latest snapshot, as Flink partition specs. Values
@@ -35,6 +36,15 @@ final class TablePartitions {
             specs.add(spec(keys, partition));
         }
         return specs;
+    }
+
+    /** {@code table}, or the catalog's error that it has no partitions. */
+    static Table partitioned(String catalog, ObjectPath path, Table table)
+            throws TableNotPartitionedException {
+        if (table.schema().partitionKeys().isEmpty()) {
+            throw new TableNotPartitionedException(catalog, path);
+        }
+        return table;
     }
 
     /** Rejects a filter with a key that is not a partition key of {@code table}. */

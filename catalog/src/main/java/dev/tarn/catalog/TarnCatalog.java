@@ -77,7 +77,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
 
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new TarnDynamicTableFactory());
+        return Optional.of(new TarnDynamicTableFactory(new SystemTables()));
     }
 
     private Warehouse warehouse() {
@@ -178,6 +178,9 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
 
     @Override
     public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
+        if (SystemTables.isSystemName(path)) {
+            return SystemTables.table(getName(), path, this::load, Map.of());
+        }
         return CatalogTables.toCatalogTable(load(path), Map.of());
     }
 
@@ -185,21 +188,28 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     @Override
     public CatalogBaseTable getTable(ObjectPath path, long timestamp)
             throws TableNotExistException {
-        Table table = load(path);
+        Table table = load(SystemTables.isSystemName(path) ? SystemTables.baseTable(path) : path);
         // Fails here, naming the table and the time, rather than later in the planned source.
         formatCall(() -> table.snapshotManager().atOrBefore(timestamp));
-        return CatalogTables.toCatalogTable(
-                table, Map.of(TableOptions.SCAN_TIMESTAMP_MILLIS.key(), String.valueOf(timestamp)));
+        Map<String, String> asOf =
+                Map.of(TableOptions.SCAN_TIMESTAMP_MILLIS.key(), String.valueOf(timestamp));
+        return SystemTables.isSystemName(path)
+                ? SystemTables.table(getName(), path, this::load, asOf)
+                : CatalogTables.toCatalogTable(table, asOf);
     }
 
+    /** Whether the table exists; a system table's name exists if its table does. */
     @Override
     public boolean tableExists(ObjectPath path) {
-        return warehouse().tableExists(path);
+        return SystemTables.isSystemName(path)
+                ? SystemTables.exists(path, warehouse()::tableExists)
+                : warehouse().tableExists(path);
     }
 
     @Override
     public void dropTable(ObjectPath path, boolean ignoreIfNotExists)
             throws TableNotExistException {
+        SystemTables.checkNotSystem(getName(), "drop", path);
         if (!tableExists(path)) {
             if (ignoreIfNotExists) {
                 return;
@@ -212,6 +222,9 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     @Override
     public void renameTable(ObjectPath path, String newName, boolean ignoreIfNotExists)
             throws TableNotExistException, TableAlreadyExistException {
+        SystemTables.checkNotSystem(getName(), "rename", path);
+        SystemTables.checkNotSystem(
+                getName(), "rename to", new ObjectPath(path.getDatabaseName(), newName));
         if (!tableExists(path)) {
             if (ignoreIfNotExists) {
                 return;
@@ -238,6 +251,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
             throws TableAlreadyExistException, DatabaseNotExistException {
         requireDatabase(path.getDatabaseName());
+        SystemTables.checkNotSystem(getName(), "create", path);
         ResolvedCatalogTable resolved = CatalogTables.resolved("create", getName(), path, table);
         if (tableExists(path)) {
             if (ignoreIfExists) {
@@ -266,6 +280,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     @Override
     public void alterTable(ObjectPath path, CatalogBaseTable newTable, boolean ignoreIfNotExists)
             throws TableNotExistException {
+        SystemTables.checkNotSystem(getName(), "alter", path);
         if (!tableExists(path)) {
             if (ignoreIfNotExists) {
                 return;
@@ -341,7 +356,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     @Override
     public List<CatalogPartitionSpec> listPartitions(ObjectPath path)
             throws TableNotExistException, TableNotPartitionedException {
-        Table table = partitionedTable(path);
+        Table table = TablePartitions.partitioned(getName(), path, load(path));
         return formatCall(() -> TablePartitions.of(table));
     }
 
@@ -350,7 +365,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
             throws TableNotExistException,
                     TableNotPartitionedException,
                     PartitionSpecInvalidException {
-        Table table = partitionedTable(path);
+        Table table = TablePartitions.partitioned(getName(), path, load(path));
         TablePartitions.checkFilter(getName(), path, table, filter);
         return formatCall(() -> TablePartitions.of(table)).stream()
                 .filter(spec -> TablePartitions.matches(spec, filter))
@@ -381,14 +396,5 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
         } catch (TableNotExistException | TableNotPartitionedException e) {
             return false;
         }
-    }
-
-    private Table partitionedTable(ObjectPath path)
-            throws TableNotExistException, TableNotPartitionedException {
-        Table table = load(path);
-        if (table.schema().partitionKeys().isEmpty()) {
-            throw new TableNotPartitionedException(getName(), path);
-        }
-        return table;
     }
 }

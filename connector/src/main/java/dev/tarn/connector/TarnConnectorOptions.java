@@ -18,6 +18,19 @@ public final class TarnConnectorOptions {
                                     + " DDL's schema.");
 
     /**
+     * Set by a Tarn catalog on its system tables ({@code t$snapshots}, ...): the table at {@code
+     * path} is read as that system table. Not for users: a catalog that offers no system tables
+     * cannot read one.
+     */
+    public static final ConfigOption<String> SYSTEM_TABLE =
+            ConfigOptions.key("system-table")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Set by a Tarn catalog: read the table at 'path' as this system table"
+                                    + " (e.g. 'snapshots'); read-only.");
+
+    /**
      * Flink's watermark options for a query ({@code scan.watermark.idle-timeout}, emit strategy,
      * alignment): the planner applies them to a table's pushed-down watermark, so the connector
      * accepts them as hints or in a {@code 'connector' = 'tarn'} DDL and keeps them from the table.

@@ -1,6 +1,8 @@
 package dev.tarn.connector;
 
 import dev.tarn.connector.sink.TarnTableSink;
+import dev.tarn.connector.source.TarnAuditLogTableSource;
+import dev.tarn.connector.source.TarnMetadataTableSource;
 import dev.tarn.connector.source.TarnTableSource;
 import dev.tarn.format.Table;
 import dev.tarn.format.TableNotFoundException;
@@ -12,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -38,6 +41,23 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
 
     public static final String IDENTIFIER = "tarn";
 
+    /** The rows of the catalog's metadata system tables; null outside a Tarn catalog. */
+    @Nullable private final MetadataRows metadata;
+
+    /** The factory Flink discovers for {@code 'connector' = 'tarn'}: no system tables. */
+    public TarnDynamicTableFactory() {
+        this(null);
+    }
+
+    /**
+     * The factory of a Tarn catalog, which reads its system tables ({@link
+     * TarnConnectorOptions#SYSTEM_TABLE}): {@code metadata} computes their rows, except for {@link
+     * TarnAuditLogTableSource#NAME}, the table's own read.
+     */
+    public TarnDynamicTableFactory(@Nullable MetadataRows metadata) {
+        this.metadata = metadata;
+    }
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -52,6 +72,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(TableOptions.all());
         options.addAll(TarnConnectorOptions.WATERMARK);
+        options.add(TarnConnectorOptions.SYSTEM_TABLE);
         return options;
     }
 
@@ -60,12 +81,61 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         boolean streaming =
                 context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
                         != RuntimeExecutionMode.BATCH;
+        String system = systemTable(context);
+        if (system != null) {
+            return systemTableSource(context, system, streaming);
+        }
         return new TarnTableSource(load(context), streaming);
     }
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
+        String system = systemTable(context);
+        if (system != null) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot write to table %s: it is the system table '%s' of a Tarn"
+                                    + " table, and system tables are read-only",
+                            context.getObjectIdentifier().asSummaryString(), system));
+        }
         return new TarnTableSink(load(context));
+    }
+
+    @Nullable
+    private static String systemTable(Context context) {
+        return context.getCatalogTable().getOptions().get(TarnConnectorOptions.SYSTEM_TABLE.key());
+    }
+
+    /**
+     * The source of a system table: the table's own read with each row's kind as a column for
+     * {@link TarnAuditLogTableSource#NAME}, else the rows the catalog computes from its metadata
+     * now.
+     */
+    private DynamicTableSource systemTableSource(
+            Context context, String system, boolean streaming) {
+        String name = context.getObjectIdentifier().asSummaryString();
+        RowType rowType =
+                (RowType)
+                        context.getCatalogTable()
+                                .getResolvedSchema()
+                                .toPhysicalRowDataType()
+                                .getLogicalType();
+        Table table = load(context);
+        if (system.equals(TarnAuditLogTableSource.NAME)) {
+            return new TarnAuditLogTableSource(new TarnTableSource(table, streaming), rowType);
+        }
+        if (metadata == null) {
+            throw new ValidationException(
+                    String.format(
+                            "Cannot read table %s: system table '%s' is offered only by a Tarn"
+                                    + " catalog, as <table>$%s",
+                            name, system, system));
+        }
+        try {
+            return new TarnMetadataTableSource(name, rowType, metadata.rows(system, table));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
     }
 
     static Table load(Context context) {
@@ -74,6 +144,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         String name = context.getObjectIdentifier().asSummaryString();
         String path = options.remove(TarnConnectorOptions.PATH.key());
         options.remove(FactoryUtil.CONNECTOR.key());
+        boolean system = options.remove(TarnConnectorOptions.SYSTEM_TABLE.key()) != null;
         watermarkOptions(name, options);
         if (path == null || path.isBlank()) {
             throw new ValidationException(
@@ -84,6 +155,11 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         try {
             stored = Table.load(FileIO.flinkFileSystems(), location, name);
         } catch (TableNotFoundException e) {
+            if (system) {
+                // A system table never creates its table: the table was dropped since planning.
+                throw new ValidationException(
+                        "Cannot read system table " + name + ": " + e.getMessage(), e);
+            }
             return createFromDdl(context, catalogTable, location, name, options);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);

@@ -29,7 +29,8 @@ public final class SqlExamples {
                     "02_partitions_and_overwrite.sql",
                     "03_datagen.sql",
                     "04_primary_keys.sql",
-                    "05_changes.sql");
+                    "05_changes.sql",
+                    "06_system_tables.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =

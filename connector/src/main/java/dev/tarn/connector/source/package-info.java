@@ -19,5 +19,9 @@
  * writers for {@code SOURCE_WATERMARK()}, or the lowest the readers' generators reached over a
  * snapshot's rows for a declared watermark), and each reader emits it once it has read its splits
  * of the snapshots it covers ({@code SnapshotWatermarks}), readers without splits at once.
+ *
+ * <p>A catalog's system tables read through here too: {@code TarnAuditLogTableSource} is the
+ * table's own read with each row's kind as a leading column, {@code TarnMetadataTableSource} a
+ * bounded read of rows the catalog computed from the table's metadata when the plan was made.
  */
 package dev.tarn.connector.source;

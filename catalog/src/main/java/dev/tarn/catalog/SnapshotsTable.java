@@ -1,0 +1,78 @@
+package dev.tarn.catalog;
+
+import static dev.tarn.catalog.SystemTableValues.field;
+import static dev.tarn.catalog.SystemTableValues.timestamp;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.read.TableFiles;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * {@code t$snapshots}: one row per snapshot the table still has, oldest first, with what its
+ * snapshot file records. {@code changelog_record_count} is the rows of the changelog files the
+ * snapshot stored (null if it stored none), read from its changelog manifests.
+ */
+final class SnapshotsTable {
+
+    static final RowType TYPE =
+            SystemTableValues.rowType(
+                    field("snapshot_id", DataTypes.BIGINT().notNull()),
+                    field("schema_id", DataTypes.BIGINT().notNull()),
+                    field("commit_user", DataTypes.STRING().notNull()),
+                    field("commit_identifier", DataTypes.BIGINT().notNull()),
+                    field("commit_kind", DataTypes.STRING().notNull()),
+                    field("commit_time", SystemTableValues.time().notNull()),
+                    field("base_manifest_list", DataTypes.STRING().notNull()),
+                    field("delta_manifest_list", DataTypes.STRING().notNull()),
+                    field("changelog_manifest_list", DataTypes.STRING()),
+                    field("total_record_count", DataTypes.BIGINT()),
+                    field("delta_record_count", DataTypes.BIGINT()),
+                    field("changelog_record_count", DataTypes.BIGINT()),
+                    field("watermark", DataTypes.BIGINT()));
+
+    static List<RowData> rows(Table table) {
+        SnapshotManager snapshots = table.snapshotManager();
+        OptionalLong earliest = snapshots.earliestId();
+        OptionalLong latest = snapshots.latestId();
+        List<RowData> rows = new ArrayList<>();
+        if (earliest.isEmpty() || latest.isEmpty()) {
+            return rows;
+        }
+        TableFiles files = new TableFiles(table.context());
+        for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
+            if (snapshots.exists(id)) {
+                rows.add(row(snapshots.snapshot(id), files));
+            }
+        }
+        return rows;
+    }
+
+    private static RowData row(Snapshot s, TableFiles files) {
+        Snapshot.Commit commit = s.commit();
+        return GenericRowData.of(
+                s.id(),
+                s.schemaId(),
+                StringData.fromString(commit.user()),
+                commit.identifier(),
+                StringData.fromString(commit.kind().name()),
+                timestamp(commit.timeMillis()),
+                StringData.fromString(s.baseManifestList()),
+                StringData.fromString(s.deltaManifestList()),
+                StringData.fromString(s.changelogManifestList()),
+                s.records().total(),
+                s.records().delta(),
+                files.changelogRecords(s),
+                commit.watermark());
+    }
+
+    private SnapshotsTable() {}
+}
