@@ -36,7 +36,12 @@ final class CatalogProcedures {
 
     List<String> list(String database) throws DatabaseNotExistException {
         if (database.equals(DATABASE)) {
-            return List.of(CompactProcedure.NAME);
+            return List.of(
+                    CompactProcedure.NAME,
+                    ExpireSnapshotsProcedure.NAME,
+                    CreateTagProcedure.NAME,
+                    DeleteTagProcedure.NAME,
+                    RollbackToProcedure.NAME);
         }
         if (!databaseExists.test(database)) {
             throw new DatabaseNotExistException(catalog, database);
@@ -45,9 +50,21 @@ final class CatalogProcedures {
     }
 
     Procedure get(ObjectPath procedure) throws ProcedureNotExistException {
-        if (procedure.getDatabaseName().equals(DATABASE)
-                && procedure.getObjectName().equalsIgnoreCase(CompactProcedure.NAME)) {
-            return new CompactProcedure(this::table);
+        if (procedure.getDatabaseName().equals(DATABASE)) {
+            switch (procedure.getObjectName().toLowerCase(java.util.Locale.ROOT)) {
+                case CompactProcedure.NAME:
+                    return new CompactProcedure(this::table);
+                case ExpireSnapshotsProcedure.NAME:
+                    return new ExpireSnapshotsProcedure(this::table);
+                case CreateTagProcedure.NAME:
+                    return new CreateTagProcedure(this::table);
+                case DeleteTagProcedure.NAME:
+                    return new DeleteTagProcedure(this::table);
+                case RollbackToProcedure.NAME:
+                    return new RollbackToProcedure(this::table);
+                default:
+                    break;
+            }
         }
         throw new ProcedureNotExistException(catalog, procedure);
     }
