@@ -33,6 +33,23 @@ class ProbesTest {
     }
 
     @Test
+    void expirationProbeExpiresEverySnapshotButTheLast() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Probes.run(
+                "expire-snapshots",
+                "200",
+                "1",
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertThat(lines).hasSize(2);
+        assertThat(lines[0]).startsWith("round 0: expired 20 snapshots, deleted 200 data files");
+        assertThat(lines[1])
+                .startsWith(
+                        "Snapshot expiration, median over 1 rounds of 20 snapshots holding 200"
+                                + " data files: ");
+    }
+
+    @Test
     void rejectsAnUnknownProbeOrSize() {
         PrintStream out =
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
@@ -40,7 +57,8 @@ class ProbesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
-                                + " parquet-write-cpu, sort-buffer, changelog-cost");
+                                + " parquet-write-cpu, sort-buffer, changelog-cost,"
+                                + " expire-snapshots");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");

@@ -25,7 +25,8 @@ public final class SnapshotLifecycle {
      * What one expiration may remove, over the table's options; a null field keeps the option.
      *
      * @param retainMax keep at most this many snapshots ({@code snapshot.num-retained.max})
-     * @param retainMin keep at least this many ({@code snapshot.num-retained.min}), at least 1
+     * @param retainMin keep at least this many ({@code snapshot.num-retained.min}), at least 1; if
+     *     null while {@code retainMax} is given, at most {@code retainMax}
      * @param olderThanMillis only snapshots committed before this may expire (instead of now minus
      *     {@code snapshot.time-retained})
      * @param maxDeletes remove at most this many snapshots ({@code snapshot.expire.limit})
@@ -98,8 +99,14 @@ public final class SnapshotLifecycle {
     public static ExpireResult expire(TableContext table, ExpireRequest request, long nowMillis) {
         TableConfig.Lifecycle lifecycle = table.config().lifecycle();
         TableConfig.Retention options = lifecycle.retention();
-        int min = request.retainMin() != null ? request.retainMin() : options.min();
         int max = request.retainMax() != null ? request.retainMax() : options.max();
+        // A call that only lowers the most kept below the table's fewest lowers the fewest too.
+        int min =
+                request.retainMin() != null
+                        ? request.retainMin()
+                        : request.retainMax() != null
+                                ? Math.min(options.min(), max)
+                                : options.min();
         int limit = request.maxDeletes() != null ? request.maxDeletes() : options.limit();
         long olderThan =
                 request.olderThanMillis() != null

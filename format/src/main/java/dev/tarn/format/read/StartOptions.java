@@ -109,7 +109,7 @@ final class StartOptions {
                             table.name(),
                             id,
                             history(earliest, latest),
-                            earliest.isPresent() && id < earliest.getAsLong()
+                            id >= 1 && earliest.isPresent() && id < earliest.getAsLong()
                                     ? expired(table, id)
                                     : ""));
         }
