@@ -22,15 +22,18 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The cost of snapshot expiration through the format's maintenance entry point, without Flink: an
- * append table of 10 buckets gets {@code files / 10} commits of one file per bucket, then a full
- * compaction replaces every file, and one expiration removes all snapshots but the last, so it
- * reads every expired snapshot's lists and deletes every data file the commits wrote. Prints the
- * wall time of the expiration per round; checks that one snapshot and one file per bucket are left
- * and that the table still reads every row.
+ * append table of 10 buckets gets {@code files / 10} commits of 40 rows (a file in nearly every
+ * bucket), then a full compaction replaces every file, and one expiration removes all snapshots but
+ * the last, so it reads every expired snapshot's lists and deletes every data file the commits
+ * wrote. Prints the wall time of the expiration per round; checks that one snapshot and one file
+ * per bucket are left and that the table still reads every row.
  */
 final class ExpirationProbe {
 
     private static final int BUCKETS = 10;
+
+    /** Rows per commit: enough that nearly every bucket gets a file in every commit. */
+    private static final int ROWS_PER_COMMIT = 40;
 
     private ExpirationProbe() {}
 
@@ -44,14 +47,16 @@ final class ExpirationProbe {
             long setup = System.nanoTime();
             for (int c = 0; c < commits; c++) {
                 try (TableWrite write = table.newWrite()) {
-                    for (int b = 0; b < BUCKETS; b++) {
-                        long id = (long) c * BUCKETS + b;
+                    for (int r = 0; r < ROWS_PER_COMMIT; r++) {
+                        long id = (long) c * ROWS_PER_COMMIT + r;
                         write.write(GenericRowData.of(id, id * 2));
                     }
                     table.newCommit("probe").commit(c, write.prepareCommit());
                 }
             }
+            long written = parquetFiles(location);
             FullCompaction.run(table.context());
+            long before = parquetFiles(location);
             double setupSeconds = (System.nanoTime() - setup) / 1e9;
             long start = System.nanoTime();
             SnapshotLifecycle.ExpireResult result =
@@ -61,12 +66,13 @@ final class ExpirationProbe {
                                     1, 1, Long.MAX_VALUE, Integer.MAX_VALUE),
                             System.currentTimeMillis());
             double elapsed = (System.nanoTime() - start) / 1e9;
-            check(table, location, result, commits);
+            check(table, location, result, commits, before);
             seconds.add(elapsed);
             out.printf(
-                    "round %d: expired %,d snapshots, deleted %,d data files and %,d manifest"
-                            + " files in %.2f s (setup %.1f s)%n",
+                    "round %d: %,d data files written; expired %,d snapshots, deleted %,d data"
+                            + " files and %,d manifest files in %.2f s (setup %.1f s)%n",
                     round,
+                    written,
                     result.snapshots(),
                     result.dataFiles(),
                     result.metadataFiles(),
@@ -75,9 +81,8 @@ final class ExpirationProbe {
         }
         seconds.sort(null);
         out.printf(
-                "Snapshot expiration, median over %d rounds of %,d snapshots holding %,d data"
-                        + " files: %.2f s%n",
-                runs, commits, commits * BUCKETS, seconds.get(seconds.size() / 2));
+                "Snapshot expiration, median over %d rounds of %,d snapshots: %.2f s%n",
+                runs, commits, seconds.get(seconds.size() / 2));
     }
 
     private static Table table(java.nio.file.Path location) {
@@ -103,12 +108,11 @@ final class ExpirationProbe {
             Table table,
             java.nio.file.Path location,
             SnapshotLifecycle.ExpireResult result,
-            int commits)
+            int commits,
+            long before)
             throws Exception {
-        long parquet;
-        try (Stream<java.nio.file.Path> all = Files.walk(location)) {
-            parquet = all.filter(p -> p.toString().endsWith(".parquet")).count();
-        }
+        long left = parquetFiles(location);
+        long live = table.snapshotReader().liveFiles(table.snapshotReader().latest().get()).size();
         long rows = 0;
         TableRead read = table.newRead();
         for (Split split : table.newScan().plan().splits()) {
@@ -118,23 +122,29 @@ final class ExpirationProbe {
                 }
             }
         }
+        long expectedRows = (long) commits * ROWS_PER_COMMIT;
         if (result.snapshots() != commits
-                || result.dataFiles() != commits * BUCKETS
-                || parquet != BUCKETS
-                || rows != (long) commits * BUCKETS) {
+                || result.dataFiles() != before - left
+                || left != live
+                || rows != expectedRows) {
             throw new WrongResultException(
                     String.format(
-                            "Expiration left %d data files and %d rows, removed %d snapshots and"
-                                    + " %d data files; expected %d files, %d rows, %d snapshots"
-                                    + " and %d data files",
-                            parquet,
+                            "Expiration left %d data files (%d live) and %d rows of %d, removed %d"
+                                    + " snapshots of %d and %d data files of %d",
+                            left,
+                            live,
                             rows,
+                            expectedRows,
                             result.snapshots(),
-                            result.dataFiles(),
-                            BUCKETS,
-                            commits * BUCKETS,
                             commits,
-                            commits * BUCKETS));
+                            result.dataFiles(),
+                            before - live));
+        }
+    }
+
+    private static long parquetFiles(java.nio.file.Path location) throws Exception {
+        try (Stream<java.nio.file.Path> all = Files.walk(location)) {
+            return all.filter(p -> p.toString().endsWith(".parquet")).count();
         }
     }
 }
