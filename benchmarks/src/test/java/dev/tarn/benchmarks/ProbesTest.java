@@ -44,6 +44,21 @@ class ProbesTest {
     }
 
     @Test
+    void expirationProbeExpiresEverySnapshotButTheLast() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Probes.run(
+                "expire-snapshots",
+                "200",
+                "1",
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
+        assertThat(lines).hasSize(2);
+        assertThat(lines[0]).startsWith("round 0: ").contains("; expired 20 snapshots, deleted ");
+        assertThat(lines[1])
+                .startsWith("Snapshot expiration, median over 1 rounds of 20 snapshots: ");
+    }
+
+    @Test
     void rejectsAnUnknownProbeOrSize() {
         PrintStream out =
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
@@ -51,7 +66,8 @@ class ProbesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
-                                + " parquet-write-cpu, sort-buffer, changelog-cost, maintenance");
+                                + " parquet-write-cpu, sort-buffer, changelog-cost,"
+                                + " maintenance, expire-snapshots");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");

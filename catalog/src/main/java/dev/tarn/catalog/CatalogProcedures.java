@@ -39,7 +39,11 @@ final class CatalogProcedures {
             return List.of(
                     CompactProcedure.NAME,
                     RemoveOrphanFilesProcedure.NAME,
-                    CheckTableProcedure.NAME);
+                    CheckTableProcedure.NAME,
+                    ExpireSnapshotsProcedure.NAME,
+                    CreateTagProcedure.NAME,
+                    DeleteTagProcedure.NAME,
+                    RollbackToProcedure.NAME);
         }
         if (!databaseExists.test(database)) {
             throw new DatabaseNotExistException(catalog, database);
@@ -49,15 +53,23 @@ final class CatalogProcedures {
 
     Procedure get(ObjectPath procedure) throws ProcedureNotExistException {
         if (procedure.getDatabaseName().equals(DATABASE)) {
-            String name = procedure.getObjectName();
-            if (name.equalsIgnoreCase(CompactProcedure.NAME)) {
-                return new CompactProcedure(this::table);
-            }
-            if (name.equalsIgnoreCase(RemoveOrphanFilesProcedure.NAME)) {
-                return new RemoveOrphanFilesProcedure(this::table);
-            }
-            if (name.equalsIgnoreCase(CheckTableProcedure.NAME)) {
-                return new CheckTableProcedure(this::table);
+            switch (procedure.getObjectName().toLowerCase(java.util.Locale.ROOT)) {
+                case CompactProcedure.NAME:
+                    return new CompactProcedure(this::table);
+                case ExpireSnapshotsProcedure.NAME:
+                    return new ExpireSnapshotsProcedure(this::table);
+                case CreateTagProcedure.NAME:
+                    return new CreateTagProcedure(this::table);
+                case DeleteTagProcedure.NAME:
+                    return new DeleteTagProcedure(this::table);
+                case RollbackToProcedure.NAME:
+                    return new RollbackToProcedure(this::table);
+                case RemoveOrphanFilesProcedure.NAME:
+                    return new RemoveOrphanFilesProcedure(this::table);
+                case CheckTableProcedure.NAME:
+                    return new CheckTableProcedure(this::table);
+                default:
+                    break;
             }
         }
         throw new ProcedureNotExistException(catalog, procedure);

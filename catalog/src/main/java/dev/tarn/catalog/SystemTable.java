@@ -27,7 +27,7 @@ enum SystemTable {
     PARTITIONS("partitions", PartitionsTable.TYPE, PartitionsTable::rows),
     BUCKETS("buckets", BucketsTable.TYPE, BucketsTable::rows),
     CONSUMERS("consumers", ConsumersTable.TYPE, ConsumersTable::rows),
-    // TAGS("tags", TagsTable.TYPE, TagsTable::rows): the table's tags, added with tags.
+    TAGS("tags", TagsTable.TYPE, TagsTable::rows),
     /** Every row of the table with its row kind; its columns are the table's, so no fixed type. */
     AUDIT_LOG(TarnAuditLogTableSource.NAME, null, null);
 

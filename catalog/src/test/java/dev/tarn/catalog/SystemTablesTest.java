@@ -118,7 +118,7 @@ class SystemTablesTest {
                 .hasMessage(
                         "Unknown system table 'nope' in db.events$nope: a Tarn table's system"
                                 + " tables are [snapshots, schemas, options, files, manifests,"
-                                + " partitions, buckets, consumers, audit_log]");
+                                + " partitions, buckets, consumers, tags, audit_log]");
         assertThatThrownBy(() -> catalog.getTable(new ObjectPath("db", "gone$snapshots")))
                 .isInstanceOf(TableNotExistException.class)
                 .hasMessage("Table (or view) db.gone$snapshots does not exist in Catalog lake.")
@@ -131,7 +131,7 @@ class SystemTablesTest {
         ObjectPath snapshots = new ObjectPath("db", "events$snapshots");
         String readOnly =
                 " in catalog lake: a name with '$' is a system table (one of [snapshots, schemas,"
-                        + " options, files, manifests, partitions, buckets, consumers, audit_log]"
+                        + " options, files, manifests, partitions, buckets, consumers, tags, audit_log]"
                         + " after the '$'), and system tables are read-only";
         assertThatThrownBy(() -> catalog.dropTable(snapshots, true))
                 .isInstanceOf(CatalogException.class)

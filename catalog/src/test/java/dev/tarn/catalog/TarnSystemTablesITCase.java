@@ -259,7 +259,7 @@ class TarnSystemTablesITCase {
                                 + " 'snapshots' of a Tarn table, and system tables are read-only");
         String readOnly =
                 " in catalog lake: a name with '$' is a system table (one of [snapshots, schemas,"
-                        + " options, files, manifests, partitions, buckets, consumers, audit_log]"
+                        + " options, files, manifests, partitions, buckets, consumers, tags, audit_log]"
                         + " after the '$'), and system tables are read-only";
         assertThatThrownBy(() -> sql.exec("DROP TABLE db.`t$options`"))
                 .rootCause()

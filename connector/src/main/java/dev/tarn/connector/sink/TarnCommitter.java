@@ -2,6 +2,7 @@ package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import org.apache.flink.api.connector.sink2.Committer;
  * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
  * pre-commit topology routes every committable there. The snapshot records the lowest watermark of
  * the checkpoint's writers: every row at or before it that the job will ever write is in this
- * snapshot or an earlier one, except rows that were already late at the writers.
+ * snapshot or an earlier one, except rows that were already late at the writers. After each commit
+ * it asks its background expirer ({@link SnapshotLifecycle#inBackground}) to expire old snapshots
+ * by the table's options, on a thread of its own.
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
 
@@ -30,6 +33,7 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     private final Table table;
     @Nullable private final OverwriteSpec overwrite;
     private final Map<String, TableCommit> commits = new HashMap<>();
+    @Nullable private SnapshotLifecycle.Expirer expiration;
 
     TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
         this.table = table;
@@ -46,6 +50,11 @@ final class TarnCommitter implements Committer<TarnCommittable> {
                     .add(request);
         }
         byUser.forEach(this::commit);
+        // Off the commit's path: a backlog of old snapshots never delays the next checkpoint.
+        if (expiration == null) {
+            expiration = SnapshotLifecycle.inBackground(table.context());
+        }
+        expiration.trigger();
     }
 
     private void commit(CommitUser user, List<CommitRequest<TarnCommittable>> requests) {
@@ -105,5 +114,9 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     }
 
     @Override
-    public void close() {}
+    public void close() {
+        if (expiration != null) {
+            expiration.close();
+        }
+    }
 }

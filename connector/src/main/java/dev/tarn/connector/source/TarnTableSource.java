@@ -148,7 +148,8 @@ public final class TarnTableSource
         Table pinned = table;
         try {
             Snapshot snapshot = table.newScan().resolveSnapshot();
-            if (snapshot != null) {
+            // A tag pins its snapshot by itself, which may have expired as a snapshot file.
+            if (snapshot != null && table.config().lifecycle().scanTagName() == null) {
                 pinned =
                         table.withDynamicOptions(
                                 Map.of(

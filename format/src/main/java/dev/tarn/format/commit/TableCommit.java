@@ -296,10 +296,7 @@ public final class TableCommit {
             return retry.run(
                     attempt -> {
                         OptionalLong latestId = snapshots.latestId();
-                        Snapshot latest =
-                                latestId.isPresent()
-                                        ? snapshots.snapshot(latestId.getAsLong())
-                                        : null;
+                        Snapshot latest = latestId.isPresent() ? fresh(latestId.getAsLong()) : null;
                         List<ManifestEntry> delta = staging.stage(latest);
                         if (delta.isEmpty() && kind == CommitKind.COMPACT) {
                             return OptionalLong.empty(); // Nothing applies any more.
@@ -368,6 +365,23 @@ public final class TableCommit {
     private CommitAttempt.Header header(
             long identifier, CommitKind kind, @Nullable Long watermark) {
         return new CommitAttempt.Header(commitUser, identifier, kind, watermark);
+    }
+
+    /**
+     * Snapshot {@code id} as its file is now: a rollback may have replaced a snapshot this process
+     * read before (SPEC.md, "Rollback"), and a commit must never build on a removed one.
+     */
+    private Snapshot fresh(long id) {
+        return snapshots
+                .reread(id)
+                .orElseThrow(
+                        () ->
+                                new IllegalStateException(
+                                        String.format(
+                                                "Cannot commit to table %s: its latest snapshot"
+                                                        + " %d vanished meanwhile (a rollback or"
+                                                        + " an expiration removed it)",
+                                                table.name(), id)));
     }
 
     /** Whether {@code watermark} is above the table's at {@code latest}. */

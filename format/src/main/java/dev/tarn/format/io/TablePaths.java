@@ -16,6 +16,7 @@ public record TablePaths(Path location) implements Serializable {
     private static final String SNAPSHOT_DIR = "snapshot";
     private static final String MANIFEST_DIR = "manifest";
     private static final String CONSUMER_DIR = "consumer";
+    private static final String TAG_DIR = "tag";
 
     public static TablePaths of(Path location) {
         return new TablePaths(location);
@@ -37,6 +38,11 @@ public record TablePaths(Path location) implements Serializable {
     /** Where streaming readers record their progress, one file per consumer id. */
     public Path consumerDir() {
         return new Path(location, CONSUMER_DIR);
+    }
+
+    /** Where tags live, one file per tag name. */
+    public Path tagDir() {
+        return new Path(location, TAG_DIR);
     }
 
     /**

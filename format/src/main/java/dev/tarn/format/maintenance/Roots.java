@@ -3,21 +3,24 @@ package dev.tarn.format.maintenance;
 import dev.tarn.format.snapshot.Consumers;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.Tags;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.core.fs.FileStatus;
 
 /**
  * What keeps files of a table alive: the snapshots whose files must stay (every snapshot file in
- * {@code snapshot/} today) and the consumers, which pin snapshots rather than files. Orphan cleanup
- * and the integrity check both start from here, so whatever else comes to keep snapshots (tags)
- * joins both by being added in {@link #gather}, the one place roots are gathered.
+ * {@code snapshot/}, and the snapshot of every tag) and the consumers, which pin snapshots rather
+ * than files. Orphan cleanup and the integrity check both start from here, {@link #gather} being
+ * the one place roots are gathered.
  *
- * @param snapshots the root snapshots, by id (tags may add snapshots with ids already present)
+ * @param snapshots the root snapshots, by id
  * @param unreadable snapshot files that exist but do not parse: what they reference is unknown
  */
 record Roots(
@@ -36,8 +39,7 @@ record Roots(
         List<Snapshot> snapshots = new ArrayList<>();
         List<Unreadable> unreadable = new ArrayList<>();
         readSnapshots(table, snapshots, unreadable);
-        // Tags: add the tag store's snapshots to `snapshots` here, e.g.
-        // snapshots.addAll(tags.snapshots()), and both maintenance features keep and check them.
+        readTags(table, snapshots, unreadable);
         snapshots.sort(Comparator.comparingLong(Snapshot::id));
         try {
             return new Roots(
@@ -48,6 +50,25 @@ record Roots(
             throw new UncheckedIOException(
                     "Cannot read the consumers of table " + table.name() + ": " + e.getMessage(),
                     e);
+        }
+    }
+
+    /**
+     * Adds the snapshot of every tag that is not a snapshot file any more (expired; a tag on a
+     * snapshot that exists is that snapshot, since a rollback never passes a tag).
+     */
+    private static void readTags(
+            TableContext table, List<Snapshot> snapshots, List<Unreadable> unreadable) {
+        Set<Long> present = new HashSet<>();
+        snapshots.forEach(s -> present.add(s.id()));
+        try {
+            for (Tags.Tag tag : table.tags().list()) {
+                if (present.add(tag.snapshot().id())) {
+                    snapshots.add(tag.snapshot());
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            unreadable.add(new Unreadable(table.paths().tagDir().getName() + "/", e.getMessage()));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.Tags;
 import dev.tarn.format.table.TableContext;
 import java.time.Instant;
 import java.util.OptionalLong;
@@ -30,6 +31,14 @@ final class StartOptions {
         Long time = config.scanTimestampMillis();
         if (config.stream().between() != null) {
             throw conflict(table, "'incremental-between' (a bounded read of changes)", mode);
+        }
+        if (config.lifecycle().scanTagName() != null) {
+            throw conflict(
+                    table,
+                    "'scan.tag-name' = '"
+                            + config.lifecycle().scanTagName()
+                            + "' (a batch read of a tag)",
+                    mode);
         }
         if (id != null && time != null) {
             throw new IllegalArgumentException(
@@ -95,10 +104,58 @@ final class StartOptions {
                 || !snapshots.exists(id)) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Invalid '%s' for table %s: snapshot %d does not exist; %s",
-                            ID, table.name(), id, history(earliest, latest)));
+                            "Invalid '%s' for table %s: snapshot %d does not exist; %s%s",
+                            ID,
+                            table.name(),
+                            id,
+                            history(earliest, latest),
+                            id >= 1 && earliest.isPresent() && id < earliest.getAsLong()
+                                    ? expired(table, id)
+                                    : ""));
         }
         return snapshots.snapshot(id);
+    }
+
+    /** Why an old snapshot is gone: expiration, and the option that decides it. */
+    private static String expired(TableContext table, long id) {
+        TableConfig.Retention retention = table.config().lifecycle().retention();
+        return String.format(
+                ". Snapshot %d has expired: the table keeps snapshots for 'snapshot.time-retained'"
+                        + " = %s (at least 'snapshot.num-retained.min' = %d of them); tag a"
+                        + " snapshot to keep it longer",
+                id, retention.time(), retention.min());
+    }
+
+    /**
+     * The snapshot of tag {@code scan.tag-name}, for a batch read; the tag keeps it readable after
+     * the snapshot itself expired.
+     *
+     * @throws IllegalArgumentException naming the tag and the table if there is no such tag, or
+     *     another option selects a snapshot too
+     */
+    static Snapshot tagged(TableContext table, String tag) {
+        TableConfig config = table.config();
+        if (config.scanSnapshotId() != null || config.scanTimestampMillis() != null) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Conflicting options for table %s: 'scan.tag-name' = '%s' and '%s'"
+                                    + " both select a snapshot; give one",
+                            table.name(), tag, config.scanSnapshotId() != null ? ID : TIME));
+        }
+        return table.tags()
+                .get(tag)
+                .orElseThrow(
+                        () ->
+                                new IllegalArgumentException(
+                                        String.format(
+                                                "Invalid 'scan.tag-name' for table %s: tag '%s'"
+                                                        + " does not exist; the table has tags %s",
+                                                table.name(),
+                                                tag,
+                                                table.tags().list().stream()
+                                                        .map(Tags.Tag::name)
+                                                        .toList())))
+                .snapshot();
     }
 
     /**

@@ -10,11 +10,12 @@ import java.util.OptionalLong;
 import javax.annotation.Nullable;
 
 /**
- * The read seam's planner: fixes one snapshot (the latest, or the one {@code scan.snapshot-id} or
- * {@code scan.timestamp-millis} selects) and turns its live files into {@link Split}s, skipping
- * partitions, buckets and files the filter rules out (in a primary-key table, by its key columns
- * only; each bucket is one split there, as its files are merged on read). The snapshot is fixed
- * when {@link #plan} runs, so later commits never change what a plan reads.
+ * The read seam's planner: fixes one snapshot (the latest, or the one {@code scan.snapshot-id},
+ * {@code scan.timestamp-millis} or the tag of {@code scan.tag-name} selects) and turns its live
+ * files into {@link Split}s, skipping partitions, buckets and files the filter rules out (in a
+ * primary-key table, by its key columns only; each bucket is one split there, as its files are
+ * merged on read). The snapshot is fixed when {@link #plan} runs, so later commits never change
+ * what a plan reads.
  */
 public final class TableScan {
 
@@ -55,6 +56,9 @@ public final class TableScan {
     public Snapshot resolveSnapshot() {
         SnapshotManager snapshots = table.snapshotManager();
         TableConfig config = table.config();
+        if (config.lifecycle().scanTagName() != null) {
+            return StartOptions.tagged(table, config.lifecycle().scanTagName());
+        }
         if (config.scanSnapshotId() != null) {
             return StartOptions.existing(table, config.scanSnapshotId());
         }

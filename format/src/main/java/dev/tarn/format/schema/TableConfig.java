@@ -25,7 +25,8 @@ public record TableConfig(
         @Nullable Long scanTimestampMillis,
         Commit commit,
         Lsm lsm,
-        StreamConfig stream) {
+        StreamConfig stream,
+        Lifecycle lifecycle) {
 
     /**
      * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
@@ -105,6 +106,26 @@ public record TableConfig(
      */
     public record Memory(long writeBufferSize, boolean spillable, long lookupCacheSize) {}
 
+    /**
+     * How snapshot expiration keeps snapshots (SPEC.md, "Snapshot expiration").
+     *
+     * @param min the fewest snapshots kept ({@code snapshot.num-retained.min}, at least 1)
+     * @param max the most kept ({@code snapshot.num-retained.max})
+     * @param time snapshots younger than this are kept within {@code max}
+     * @param limit the most snapshots one run removes ({@code snapshot.expire.limit})
+     */
+    public record Retention(int min, int max, Duration time, int limit) {}
+
+    /**
+     * A table's snapshot lifecycle: retention, how long consumers and tags protect snapshots (null:
+     * for ever), and the tag a scan reads ({@code scan.tag-name}, a hint).
+     */
+    public record Lifecycle(
+            Retention retention,
+            @Nullable Duration consumerExpiration,
+            @Nullable Duration tagTimeRetained,
+            @Nullable String scanTagName) {}
+
     /** Keys a connector or catalog may also pass through a table's options. */
     private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");
 
@@ -155,7 +176,8 @@ public record TableConfig(
                 get(table, conf, TableOptions.SCAN_TIMESTAMP_MILLIS),
                 commit,
                 lsm(table, conf),
-                StreamConfig.of(table, conf));
+                StreamConfig.of(table, conf),
+                RetentionOptions.read(table, conf));
     }
 
     private static Lsm lsm(String table, Configuration conf) {

@@ -224,6 +224,7 @@ public final class TableOptions {
     public static List<ConfigOption<?>> all() {
         List<ConfigOption<?>> all = new ArrayList<>(common());
         all.addAll(LsmOptions.all());
+        all.addAll(RetentionOptions.all());
         return all;
     }
 
@@ -293,6 +294,8 @@ public final class TableOptions {
         put(scopes, OptionScope.ALTER, FILE_FORMAT);
         // Writers store changelog files by the table's producer, and readers expect them there.
         put(scopes, OptionScope.ALTER, CHANGELOG_PRODUCER);
+        // How long the table keeps its history is the table's, whoever writes or reads it.
+        put(scopes, OptionScope.ALTER, RetentionOptions.tableScoped().toArray(ConfigOption[]::new));
         // Each file records its own codec and sizes; commits and scans only tune their own work.
         put(
                 scopes,
@@ -320,7 +323,8 @@ public final class TableOptions {
                 LsmOptions.NUM_SORTED_RUN_STOP_TRIGGER,
                 LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,
                 LsmOptions.COMPACTION_SIZE_RATIO,
-                LsmOptions.FULL_COMPACTION_DELTA_COMMITS);
+                LsmOptions.FULL_COMPACTION_DELTA_COMMITS,
+                RetentionOptions.SCAN_TAG_NAME);
         for (ConfigOption<?> option : all()) {
             if (!scopes.containsKey(option.key())) {
                 throw new IllegalStateException(
@@ -341,7 +345,12 @@ public final class TableOptions {
 
     /** Options that describe one query, not the table: never stored in a schema. */
     public static List<ConfigOption<?>> queryOnly() {
-        return List.of(SCAN_SNAPSHOT_ID, SCAN_TIMESTAMP_MILLIS, INCREMENTAL_BETWEEN, CONSUMER_ID);
+        return List.of(
+                SCAN_SNAPSHOT_ID,
+                SCAN_TIMESTAMP_MILLIS,
+                INCREMENTAL_BETWEEN,
+                CONSUMER_ID,
+                RetentionOptions.SCAN_TAG_NAME);
     }
 
     /**

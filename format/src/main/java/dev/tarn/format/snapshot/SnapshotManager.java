@@ -8,6 +8,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
@@ -22,6 +23,9 @@ public final class SnapshotManager {
     private static final String PREFIX = "snapshot-";
     static final String LATEST = "LATEST";
     static final String EARLIEST = "EARLIEST";
+
+    /** Marks an unfinished expiration: the id below which every snapshot is being removed. */
+    static final String EXPIRING = "EXPIRING";
 
     /** Snapshot files never change once written, so a parsed snapshot can be kept. */
     private static final int CACHED_SNAPSHOTS = 512;
@@ -218,6 +222,73 @@ public final class SnapshotManager {
             writeHint(EARLIEST, 1);
         }
         return true;
+    }
+
+    /**
+     * Re-reads snapshot {@code id} from its file, bypassing the cache: a rollback may have replaced
+     * it since this process read it (SPEC.md, "Rollback").
+     *
+     * @return empty if there is no such snapshot file
+     */
+    public Optional<Snapshot> reread(long id) {
+        cache.invalidate(id);
+        try {
+            return Optional.of(snapshot(id));
+        } catch (IllegalArgumentException e) {
+            if (exists(id)) {
+                throw e;
+            }
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Deletes snapshot file {@code id} (expiration, rollback); its files are the caller's.
+     *
+     * @return false if it was gone already
+     */
+    public boolean delete(long id) throws IOException {
+        cache.invalidate(id);
+        return io.delete(path(id), false);
+    }
+
+    /**
+     * Creates {@code snapshot}'s file again from a copy (a tag's) without touching the hints, so
+     * readers keep seeing the snapshots they see until the caller fixes the hints.
+     *
+     * @return false if a snapshot with its id exists
+     */
+    public boolean restore(Snapshot snapshot) throws IOException {
+        cache.invalidate(snapshot.id());
+        return publisher.publish(path(snapshot.id()), SnapshotJson.toJson(snapshot));
+    }
+
+    /** Points the EARLIEST hint at {@code id} (best effort: it is a hint). */
+    public void writeEarliestHint(long id) {
+        writeHint(EARLIEST, id);
+    }
+
+    /** Points the LATEST hint at {@code id} (best effort: it is a hint). */
+    public void writeLatestHint(long id) {
+        writeHint(LATEST, id);
+    }
+
+    /**
+     * The id below which an unfinished expiration removes every snapshot (SPEC.md, "Snapshot
+     * expiration"), if one was interrupted.
+     */
+    public OptionalLong expiringBefore() {
+        return readHint(EXPIRING);
+    }
+
+    /** Records that every snapshot below {@code end} is being expired; atomic and durable. */
+    public void markExpiring(long end) throws IOException {
+        io.overwrite(new Path(dir, EXPIRING), String.valueOf(end).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Clears the mark of {@link #markExpiring} once every snapshot below it is gone. */
+    public void clearExpiring() throws IOException {
+        io.delete(new Path(dir, EXPIRING), false);
     }
 
     /** Best effort: a failed hint write only costs a later reader some probes. */

@@ -21,6 +21,8 @@
  * implementation here; an object store gets its own). {@link
  * dev.tarn.format.snapshot.SnapshotReader} is the one way to ask what a snapshot holds: its live
  * files, by bucket, its partitions, and its delta (what it added and removed), for scans, writers,
- * compaction, maintenance and the catalog alike.
+ * compaction, maintenance and the catalog alike. {@link dev.tarn.format.snapshot.Tags} stores the
+ * table's tags, named snapshots that expiration keeps; {@link dev.tarn.format.snapshot.Consumers}
+ * the positions of streaming readers.
  */
 package dev.tarn.format.snapshot;

@@ -13,6 +13,7 @@ import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.SnapshotCommit;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.snapshot.SnapshotReader;
+import dev.tarn.format.snapshot.Tags;
 import java.io.Serializable;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
@@ -103,6 +104,11 @@ public final class TableContext implements Serializable {
             snapshots = new SnapshotManager(io, paths, name, publisher);
         }
         return snapshots;
+    }
+
+    /** The table's tags: named snapshots kept through expiration. */
+    public Tags tags() {
+        return new Tags(io, paths, name, publisher);
     }
 
     public SchemaManager schemaManager() {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import javax.annotation.Nullable;
 
 /**
  * The live files of a table by (partition, bucket) as of one snapshot, as a long-running writer
@@ -38,6 +39,7 @@ final class PublishedFiles {
     private final SnapshotReader reader;
     private final Map<BucketId, Map<String, DataFile>> live = new HashMap<>();
     private long snapshotId;
+    @Nullable private Snapshot seen;
 
     private PublishedFiles(TableContext table) {
         this.table = table;
@@ -66,6 +68,7 @@ final class PublishedFiles {
     /** Moves to the latest snapshot, telling {@code listener} what each newer one changed. */
     void advance(Listener listener) {
         OptionalLong latest = table.snapshotManager().latestId();
+        checkNotRolledBack(latest);
         if (latest.isEmpty()) {
             return;
         }
@@ -98,14 +101,45 @@ final class PublishedFiles {
                 }
             }
             snapshotId = id;
+            seen = snapshot;
             changes.forEach(listener::changed);
         }
+    }
+
+    /**
+     * Fails if the table went back under this view (SPEC.md, "Rollback"): its latest snapshot is
+     * older than the one seen last, or that snapshot was removed and its id committed again. A
+     * writer building on the view would otherwise compact files that are gone.
+     */
+    private void checkNotRolledBack(OptionalLong latest) {
+        if (seen == null) {
+            return;
+        }
+        if (latest.orElse(0) < snapshotId) {
+            throw rolledBack(
+                    latest.isEmpty()
+                            ? "the table has no snapshot now"
+                            : "the latest snapshot is now " + latest.getAsLong());
+        }
+        Optional<Snapshot> now = table.snapshotManager().reread(snapshotId);
+        if (now.isPresent() && !now.get().equals(seen)) {
+            throw rolledBack("snapshot " + snapshotId + " was removed and its id committed again");
+        }
+    }
+
+    private IllegalStateException rolledBack(String how) {
+        return new IllegalStateException(
+                String.format(
+                        "Table %s was rolled back under this writer: it had seen snapshot %d, and"
+                                + " %s. Restart the job to write on the table as it is now",
+                        table.name(), snapshotId, how));
     }
 
     private void readLatest() {
         live.clear();
         Optional<Snapshot> latest = reader.latest();
         snapshotId = latest.map(Snapshot::id).orElse(0L);
+        seen = latest.orElse(null);
         if (latest.isPresent()) {
             reader.filesByBucket(latest.get())
                     .forEach(

@@ -90,6 +90,33 @@ class RemoveOrphanFilesTest {
         assertThat(readAll(table)).containsExactly("1,a", "2,b", "3,c");
     }
 
+    /** Files only an expired snapshot's tag still references are no orphans. */
+    @Test
+    void keepsTheFilesOfATagWhoseSnapshotExpired() throws Exception {
+        Table table = table(List.of());
+        for (long c = 1; c <= 3; c++) {
+            append(table, c, List.of(row(2 * c, "a"), row(2 * c + 1, "b")));
+        }
+        SnapshotLifecycle.createTag(
+                table.context(), "keep", java.util.OptionalLong.of(2), null, NOW.toEpochMilli());
+        FullCompaction.run(table.context());
+        SnapshotLifecycle.expire(
+                table.context(),
+                new SnapshotLifecycle.ExpireRequest(1, 1, null, null),
+                NOW.toEpochMilli());
+        assertThat(table.snapshotManager().exists(2)).as("snapshot 2").isFalse();
+        List<String> tagged = LifecycleTables.readTag(table, "keep");
+        ageAll(dir);
+
+        RemoveOrphanFiles.Result result =
+                RemoveOrphanFiles.run(table.context(), null, false, false, NOW);
+
+        assertThat(result.files()).isEmpty();
+        assertThat(LifecycleTables.readTag(table, "keep"))
+                .isEqualTo(tagged)
+                .containsExactly("2,a", "3,b", "4,a", "5,b");
+    }
+
     @Test
     void removesOldOrphansOfEveryKindAndKeepsMetadata() {
         Table table = table(List.of());

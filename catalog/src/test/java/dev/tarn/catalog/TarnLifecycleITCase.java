@@ -1,0 +1,194 @@
+package dev.tarn.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The snapshot lifecycle from SQL: {@code CALL sys.expire_snapshots}, {@code create_tag}, {@code
+ * delete_tag} and {@code rollback_to} with named and positional arguments, their refusals of bad
+ * arguments, reads of a tag and of an expired snapshot, and a streaming job whose committer expires
+ * snapshots as it goes.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class TarnLifecycleITCase {
+
+    @RegisterExtension static final MiniClusterExtension CLUSTER = LakeSql.miniCluster();
+
+    @TempDir Path warehouse;
+
+    private LakeSql sql;
+
+    @BeforeEach
+    void setUp() {
+        sql = LakeSql.open(warehouse);
+    }
+
+    private List<String> call(String statement) throws Exception {
+        return sql.query(statement);
+    }
+
+    /** The statement fails, and one exception of the chain has exactly {@code message}. */
+    private void assertRefused(String statement, String message) {
+        Throwable thrown =
+                org.assertj.core.api.Assertions.catchThrowable(() -> sql.query(statement));
+        List<String> messages = new java.util.ArrayList<>();
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            messages.add(t.getClass().getSimpleName() + ": " + t.getMessage());
+        }
+        assertThat(messages)
+                .as("the failure of %s", statement)
+                .contains("ValidationException: " + message);
+    }
+
+    private long snapshotFiles(String table) throws Exception {
+        try (Stream<Path> files = Files.list(warehouse.resolve("db.db/" + table + "/snapshot"))) {
+            return files.filter(p -> p.getFileName().toString().startsWith("snapshot-")).count();
+        }
+    }
+
+    @Test
+    void proceduresExpireTagAndRollBackFromSql() throws Exception {
+        sql.exec("CREATE TABLE db.t (id INT, name STRING)");
+        for (int i = 0; i < 5; i++) {
+            sql.insertIds("db.t", i * 10 + 1, i * 10 + 10); // snapshot i + 1
+        }
+        assertThat(
+                        call(
+                                "CALL lake.sys.create_tag(`table` => 'db.t', tag => 'eod', snapshot_id => 2)"))
+                .containsExactly("+I[Created tag 'eod' of table db.t on snapshot 2]");
+        assertThat(call("CALL lake.sys.create_tag('db.t', 'last')"))
+                .containsExactly("+I[Created tag 'last' of table db.t on snapshot 5]");
+        assertThat(
+                        sql.query(
+                                "SELECT tag_name, snapshot_id, schema_id, record_count,"
+                                        + " time_retained, create_time IS NOT NULL,"
+                                        + " commit_time <= create_time FROM db.`t$tags`"))
+                .containsExactly(
+                        "+I[eod, 2, 0, 20, null, true, true]",
+                        "+I[last, 5, 0, 50, null, true, true]");
+        assertRefused(
+                "CALL lake.sys.create_tag(`table` => 'db.t', tag => 'eod')",
+                "Invalid argument 'tag' of sys.create_tag: Tag 'eod' of table db.t already exists"
+                        + " (on snapshot 2); delete it first or choose another name");
+        assertRefused(
+                "CALL lake.sys.create_tag(`table` => 'db.t', tag => 'x', snapshot_id => 99)",
+                "Invalid argument 'snapshot_id' of sys.create_tag: Cannot create tag 'x' of table"
+                        + " db.t: snapshot 99 does not exist; the table has snapshots 1 to 5");
+        assertRefused(
+                "CALL lake.sys.expire_snapshots(`table` => 'db.t', retain_min => 0)",
+                "Invalid argument 'retain_min' of sys.expire_snapshots: 0; it must be at least 1");
+        assertRefused(
+                "CALL lake.sys.expire_snapshots(`table` => 'db.t', older_than => 'yesterday')",
+                "Invalid argument 'older_than' of sys.expire_snapshots: 'yesterday'; expected"
+                        + " 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'");
+        assertRefused(
+                "CALL lake.sys.expire_snapshots('db')",
+                "Invalid argument 'table' of sys.expire_snapshots: 'db'; name a table as"
+                        + " 'database.table'");
+
+        // Positional: keep at most 4 (all are younger than snapshot.time-retained).
+        assertThat(call("CALL lake.sys.expire_snapshots('db.t', 4)"))
+                .containsExactly(
+                        "+I[Expired 1 snapshots of table db.t: deleted 0 data files, 2 manifest"
+                                + " files and 0 expired tags]");
+        assertThat(
+                        call(
+                                "CALL lake.sys.expire_snapshots(`table` => 'db.t', retain_min => 1,"
+                                        + " older_than => '2999-01-01 00:00:00', max_deletes => 10)"))
+                .hasSize(1)
+                .allMatch(r -> r.startsWith("+I[Expired 3 snapshots of table db.t"));
+        assertThat(snapshotFiles("t")).isEqualTo(1);
+        assertThat(sql.query("SELECT COUNT(*) FROM db.t /*+ OPTIONS('scan.tag-name' = 'eod') */"))
+                .containsExactly("+I[20]");
+        assertThatThrownBy(
+                        () ->
+                                sql.query(
+                                        "SELECT * FROM db.t /*+ OPTIONS('scan.snapshot-id' = '2') */"))
+                .rootCause()
+                .hasMessageContaining("snapshot 2 does not exist")
+                .hasMessageContaining("'snapshot.time-retained' = PT1H");
+
+        assertRefused(
+                "CALL lake.sys.rollback_to(`table` => 'db.t', tag => 'eod')",
+                "Invalid argument 'tag' of sys.rollback_to: Cannot roll back table db.t to"
+                        + " snapshot 2: tags 'last' (snapshot 5) pin later snapshots; delete them"
+                        + " first");
+        assertRefused(
+                "CALL lake.sys.rollback_to(`table` => 'db.t')",
+                "Invalid argument 'snapshot_id' of sys.rollback_to: null; give either snapshot_id"
+                        + " or tag (tag: null)");
+        assertRefused(
+                "CALL lake.sys.rollback_to(`table` => 'db.t', snapshot_id => 9)",
+                "Invalid argument 'snapshot_id' of sys.rollback_to: Cannot roll back table db.t to"
+                        + " snapshot 9: it does not exist; the table has snapshots 5 to 5");
+        assertRefused(
+                "CALL lake.sys.delete_tag(`table` => 'db.t', tag => 'nope')",
+                "Invalid argument 'tag' of sys.delete_tag: Cannot delete tag 'nope' of table db.t:"
+                        + " no such tag");
+        assertThat(call("CALL lake.sys.delete_tag('db.t', 'last')"))
+                .containsExactly("+I[Deleted tag 'last' of table db.t]");
+        assertThat(call("CALL lake.sys.rollback_to(`table` => 'db.t', tag => 'eod')"))
+                .hasSize(1)
+                .allMatch(r -> r.startsWith("+I[Rolled table db.t back to snapshot 2"));
+        assertThat(sql.query("SELECT COUNT(*), MAX(id) FROM db.t")).containsExactly("+I[20, 20]");
+        sql.insertIds("db.t", 100, 104);
+        assertThat(sql.query("SELECT COUNT(*), MAX(id) FROM db.t")).containsExactly("+I[25, 104]");
+        assertThat(Files.exists(warehouse.resolve("db.db/t/snapshot/snapshot-3"))).isTrue();
+    }
+
+    @Test
+    void aStreamingInsertExpiresSnapshotsAsItCommits() throws Exception {
+        int rows = 3000;
+        sql.exec(
+                "CREATE TABLE db.s (id INT, name STRING) WITH ('snapshot.num-retained.max' = '2',"
+                        + " 'snapshot.num-retained.min' = '1')");
+        TableEnvironment env =
+                LakeSql.streaming(
+                        warehouse,
+                        "parallelism.default",
+                        "1",
+                        "execution.checkpointing.interval",
+                        "100ms");
+        env.executeSql(
+                "CREATE TEMPORARY TABLE gen (id INT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '"
+                        + rows
+                        + "', 'number-of-rows' = '"
+                        + rows
+                        + "', 'rows-per-second' = '300')");
+        env.executeSql("INSERT INTO db.s SELECT id, 'n' || CAST(id AS STRING) FROM gen").await();
+        assertThat(
+                        sql.query(
+                                "SELECT COUNT(*), SUM(CAST(id AS BIGINT)), COUNT(DISTINCT id) FROM db.s"))
+                .containsExactly(
+                        "+I[" + rows + ", " + (long) rows * (rows + 1) / 2 + ", " + rows + "]");
+        Path snapshots = warehouse.resolve("db.db/s/snapshot");
+        long latest =
+                dev.tarn.format.Table.load(
+                                dev.tarn.format.io.FileIO.flinkFileSystems(),
+                                new org.apache.flink.core.fs.Path(warehouse.toUri() + "/db.db/s"),
+                                "db.s")
+                        .snapshotManager()
+                        .latestId()
+                        .getAsLong();
+        assertThat(latest).as("commits of the job").isGreaterThan(3);
+        assertThat(Files.exists(snapshots.resolve("snapshot-1")))
+                .as("snapshot 1 expired")
+                .isFalse();
+        assertThat(snapshotFiles("s")).isBetween(1L, 2L);
+    }
+}

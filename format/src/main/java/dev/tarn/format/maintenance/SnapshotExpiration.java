@@ -1,0 +1,175 @@
+package dev.tarn.format.maintenance;
+
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileId;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.snapshot.Consumers;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.Tags.Tag;
+import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import javax.annotation.Nullable;
+
+/**
+ * Removes a table's oldest snapshots and every file only they referenced (SPEC.md, "Snapshot
+ * expiration"). The snapshots kept are always the newest ones, a contiguous range from {@code end}
+ * on, and a data file once deleted from a table never returns; so the files that only expired
+ * snapshots hold are exactly those that the deltas of snapshots {@code earliest + 1 .. end} delete,
+ * and the work grows with the expired snapshots' deltas, not with the table. Tags keep what their
+ * snapshots hold; consumers keep the snapshots they still need.
+ *
+ * <p>Crash safety: the decision ({@code end}) is recorded first, then data files, manifests,
+ * manifest lists and the snapshot files (oldest first) are deleted. A crash leaves every snapshot
+ * from {@code end} on readable, and the next run takes up the recorded decision and finishes it. At
+ * most one expiration may run on a table at a time.
+ */
+final class SnapshotExpiration {
+
+    /**
+     * What to keep.
+     *
+     * @param retainMin the fewest snapshots kept (at least 1: the latest always stays)
+     * @param retainMax the most snapshots kept, unless a consumer needs older ones
+     * @param olderThanMillis snapshots committed before this may expire (within the counts)
+     * @param limit the most snapshots this run removes
+     * @param consumerExpiration consumers not updated for this long protect nothing; null: never
+     */
+    record Settings(
+            int retainMin,
+            int retainMax,
+            long olderThanMillis,
+            int limit,
+            @Nullable Duration consumerExpiration) {}
+
+    private final TableContext table;
+    private final SnapshotManager snapshots;
+    private final SnapshotFiles files;
+
+    SnapshotExpiration(TableContext table) {
+        this.table = table;
+        this.snapshots = table.snapshotManager();
+        this.files = new SnapshotFiles(table);
+    }
+
+    /** Expires what {@code settings} lets go, then the tags whose retention has passed. */
+    SnapshotLifecycle.ExpireResult run(Settings settings, long nowMillis) {
+        try {
+            SnapshotLifecycle.ExpireResult result = expireSnapshots(settings, nowMillis);
+            int tags = new TagCleanup(table).expire(nowMillis);
+            return new SnapshotLifecycle.ExpireResult(
+                    table.name(),
+                    result.snapshots(),
+                    result.dataFiles(),
+                    result.metadataFiles(),
+                    tags);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot expire snapshots of table " + table.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private SnapshotLifecycle.ExpireResult expireSnapshots(Settings settings, long nowMillis)
+            throws IOException {
+        OptionalLong latest = snapshots.latestId();
+        OptionalLong earliest = snapshots.earliestId();
+        OptionalLong pending = snapshots.expiringBefore();
+        if (latest.isEmpty() || earliest.isEmpty()) {
+            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0);
+        }
+        long first = earliest.getAsLong();
+        long last = latest.getAsLong();
+        long end = end(first, last, settings, minConsumer(settings, nowMillis));
+        if (pending.isPresent()) {
+            // An interrupted run decided more: its snapshots may already miss files.
+            end = Math.max(end, Math.min(pending.getAsLong(), last));
+        }
+        if (end <= first) {
+            if (pending.isPresent()) {
+                snapshots.clearExpiring();
+            }
+            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0);
+        }
+        snapshots.markExpiring(end);
+        return expireBefore(first, end);
+    }
+
+    /** Removes the snapshots {@code first} to {@code end - 1} and the files only they hold. */
+    private SnapshotLifecycle.ExpireResult expireBefore(long first, long end) throws IOException {
+        Snapshot kept = snapshots.snapshot(end);
+        Set<Long> tagged = new HashSet<>();
+        Set<String> keepMetadata = new HashSet<>(files.metadata(kept, false));
+        List<Tag> olderTags =
+                table.tags().list().stream().filter(t -> t.snapshot().id() < end).toList();
+        for (Tag tag : olderTags) {
+            tagged.add(tag.snapshot().id());
+            keepMetadata.addAll(files.metadata(tag.snapshot(), false));
+        }
+        Map<FileId, ManifestEntry> data = new LinkedHashMap<>();
+        Set<String> metadata = new HashSet<>();
+        for (long id = first; id <= end; id++) {
+            Snapshot snapshot = id == end ? kept : snapshots.snapshot(id);
+            boolean lenient = id < end;
+            if (id > first) {
+                SnapshotFiles.addAll(data, files.delta(snapshot, FileKind.DELETE, lenient));
+            }
+            if (id < end) {
+                if (!tagged.contains(id)) {
+                    SnapshotFiles.addAll(data, files.changelog(snapshot, true));
+                }
+                metadata.addAll(files.metadata(snapshot, true));
+            }
+        }
+        if (!data.isEmpty()) {
+            for (Tag tag : olderTags) {
+                data.keySet().removeAll(files.live(tag.snapshot()).keySet());
+            }
+        }
+        metadata.removeAll(keepMetadata);
+        int dataFiles = files.deleteData(data.values());
+        int metadataFiles = files.deleteMetadata(metadata);
+        int removed = 0;
+        for (long id = first; id < end; id++) {
+            removed += snapshots.delete(id) ? 1 : 0;
+        }
+        snapshots.writeEarliestHint(end);
+        snapshots.clearExpiring();
+        return new SnapshotLifecycle.ExpireResult(
+                table.name(), removed, dataFiles, metadataFiles, 0);
+    }
+
+    /** The first snapshot kept, as Apache Paimon's expiration decides it. */
+    private long end(long first, long last, Settings settings, long minConsumer) {
+        long from = Math.max(last - settings.retainMax() + 1, first);
+        long to = last - settings.retainMin() + 1;
+        to = Math.min(to, minConsumer);
+        to = Math.min(to, first + settings.limit());
+        for (long id = from; id < to; id++) {
+            if (snapshots.snapshot(id).commit().timeMillis() >= settings.olderThanMillis()) {
+                return Math.max(id, first);
+            }
+        }
+        return Math.max(to, first);
+    }
+
+    /** The first snapshot a live consumer needs, or {@code Long.MAX_VALUE}. */
+    private long minConsumer(Settings settings, long nowMillis) throws IOException {
+        long min = Long.MAX_VALUE;
+        Consumers consumers = new Consumers(table.io(), table.paths(), table.name());
+        for (Consumers.Consumer c : consumers.all()) {
+            Duration expiry = settings.consumerExpiration();
+            if (expiry == null || c.updatedMillis() + expiry.toMillis() >= nowMillis) {
+                min = Math.min(min, c.nextSnapshotId());
+            }
+        }
+        return min;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.tarn.format.schema;
+
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The table options of a table's snapshot lifecycle: how many snapshots and for how long expiration
+ * keeps them, how long a consumer and a tag protect theirs, and which tag a scan reads. Keys match
+ * Apache Paimon's. Read once into {@link TableConfig.Lifecycle}.
+ */
+final class RetentionOptions {
+
+    static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MIN =
+            ConfigOptions.key("snapshot.num-retained.min")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription(
+                            "The fewest snapshots expiration keeps, however old (at least 1).");
+
+    static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MAX =
+            ConfigOptions.key("snapshot.num-retained.max")
+                    .intType()
+                    .defaultValue(Integer.MAX_VALUE)
+                    .withDescription(
+                            "The most snapshots expiration keeps, however young (at least"
+                                    + " 'snapshot.num-retained.min').");
+
+    static final ConfigOption<Duration> SNAPSHOT_TIME_RETAINED =
+            ConfigOptions.key("snapshot.time-retained")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "Snapshots younger than this are kept (within"
+                                    + " 'snapshot.num-retained.max').");
+
+    static final ConfigOption<Integer> SNAPSHOT_EXPIRE_LIMIT =
+            ConfigOptions.key("snapshot.expire.limit")
+                    .intType()
+                    .defaultValue(10)
+                    .withDescription("The most snapshots one expiration run removes.");
+
+    static final ConfigOption<Duration> CONSUMER_EXPIRATION_TIME =
+            ConfigOptions.key("consumer.expiration-time")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A consumer not updated for this long no longer protects its"
+                                    + " snapshots from expiration. Default: consumers never"
+                                    + " expire.");
+
+    static final ConfigOption<Duration> TAG_DEFAULT_TIME_RETAINED =
+            ConfigOptions.key("tag.default-time-retained")
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "How long a tag created without 'time_retained' is kept; expiration"
+                                    + " removes it after that. Default: tags are kept until"
+                                    + " deleted.");
+
+    static final ConfigOption<String> SCAN_TAG_NAME =
+            ConfigOptions.key("scan.tag-name")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription("Hint only: a batch read reads the snapshot of this tag.");
+
+    static List<ConfigOption<?>> all() {
+        return List.of(
+                SNAPSHOT_NUM_RETAINED_MIN,
+                SNAPSHOT_NUM_RETAINED_MAX,
+                SNAPSHOT_TIME_RETAINED,
+                SNAPSHOT_EXPIRE_LIMIT,
+                CONSUMER_EXPIRATION_TIME,
+                TAG_DEFAULT_TIME_RETAINED,
+                SCAN_TAG_NAME);
+    }
+
+    /** The options that only a table may set, changed by ALTER TABLE. */
+    static List<ConfigOption<?>> tableScoped() {
+        return all().stream().filter(o -> o != SCAN_TAG_NAME).toList();
+    }
+
+    static TableConfig.Lifecycle read(String table, Configuration conf) {
+        int min = atLeast(table, conf, SNAPSHOT_NUM_RETAINED_MIN, 1);
+        int max = atLeast(table, conf, SNAPSHOT_NUM_RETAINED_MAX, min);
+        int limit = atLeast(table, conf, SNAPSHOT_EXPIRE_LIMIT, 1);
+        return new TableConfig.Lifecycle(
+                new TableConfig.Retention(
+                        min, max, TableConfig.get(table, conf, SNAPSHOT_TIME_RETAINED), limit),
+                TableConfig.get(table, conf, CONSUMER_EXPIRATION_TIME),
+                TableConfig.get(table, conf, TAG_DEFAULT_TIME_RETAINED),
+                TableConfig.get(table, conf, SCAN_TAG_NAME));
+    }
+
+    private static int atLeast(
+            String table, Configuration conf, ConfigOption<Integer> option, int least) {
+        int value = TableConfig.get(table, conf, option);
+        if (value < least) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%d' for option '%s' of table %s: must be at least %d",
+                            value, option.key(), table, least));
+        }
+        return value;
+    }
+
+    private RetentionOptions() {}
+}
