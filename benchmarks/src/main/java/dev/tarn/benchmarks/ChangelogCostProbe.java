@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +63,10 @@ final class ChangelogCostProbe {
         for (String producer : PRODUCERS.subList(1, PRODUCERS.size())) {
             line.append(
                     String.format(
-                            " %s over none = %.2fx", producer, median(cpu.get(producer)) / none));
+                            " %s over none = %.2fx;", producer, median(cpu.get(producer)) / none));
         }
         out.println(line);
+        Files.delete(dir);
     }
 
     /** Writes the upserts into a new table; returns the CPU seconds the process spent on it. */
@@ -118,6 +120,8 @@ final class ChangelogCostProbe {
                 producer, seconds, (gcMillis() - gc0) / 1e3);
         // A full compaction at each commit (its default) compares the same rows as the lookups.
         check(table, keys, producer.equals("none") ? 0 : expected, changelogRows);
+        // Every full compaction rewrites the table: gigabytes a round, no snapshot expires them.
+        deleteTree(location);
         return seconds;
     }
 
@@ -161,6 +165,14 @@ final class ChangelogCostProbe {
                                 DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
                                 DataTypes.FIELD("flag", DataTypes.BOOLEAN()))
                         .getLogicalType();
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) throws java.io.IOException {
+        try (var paths = Files.walk(dir)) {
+            for (java.nio.file.Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     private static double median(List<Double> values) {
