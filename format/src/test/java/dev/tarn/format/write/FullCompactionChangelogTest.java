@@ -47,7 +47,7 @@ class FullCompactionChangelogTest {
 
     private Table table(String dir, Map<String, String> options) {
         Map<String, String> all = new HashMap<>(options);
-        all.put("bucket", "1");
+        all.putIfAbsent("bucket", "1");
         all.put("changelog-producer", "full-compaction");
         return Table.create(
                 FileIO.flinkFileSystems(),
@@ -306,6 +306,43 @@ class FullCompactionChangelogTest {
         assertThat(kinds(table)).endsWith("APPEND", "APPEND", "COMPACT");
         assertThat(changes(table, 6))
                 .containsExactly("-U1=1,null", "+U1=10,null", "+I2=2,null", "+I3=3,null");
+    }
+
+    @Test
+    void aCommitPublishesTheChangelogOfTheCompactionsThatApplyOnly() throws IOException {
+        Table table = table("partial", Map.of("bucket", "2", "full-compaction.delta-commits", "2"));
+        try (TableWrite write = table.newWrite()) {
+            for (long id = 1; id <= 8; id++) {
+                write.write(row(RowKind.INSERT, id, id, null));
+            }
+            table.newCommit("job").commit(1, write.prepareCommit(false));
+            for (long id = 1; id <= 8; id++) {
+                write.write(row(RowKind.INSERT, id, 10 * id, null));
+            }
+            List<CommitMessage> messages = write.prepareCommit(false);
+            List<CommitMessage> compactions =
+                    messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
+            assertThat(compactions).extracting(CommitMessage::bucket).containsOnly(0, 1);
+            // Another writer compacts bucket 0 first: the first writer's compaction of it is out.
+            try (TableWrite other = table.newWrite()) {
+                other.compactFully(compactions.get(0).partition(), 0);
+                table.newCommit("other").commit(1, other.prepareCommit(true));
+            }
+            TableCommit.Result result = table.newCommit("job").publish(2, messages);
+            assertThat(result.droppedCompactions())
+                    .extracting(CommitMessage::bucket)
+                    .containsExactly(0);
+            Snapshot compacted = table.snapshotManager().latest();
+            assertThat(compacted.commit().kind()).isEqualTo(Snapshot.CommitKind.COMPACT);
+            assertThat(table.snapshotReader().changelog(compacted))
+                    .isNotEmpty()
+                    .allMatch(e -> e.bucket() == 1, "in bucket 1");
+            CommitMessage dropped = result.droppedCompactions().get(0);
+            Path dir = table.bucketPath(dropped.partition(), 0);
+            for (DataFile f : dropped.changelogFiles()) {
+                assertThat(table.io().exists(new Path(dir, f.fileName()))).isFalse();
+            }
+        }
     }
 
     /**
