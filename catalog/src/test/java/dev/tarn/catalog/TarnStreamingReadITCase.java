@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Streaming SELECT over Tarn tables through SQL: a query that follows the table sees each commit of
@@ -142,12 +144,19 @@ class TarnStreamingReadITCase {
         f.assertNothingMore();
     }
 
-    @Test
-    void lookupChangelogIsTheChangesOfTheRows() throws Exception {
+    /**
+     * The writers compute the changes of the rows: at each flush ({@code lookup}) or at each full
+     * compaction, which a batch write does at its end ({@code full-compaction}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"lookup", "full-compaction"})
+    void aComputedChangelogIsTheChangesOfTheRows(String producer) throws Exception {
         // One bucket: the changes of a commit come in key order.
         batch.exec(
                 "CREATE TABLE db.lk (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"
-                        + " WITH ('bucket' = '1', 'changelog-producer' = 'lookup')");
+                        + " WITH ('bucket' = '1', 'changelog-producer' = '"
+                        + producer
+                        + "')");
         batch.exec("INSERT INTO db.lk VALUES (1, 'a'), (2, 'b')");
         Follower f = follow("SELECT * FROM db.lk");
         assertThat(f.take(2)).containsExactly("+I[1, a]", "+I[2, b]");
@@ -163,12 +172,15 @@ class TarnStreamingReadITCase {
         f.assertNothingMore();
     }
 
-    @Test
-    void lookupChangesKeepAnAggregationEqualToBatch() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"lookup", "full-compaction"})
+    void computedChangesKeepAnAggregationEqualToBatch(String producer) throws Exception {
         batch.exec(
                 "CREATE TABLE db.users (id INT, dt STRING, balance BIGINT,"
                         + " PRIMARY KEY (id) NOT ENFORCED)"
-                        + " WITH ('bucket' = '2', 'changelog-producer' = 'lookup')");
+                        + " WITH ('bucket' = '2', 'changelog-producer' = '"
+                        + producer
+                        + "')");
         batch.exec("INSERT INTO db.users VALUES (1, 'a', 10), (2, 'a', 20), (3, 'b', 30)");
         Follower f = follow("SELECT dt, SUM(balance), COUNT(*) FROM db.users GROUP BY dt");
         // Keys move between groups, change values, go and come back.
@@ -181,13 +193,16 @@ class TarnStreamingReadITCase {
         f.awaitMaterialized(groups("db.users", 3));
     }
 
-    @Test
-    void lookupMakesAnAggregationTableFollowable() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"lookup", "full-compaction"})
+    void aComputedChangelogMakesAnAggregationTableFollowable(String producer) throws Exception {
         batch.exec(
                 "CREATE TABLE db.totals (id INT, dt STRING, balance BIGINT,"
                         + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '2',"
                         + " 'merge-engine' = 'aggregation', 'fields.balance.aggregate-function' ="
-                        + " 'sum', 'changelog-producer' = 'lookup')");
+                        + " 'sum', 'changelog-producer' = '"
+                        + producer
+                        + "')");
         batch.exec(
                 "CREATE TABLE db.src (id INT, dt STRING, balance BIGINT,"
                         + " PRIMARY KEY (id) NOT ENFORCED)"
@@ -354,17 +369,40 @@ class TarnStreamingReadITCase {
                                         "CREATE TABLE db.a (id INT) WITH ('changelog-producer' = 'input')"))
                 .contains("changelog-producer")
                 .contains("primary-key tables only");
-        refused(
-                        () ->
-                                batch.exec(
-                                        "CREATE TABLE db.p (id INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('changelog-producer' = 'full-compaction')"))
-                .contains("'full-compaction' is not supported by this version of Tarn");
         batch.exec(
                 "CREATE TABLE db.agg (id INT, n BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH ('merge-engine' = 'aggregation', 'fields.n.aggregate-function' = 'sum')");
         refused(() -> env.executeSql("SELECT * FROM db.agg"))
                 .contains(
                         "Cannot follow table lake.db.agg in a streaming read: its merge-engine 'aggregation' folds the versions of a key")
-                .contains("Set 'changelog-producer' = 'lookup'");
+                .contains("Set 'changelog-producer' = 'lookup' or 'full-compaction'");
+    }
+
+    @Test
+    void badFullCompactionOptionsAreRefused() {
+        for (String value : List.of("0", "-2")) {
+            refused(
+                            () ->
+                                    batch.exec(
+                                            "CREATE TABLE db.p (id INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('changelog-producer' = 'full-compaction', 'full-compaction.delta-commits' = '"
+                                                    + value
+                                                    + "')"))
+                    .contains(
+                            "Invalid value '"
+                                    + value
+                                    + "' for option 'full-compaction.delta-commits' of table db.p: must be at least 1");
+        }
+        refused(
+                        () ->
+                                batch.exec(
+                                        "CREATE TABLE db.a (id INT) WITH ('changelog-producer' = 'full-compaction')"))
+                .contains(
+                        "Option 'changelog-producer' = 'full-compaction' of table db.a applies to primary-key tables only; an append table's new files are its changes");
+        refused(
+                        () ->
+                                batch.exec(
+                                        "CREATE TABLE db.a (id INT) WITH ('full-compaction.delta-commits' = '2')"))
+                .contains(
+                        "Option 'full-compaction.delta-commits' of table db.a applies to primary-key tables only; declare a PRIMARY KEY or remove the option");
     }
 
     @Test

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Streaming reads of Tarn tables that survive what running jobs meet, as MiniCluster jobs with real
@@ -118,9 +120,12 @@ class TarnStreamingRecoveryITCase {
                 .containsExactly("+I[80000, 80000, 1, 80000]");
     }
 
-    @Test
-    void aStreamingAggregationWithAFailoverEndsEqualToTheBatchAggregation() throws Exception {
-        batch.exec(usersDdl("db.users", "none"));
+    /** With {@code full-compaction}, each batch write's changelog comes with its end. */
+    @ParameterizedTest
+    @ValueSource(strings = {"none", "full-compaction"})
+    void aStreamingAggregationWithAFailoverEndsEqualToTheBatchAggregation(String producer)
+            throws Exception {
+        batch.exec(usersDdl("db.users", producer));
         aggregateWithAFailover("db.users", "db.users");
     }
 

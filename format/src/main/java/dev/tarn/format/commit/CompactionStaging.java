@@ -22,6 +22,7 @@ final class CompactionStaging {
 
     private final List<CommitMessage> compactions;
     private final Set<CommitMessage> dropped = new HashSet<>();
+    private final List<ManifestEntry> changelog = new ArrayList<>();
 
     CompactionStaging(List<CommitMessage> compactions) {
         this.compactions = List.copyOf(compactions);
@@ -34,6 +35,7 @@ final class CompactionStaging {
     List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
         Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());
         List<ManifestEntry> entries = new ArrayList<>();
+        changelog.clear();
         for (CommitMessage m : compactions) {
             List<ManifestEntry.FileId> inputs = ids(m, m.deletedFiles());
             if (dropped.contains(m) || !available.containsAll(inputs)) {
@@ -48,8 +50,19 @@ final class CompactionStaging {
             for (DataFile f : m.newFiles()) {
                 entries.add(entry(FileKind.ADD, m, f));
             }
+            for (DataFile f : m.changelogFiles()) {
+                changelog.add(entry(FileKind.ADD, m, f));
+            }
         }
         return entries;
+    }
+
+    /**
+     * The changelog entries of the compactions the last {@link #stage} kept (full compactions store
+     * one): a dropped compaction's changelog is dropped, and deleted, with it.
+     */
+    List<ManifestEntry> changelog() {
+        return List.copyOf(changelog);
     }
 
     /** Every compaction, once the commit has given up on all of them. */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
@@ -94,9 +95,12 @@ public final class TableCommit {
         List<ManifestEntry> appends =
                 CommitEntries.of(
                         messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
-        List<ManifestEntry> changelog = CommitEntries.changelog(messages);
         List<CommitMessage> compactions =
                 messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
+        // A compaction's changelog (full-compaction) belongs to its COMPACT snapshot.
+        List<ManifestEntry> changelog =
+                CommitEntries.changelog(
+                        messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
         OptionalLong last = OptionalLong.empty();
         boolean watermarkOnly = appends.isEmpty() && changelog.isEmpty() && compactions.isEmpty();
         if (!appends.isEmpty() || !changelog.isEmpty() || (watermarkOnly && watermark != null)) {
@@ -104,7 +108,7 @@ public final class TableCommit {
                     tryCommit(
                             header(identifier, CommitKind.APPEND, watermark),
                             latest -> appends,
-                            changelog);
+                            () -> changelog);
         }
         Result compacted = publishCompactions(identifier, compactions, watermark);
         return compacted.snapshotId().isPresent()
@@ -125,7 +129,7 @@ public final class TableCommit {
                     tryCommit(
                             header(identifier, CommitKind.COMPACT, watermark),
                             latest -> staging.stage(liveFiles(latest)),
-                            List.of());
+                            staging::changelog);
         } catch (CommitConflictException e) {
             // Lost the race for a snapshot id every time: the rows are safe in the inputs.
             LOG.warn(
@@ -165,6 +169,7 @@ public final class TableCommit {
             Predicate<Partition> scope,
             @Nullable Long watermark) {
         List<ManifestEntry> written = CommitEntries.of(messages);
+        List<ManifestEntry> changelog = CommitEntries.changelog(messages);
         return tryCommit(
                         header(identifier, CommitKind.OVERWRITE, watermark),
                         latest -> {
@@ -177,7 +182,7 @@ public final class TableCommit {
                             delta.addAll(written);
                             return delta;
                         },
-                        CommitEntries.changelog(messages))
+                        () -> changelog)
                 // Only a compaction can be left with nothing to publish.
                 .getAsLong();
     }
@@ -281,12 +286,15 @@ public final class TableCommit {
 
     /**
      * Publishes what {@code staging} makes of the latest snapshot as the next snapshot, staging
-     * again after every lost race.
+     * again after every lost race. {@code changelogOf} is asked after each staging: a COMPACT
+     * snapshot stores the changelog of the compactions that still apply.
      *
      * @return the new snapshot's id, or empty if the staging left nothing to publish
      */
     private OptionalLong tryCommit(
-            CommitAttempt.Header header, Staging staging, List<ManifestEntry> changelog) {
+            CommitAttempt.Header header,
+            Staging staging,
+            Supplier<List<ManifestEntry>> changelogOf) {
         CommitKind kind = header.kind();
         // Appends do not depend on the latest snapshot: their manifest is written once, by the
         // first attempt, and shared by the later ones; so is a changelog manifest.
@@ -298,6 +306,7 @@ public final class TableCommit {
                         OptionalLong latestId = snapshots.latestId();
                         Snapshot latest = latestId.isPresent() ? fresh(latestId.getAsLong()) : null;
                         List<ManifestEntry> delta = staging.stage(latest);
+                        List<ManifestEntry> changelog = changelogOf.get();
                         if (delta.isEmpty() && kind == CommitKind.COMPACT) {
                             return OptionalLong.empty(); // Nothing applies any more.
                         }
@@ -321,12 +330,19 @@ public final class TableCommit {
                             } else {
                                 manifest = staged.writeManifest(delta);
                             }
-                            if (!changelog.isEmpty() && changelogManifest[0] == null) {
-                                changelogManifest[0] =
-                                        table.manifestFile().write(changelog, table.schema().id());
+                            ManifestFileMeta changes = null;
+                            if (kind == CommitKind.COMPACT && !changelog.isEmpty()) {
+                                // Which compactions apply may differ from attempt to attempt.
+                                changes = staged.writeManifest(changelog);
+                            } else if (!changelog.isEmpty()) {
+                                if (changelogManifest[0] == null) {
+                                    changelogManifest[0] =
+                                            table.manifestFile()
+                                                    .write(changelog, table.schema().id());
+                                }
+                                changes = changelogManifest[0];
                             }
-                            Snapshot snapshot =
-                                    staged.stage(header, manifest, delta, changelogManifest[0]);
+                            Snapshot snapshot = staged.stage(header, manifest, delta, changes);
                             if (staged.publish(snapshot)) {
                                 return OptionalLong.of(snapshot.id());
                             }

@@ -1,5 +1,7 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.lsm.tree.BucketTrees;
+import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.StreamConfig;
@@ -12,7 +14,9 @@ import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.snapshot.SnapshotReader;
 import dev.tarn.format.table.TableContext;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import javax.annotation.Nullable;
@@ -22,11 +26,12 @@ import javax.annotation.Nullable;
  * scan.mode} or a consumer's record), then the changes of one snapshot after another ({@link
  * #changes}), each turned into {@link Split}s from the snapshot's delta alone. An append table's
  * changes are the files APPEND snapshots add; a primary-key table's are its new versions per key
- * (producer {@code none}) or the changelog files its writers stored ({@code input}, {@code
- * lookup}). COMPACT snapshots change no row and bring nothing but the changelog files they store;
- * OVERWRITE snapshots are skipped unless {@code streaming-read-overwrite} is set. Stateless between
- * calls: the caller keeps the position, so a restored reader continues at the snapshot it
- * checkpointed.
+ * (producer {@code none}) or the changelog files its writers stored ({@code input}, {@code lookup},
+ * {@code full-compaction}, whose changelog the COMPACT snapshots of full compactions store and
+ * whose full phase reads the last level alone). COMPACT snapshots change no row and bring nothing
+ * but the changelog files they store; OVERWRITE snapshots are skipped unless {@code
+ * streaming-read-overwrite} is set. Stateless between calls: the caller keeps the position, so a
+ * restored reader continues at the snapshot it checkpointed.
  */
 public final class StreamScan {
 
@@ -66,9 +71,9 @@ public final class StreamScan {
                             "Cannot follow table %s in a streaming read: its merge-engine '%s'"
                                     + " folds the versions of a key, so neither its new versions"
                                     + " nor its input (changelog-producer '%s') are the changes"
-                                    + " of its rows. Set 'changelog-producer' = 'lookup' (ALTER"
-                                    + " TABLE), whose writers compute them, and follow the"
-                                    + " commits made after it",
+                                    + " of its rows. Set 'changelog-producer' = 'lookup' or"
+                                    + " 'full-compaction' (ALTER TABLE), whose writers compute"
+                                    + " them, and follow the commits made after it",
                             table.name(),
                             table.config().lsm().mergeEngine(),
                             stream.changelogProducer()));
@@ -138,10 +143,32 @@ public final class StreamScan {
     }
 
     private Start full(Snapshot snapshot) {
+        Map<BucketId, List<ManifestEntry>> files = reader.filesByBucket(snapshot);
+        if (table.kind() == TableKind.PRIMARY_KEY
+                && table.config().stream().changelogProducer().changesFromLastLevel()) {
+            files = lastLevel(files);
+        }
         return new Start(
-                snapshot,
-                splits.of(snapshot, reader.filesByBucket(snapshot), Split.Kind.SNAPSHOT),
-                snapshot.id() + 1);
+                snapshot, splits.of(snapshot, files, Split.Kind.SNAPSHOT), snapshot.id() + 1);
+    }
+
+    /**
+     * The files at the last level: with {@code full-compaction}, the rows as of each bucket's last
+     * full compaction, from which the changelog of its next one goes on. Rows in lower levels are
+     * not in any changelog yet; the next full compaction's brings them.
+     */
+    private Map<BucketId, List<ManifestEntry>> lastLevel(Map<BucketId, List<ManifestEntry>> files) {
+        int last = BucketTrees.lastLevel(table.options());
+        Map<BucketId, List<ManifestEntry>> kept = new LinkedHashMap<>();
+        files.forEach(
+                (bucket, entries) -> {
+                    List<ManifestEntry> top =
+                            entries.stream().filter(e -> e.file().level() == last).toList();
+                    if (!top.isEmpty()) {
+                        kept.put(bucket, top);
+                    }
+                });
+        return kept;
     }
 
     /**

@@ -129,7 +129,8 @@ public final class LsmOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Compact every bucket a writer holds fully, to the last level, every"
-                                    + " this many commits of that writer.");
+                                    + " this many commits of that writer; with changelog-producer"
+                                    + " 'full-compaction', 1 if unset.");
 
     /** Every option of a primary-key table, for validation and the README's options table. */
     public static List<ConfigOption<?>> all() {

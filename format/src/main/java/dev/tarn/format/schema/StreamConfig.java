@@ -119,31 +119,34 @@ public record StreamConfig(
          * upserts and deletes by key, which Flink normalizes into a changelog with state of its
          * own.
          */
-        NONE("none", true),
+        NONE("none"),
 
         /**
          * Writers also store their input, every change as it came, in changelog files beside the
          * data files; a streaming read emits exactly those, so a complete input changelog passes
          * through.
          */
-        INPUT("input", true),
+        INPUT("input"),
 
         /**
          * Writers look up each changed key's previous row at each flush and store the changes of
          * the rows in changelog files ({@code +I}, {@code -U}/{@code +U}, {@code -D} with the old
          * row); a streaming read emits exactly those, whatever the merge engine.
          */
-        LOOKUP("lookup", true),
+        LOOKUP("lookup"),
 
-        /** Full compactions store the changelog between the rows they replace and write. */
-        FULL_COMPACTION("full-compaction", false);
+        /**
+         * Full compactions of a bucket (every {@code full-compaction.delta-commits} commits of its
+         * writer, and at the end of a bounded input) store the changes between the rows of the last
+         * level they replace and the rows they write; a streaming read emits exactly those,
+         * whatever the merge engine, and its full phase reads the last level alone.
+         */
+        FULL_COMPACTION("full-compaction");
 
         private final String key;
-        private final boolean supported;
 
-        ChangelogProducer(String key, boolean supported) {
+        ChangelogProducer(String key) {
             this.key = key;
-            this.supported = supported;
         }
 
         /** The value of {@code changelog-producer} that selects this producer. */
@@ -166,26 +169,26 @@ public record StreamConfig(
          * merge engine, rather than the writers' input or new versions.
          */
         public boolean computesRowChanges() {
-            return this == LOOKUP;
+            return this == LOOKUP || this == FULL_COMPACTION;
+        }
+
+        /**
+         * Whether the changelog starts from the rows of the last level (the last full compaction's
+         * result) rather than from the table's rows: then a streaming read's full phase reads the
+         * last level alone, and the next full compaction's changelog brings it up to date.
+         */
+        public boolean changesFromLastLevel() {
+            return this == FULL_COMPACTION;
         }
 
         /**
          * The producer the option value names, matched exactly.
          *
-         * @throws IllegalArgumentException naming the value, the table and the supported values, or
-         *     saying that this version of Tarn cannot produce it yet
+         * @throws IllegalArgumentException naming the value, the table and the supported values
          */
         public static ChangelogProducer fromOption(String table, String value) {
             for (ChangelogProducer producer : values()) {
                 if (producer.key.equals(value)) {
-                    if (!producer.supported) {
-                        throw new IllegalArgumentException(
-                                String.format(
-                                        "Option 'changelog-producer' of table %s: '%s' is not"
-                                                + " supported by this version of Tarn; supported are"
-                                                + " %s",
-                                        table, value, keys()));
-                    }
                     return producer;
                 }
             }
@@ -197,7 +200,7 @@ public record StreamConfig(
         }
 
         static List<String> keys() {
-            return Arrays.stream(values()).filter(p -> p.supported).map(p -> p.key).toList();
+            return Arrays.stream(values()).map(p -> p.key).toList();
         }
 
         @Override

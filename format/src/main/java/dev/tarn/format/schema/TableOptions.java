@@ -155,7 +155,9 @@ public final class TableOptions {
                                     + " changes, and the read emits exactly those), 'lookup'"
                                     + " (writers look up each changed key's previous row and"
                                     + " store the changes of the rows: -U/+U pairs, -D with the"
-                                    + " old row).");
+                                    + " old row), 'full-compaction' (each full compaction stores"
+                                    + " the changes of the rows since the previous one; fresh"
+                                    + " every 'full-compaction.delta-commits' commits).");
 
     public static final ConfigOption<String> CONSUMER_ID =
             ConfigOptions.key("consumer-id")

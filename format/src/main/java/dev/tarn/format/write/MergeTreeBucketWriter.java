@@ -55,9 +55,11 @@ final class MergeTreeBucketWriter implements BucketWriter {
             List<DataFile> files = new ArrayList<>(changes.newFiles());
             files.addAll(changes.compactAfter());
             files.removeAll(changes.compactBefore());
+            List<DataFile> changelog = new ArrayList<>(changes.changelogFiles());
+            changelog.addAll(changes.compactChangelog());
             messages.add(
                     CommitMessage.append(bucket.partition(), bucket.bucket(), totalBuckets, files)
-                            .withChangelog(changes.changelogFiles()));
+                            .withChangelog(changelog));
         } else {
             ledger.handedOut(changes);
             messages.add(
@@ -67,13 +69,15 @@ final class MergeTreeBucketWriter implements BucketWriter {
                                     totalBuckets,
                                     changes.newFiles())
                             .withChangelog(changes.changelogFiles()));
+            // A full compaction's changelog is published with it, or deleted with it if dropped.
             messages.add(
                     new CommitMessage(
                             bucket.partition(),
                             bucket.bucket(),
                             totalBuckets,
                             changes.compactAfter(),
-                            changes.compactBefore()));
+                            changes.compactBefore(),
+                            changes.compactChangelog()));
         }
         messages.removeIf(CommitMessage::isEmpty);
         return messages;

@@ -5,6 +5,7 @@ import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
@@ -66,7 +67,8 @@ final class MergeTreeBucketWriters implements BucketWriters {
         this.table = table;
         this.overwrite = overwrite;
         this.writeBufferSize = table.config().lsm().memory().writeBufferSize();
-        this.lookupChangelog = table.config().stream().changelogProducer().computesRowChanges();
+        this.lookupChangelog =
+                table.config().stream().changelogProducer() == ChangelogProducer.LOOKUP;
         // Checks the options here, so a bad merge option fails before the first row.
         this.trees =
                 new BucketTrees(

@@ -155,9 +155,9 @@ class StreamScanTest {
                         "Cannot follow table db.sums in a streaming read: its merge-engine"
                                 + " 'aggregation' folds the versions of a key, so neither its new"
                                 + " versions nor its input (changelog-producer 'none') are the"
-                                + " changes of its rows. Set 'changelog-producer' = 'lookup'"
-                                + " (ALTER TABLE), whose writers compute them, and follow the"
-                                + " commits made after it");
+                                + " changes of its rows. Set 'changelog-producer' = 'lookup' or"
+                                + " 'full-compaction' (ALTER TABLE), whose writers compute them,"
+                                + " and follow the commits made after it");
     }
 
     @Test

@@ -31,6 +31,7 @@ class BucketLedgerTest {
                 newFiles.stream().map(BucketLedgerTest::file).toList(),
                 before.stream().map(BucketLedgerTest::file).toList(),
                 after.stream().map(BucketLedgerTest::file).toList(),
+                List.of(),
                 List.of());
     }
 

@@ -19,8 +19,10 @@ import org.apache.flink.core.fs.Path;
  * The compactions of one bucket's writer: at most one {@link CompactionTask} running on the table
  * write's background executor, and what the finished ones replaced with what since the writer last
  * handed its changes out. Always: {@link #after()} holds only files never published, so an output
- * that is compacted again before it is handed out is deleted at once, without a trace. Not
- * thread-safe: the writer's thread calls it; only the task runs elsewhere.
+ * that is compacted again before it is handed out is deleted at once, without a trace. The
+ * changelog files of full compactions ({@code changelog-producer} = {@code full-compaction}) stay
+ * with the compactions until handed out, and go with them when they are discarded. Not thread-safe:
+ * the writer's thread calls it; only the task runs elsewhere.
  */
 final class BucketCompactions {
 
@@ -30,10 +32,11 @@ final class BucketCompactions {
     private final Levels levels;
     private final List<DataFile> before = new ArrayList<>();
     private final List<DataFile> after = new ArrayList<>();
+    private final List<DataFile> changelog = new ArrayList<>();
     private long bytesCompacted;
 
     @Nullable private CompactionTask runningTask;
-    @Nullable private Future<List<DataFile>> running;
+    @Nullable private Future<CompactionTask.Result> running;
 
     BucketCompactions(
             BucketTreeWriter.Setup setup,
@@ -71,7 +74,8 @@ final class BucketCompactions {
                         unit.get(),
                         target,
                         setup.merges().get(),
-                        opener);
+                        opener,
+                        setup.changelog().kind() == ChangelogSetup.Kind.FULL_COMPACTION);
         running = setup.compactions().submit(runningTask);
         return true;
     }
@@ -89,9 +93,9 @@ final class BucketCompactions {
         if (running == null || (!block && !running.isDone())) {
             return true;
         }
-        List<DataFile> outputs;
+        CompactionTask.Result result;
         try {
-            outputs = running.get();
+            result = running.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted while waiting for a compaction");
@@ -108,9 +112,13 @@ final class BucketCompactions {
                     cause);
         }
         List<DataFile> inputs = runningTask.inputs();
+        List<DataFile> outputs = result.files();
         running = null;
         runningTask = null;
         levels.replace(inputs, outputs);
+        // A changelog goes from the last level before to after: an output compacted away again
+        // before the commit leaves its changelog, which the next one's continues.
+        changelog.addAll(result.changelog());
         // An output of an earlier compaction not yet handed out was never published: it goes
         // away without a trace. Level-0 files are handed out as new data even when compacted
         // away before the commit, so the commit's APPEND snapshot holds every new row and its
@@ -137,7 +145,7 @@ final class BucketCompactions {
         if (running != null) {
             running.cancel(true);
             try {
-                deleteUnpublished(running.get());
+                deleteUnpublished(running.get().all());
             } catch (CancellationException | ExecutionException | InterruptedException ignored) {
                 // A cancelled or failed task deletes its own files.
             }
@@ -149,8 +157,10 @@ final class BucketCompactions {
     /** Deletes the outputs not yet handed out and forgets what they replaced. */
     void discardUnpublished() {
         deleteUnpublished(after);
+        deleteUnpublished(changelog);
         after.clear();
         before.clear();
+        changelog.clear();
     }
 
     /** Inputs of the compactions finished since the last {@link #handedOut}, already published. */
@@ -163,10 +173,19 @@ final class BucketCompactions {
         return List.copyOf(after);
     }
 
-    /** The writer handed {@link #before()} and {@link #after()} out for a commit. */
+    /**
+     * Changelog files of the full compactions finished since the last {@link #handedOut}, oldest
+     * first; they are published with those compactions, or not at all.
+     */
+    List<DataFile> changelog() {
+        return List.copyOf(changelog);
+    }
+
+    /** The writer handed {@link #before()}, {@link #after()} and the changelog out for a commit. */
     void handedOut() {
         before.clear();
         after.clear();
+        changelog.clear();
     }
 
     /** Bytes of files the finished compactions wrote. */

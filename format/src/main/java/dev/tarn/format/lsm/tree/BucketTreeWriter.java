@@ -44,7 +44,8 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>With a changelog producer it also writes changelog files, handed out with the commit: its
  * input as it comes ({@code input}), or, at each flush, the changes of the rows the flush makes
  * ({@code lookup}, {@link LookupChangelog}: the previous row of each key it changes, from an index
- * of the bucket's current rows).
+ * of the bucket's current rows); or each full compaction, the changes of the rows of the last level
+ * ({@code full-compaction}, {@link FullCompactionChangelog}), handed out with the compaction.
  *
  * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share.
  */
@@ -61,14 +62,16 @@ public final class BucketTreeWriter implements AutoCloseable {
             ChangelogSetup changelog) {}
 
     /**
-     * The changes of one commit: added level-0 files, what compaction replaced with what, and the
-     * changelog files of the input since the last commit.
+     * The changes of one commit: added level-0 files, what compaction replaced with what, the
+     * changelog files of the input since the last commit, and those of the full compactions, which
+     * belong to the compaction.
      */
     public record Changes(
             List<DataFile> newFiles,
             List<DataFile> compactBefore,
             List<DataFile> compactAfter,
-            List<DataFile> changelogFiles) {}
+            List<DataFile> changelogFiles,
+            List<DataFile> compactChangelog) {}
 
     private final Setup setup;
     private final KeyValueFileWriter.Target target;
@@ -78,10 +81,10 @@ public final class BucketTreeWriter implements AutoCloseable {
     private final BucketCompactions compactions;
     private final long firstSequence;
     private long nextSequence;
-    private long commits;
     private long bytesFlushed;
     private boolean awaitingRestore;
     private boolean stale;
+    private final FullCompactionSchedule fullCompactions;
 
     private final List<DataFile> newFiles = new ArrayList<>();
     @Nullable private final KeyValueFileWriter changelog;
@@ -113,6 +116,8 @@ public final class BucketTreeWriter implements AutoCloseable {
                         ? new KeyValueFileWriter(target.forChangelog(), 0, true)
                         : null;
         this.lookup = LookupChangelog.of(setup, target, opener, this::treeFiles);
+        this.fullCompactions = FullCompactionSchedule.of(setup);
+        fullCompactions.started(levels.runs());
     }
 
     /** From now until {@link #restore}, the levels lack the bucket's published files. */
@@ -151,6 +156,7 @@ public final class BucketTreeWriter implements AutoCloseable {
         }
         published.forEach(levels::addFile);
         awaitingRestore = false;
+        fullCompactions.started(levels.runs());
         if (lookup != null) {
             lookup.catchUp(List.of());
         }
@@ -296,26 +302,26 @@ public final class BucketTreeWriter implements AutoCloseable {
     /**
      * Flushes and returns the changes since the last call. With {@code waitForCompaction} (at the
      * end of a bounded input) a running compaction is awaited so its result is part of this commit;
-     * every {@code full-compaction.delta-commits} commits a full compaction is.
+     * so is a full compaction when {@link FullCompactionSchedule} says it is due.
      */
     public Changes prepareCommit(boolean waitForCompaction) throws IOException {
         flush();
-        commits++;
-        if (!awaitingRestore
-                && setup.fullCompactionEvery() > 0
-                && commits % setup.fullCompactionEvery() == 0) {
+        if (fullCompactions.commit(waitForCompaction) && !awaitingRestore && !stale) {
             compactFully();
         } else {
             collectCompaction(waitForCompaction);
         }
+        List<DataFile> input =
+                changelog != null
+                        ? changelog.finish()
+                        : lookup != null ? lookup.finish() : List.of();
         Changes changes =
                 new Changes(
                         List.copyOf(newFiles),
                         compactions.before(),
                         compactions.after(),
-                        changelog != null
-                                ? changelog.finish()
-                                : lookup != null ? lookup.finish() : List.of());
+                        input,
+                        compactions.changelog());
         newFiles.clear();
         compactions.handedOut();
         return changes;
@@ -331,6 +337,9 @@ public final class BucketTreeWriter implements AutoCloseable {
         collectCompaction(true);
         if (startCompaction(true)) {
             collectCompaction(true);
+        }
+        if (!stale) {
+            fullCompactions.done();
         }
     }
 

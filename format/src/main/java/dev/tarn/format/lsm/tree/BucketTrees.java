@@ -76,12 +76,7 @@ public final class BucketTrees implements AutoCloseable {
                                             : ChangelogSetup.Kind.ALL,
                                     null);
                     case LOOKUP -> ChangelogSetup.lookup(config.lsm().memory().lookupCacheSize());
-                    case FULL_COMPACTION ->
-                            throw new IllegalArgumentException(
-                                    "Table "
-                                            + tableName
-                                            + " has changelog-producer 'full-compaction', which"
-                                            + " this version of Tarn cannot write");
+                    case FULL_COMPACTION -> ChangelogSetup.FULL_COMPACTION;
                 };
         this.io = io;
         this.parquetOptions = parquetOptions;
@@ -151,10 +146,32 @@ public final class BucketTrees implements AutoCloseable {
                             picker,
                             compactions,
                             config.sortedRunStopTrigger(),
-                            config.fullCompactionDeltaCommits(),
+                            fullCompactionEvery(),
                             changelog);
         }
         return setup;
+    }
+
+    /**
+     * Commits of a bucket's writer between full compactions, 0 for never: {@code
+     * full-compaction.delta-commits}, which with {@code changelog-producer} = {@code
+     * full-compaction} is 1 if unset (as in Apache Paimon), since only full compactions bring
+     * changes to streaming readers.
+     */
+    private int fullCompactionEvery() {
+        int every = config.fullCompactionDeltaCommits();
+        return every == 0 && changelog.kind() == ChangelogSetup.Kind.FULL_COMPACTION ? 1 : every;
+    }
+
+    /**
+     * The last level of the trees of a table with {@code options}: where full compactions write,
+     * and, with {@code changelog-producer} = {@code full-compaction}, what a streaming read's full
+     * phase reads.
+     *
+     * @throws IllegalArgumentException if {@code num-levels} is not a valid number of levels
+     */
+    public static int lastLevel(Map<String, String> options) {
+        return UniversalCompaction.fromOptions(options).maxLevel();
     }
 
     private SortBuffer buffer() throws IOException {

@@ -24,10 +24,17 @@ record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory) {
          * The changes of the rows, looked up at each flush ({@code lookup}, {@link
          * LookupChangelog}).
          */
-        LOOKUP
+        LOOKUP,
+        /**
+         * The changes of the rows of the last level, written by each compaction to it ({@code
+         * full-compaction}, {@link FullCompactionChangelog}).
+         */
+        FULL_COMPACTION
     }
 
     static final ChangelogSetup NONE = new ChangelogSetup(Kind.NONE, null);
+
+    static final ChangelogSetup FULL_COMPACTION = new ChangelogSetup(Kind.FULL_COMPACTION, null);
 
     ChangelogSetup {
         if ((kind == Kind.LOOKUP) != (lookupMemory != null)) {

@@ -16,16 +16,31 @@ import javax.annotation.Nullable;
  * in (sequence, run) order, runs given oldest first, so the newer run wins a tie. With {@code
  * dropDeletes}, results that are tombstones are dropped.
  *
+ * <p>A {@link Diff} given to it sees, for every key, the version of the oldest run (if that run
+ * holds the key) beside the merged result, tombstones and empty results included, before {@code
+ * dropDeletes} drops them: what a full compaction's changelog compares.
+ *
  * <p>REQUIRES: no run returns two changes of one key. A returned key value is valid until the next
  * {@code hasNext()} or {@code next()}; a run's rows until that run advances. Not thread-safe; the
  * runs are not closed here.
  */
 final class FileRunMerge implements Iterator<KeyValue> {
 
+    /** Sees each merged key's version in the oldest run and its merged result. */
+    @FunctionalInterface
+    interface Diff {
+        /**
+         * @param oldest the key's change in the oldest run, or null if that run lacks the key
+         * @param merged the merged result, or null if the merge left nothing
+         */
+        void key(@Nullable KeyValue oldest, @Nullable KeyValue merged);
+    }
+
     private final List<? extends Iterator<KeyValue>> runs;
     private final KeyComparator keys;
     private final MergeFunction merge;
     private final boolean dropDeletes;
+    @Nullable private final Diff diff;
     private final KeyValueHeap heap;
     private final int[] taken;
     private int takenCount;
@@ -36,7 +51,20 @@ final class FileRunMerge implements Iterator<KeyValue> {
             KeyComparator keys,
             MergeFunction merge,
             boolean dropDeletes) {
+        this(runs, keys, merge, dropDeletes, null);
+    }
+
+    /**
+     * @param diff told of every key merged, or null
+     */
+    FileRunMerge(
+            List<? extends Iterator<KeyValue>> runs,
+            KeyComparator keys,
+            MergeFunction merge,
+            boolean dropDeletes,
+            @Nullable Diff diff) {
         this.runs = runs;
+        this.diff = diff;
         this.keys = keys;
         this.merge = merge;
         this.dropDeletes = dropDeletes;
@@ -79,12 +107,19 @@ final class FileRunMerge implements Iterator<KeyValue> {
         taken[takenCount++] = first;
         KeyValue firstHead = heap.head(first);
         merge.add(firstHead);
+        KeyValue oldest = first == 0 ? firstHead : null;
         while (!heap.isEmpty() && keys.compare(heap.peek().row(), firstHead.row()) == 0) {
             int run = heap.poll();
             taken[takenCount++] = run;
             merge.add(heap.head(run));
+            if (run == 0) {
+                oldest = heap.head(run);
+            }
         }
         KeyValue result = merge.result();
+        if (diff != null) {
+            diff.key(oldest, result);
+        }
         if (result == null || (dropDeletes && result.isRetraction())) {
             return null;
         }

@@ -58,5 +58,11 @@
  * ({@code LookupMemory}, least recently used evicted), or, for a bucket whose rows do not fit, read
  * from its files by a merge join of the flush's keys with the sections they fall in ({@code
  * PreviousRows}).
+ *
+ * <p>With {@code full-compaction}, each compaction of every run to the last level also writes the
+ * changes between the last level's rows before and after it ({@code FullCompactionChangelog}, fed
+ * by {@code FileRunMerge}'s diff of each key's oldest-run version and merged result); they travel
+ * with the compaction's files and are published or dropped with them. {@code
+ * FullCompactionSchedule} says when a writer compacts fully.
  */
 package dev.tarn.format.lsm.tree;
