@@ -2,38 +2,77 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.flink.configuration.Configuration;
 
 /**
- * Compacts every bucket of a primary-key table into one sorted run at the last level, dropping
- * tombstones, or the small files of every bucket of an append table into files of the target size
- * ({@link AppendCompaction}), and publishes the result as one COMPACT snapshot that changes no row.
- * Runs in the calling thread, bucket by bucket. A bucket that a writer compacts or overwrites
- * meanwhile is left as that writer made it (the commit drops its compaction), and the result counts
- * it.
+ * Compacts the buckets of a table, in three steps that a distributed job can run apart: {@link
+ * #plan} lists the buckets of the latest snapshot that need it ({@link Unit}s); {@link #compact}
+ * rewrites one (a primary-key bucket into one sorted run at the last level, tombstones dropped; an
+ * append bucket's small files into files of {@code target-file-size}), on any machine; {@link
+ * #publish} commits the results of all as one COMPACT snapshot that changes no row. A bucket that a
+ * writer compacts or overwrites meanwhile is left as that writer made it (the commit drops its
+ * compaction), and the result counts it. {@link #run} does all three in the calling thread.
  */
 public final class FullCompaction {
 
     /**
+     * One bucket to compact; the compaction reads the bucket as the latest snapshot has it then.
+     *
+     * @param files how many live files it had when planned
+     */
+    public record Unit(Partition partition, int bucket, int files) implements Serializable {}
+
+    /**
+     * What {@link #plan} found.
+     *
+     * @param buckets the buckets with files in the selected partitions of the snapshot
+     * @param units those that need compaction
+     */
+    public record Plan(long snapshotId, int buckets, List<Unit> units) implements Serializable {
+        public Plan {
+            units = List.copyOf(units);
+        }
+    }
+
+    /**
      * What a full compaction did.
      *
-     * @param buckets the buckets with files in the snapshot it started from
+     * @param buckets the buckets with files in the snapshot it started from (in the partitions it
+     *     was given)
      * @param compacted the buckets it rewrote (a bucket that is one run already is left alone)
      * @param snapshotId the COMPACT snapshot it published, if any
      * @param dropped buckets it rewrote but left as they were: writers rewrote them meanwhile
+     * @param files how many files the published compactions replaced with how many
      */
     public record Result(
-            String table, int buckets, int compacted, OptionalLong snapshotId, int dropped) {
+            String table,
+            int buckets,
+            int compacted,
+            OptionalLong snapshotId,
+            int dropped,
+            Files files) {
+
+        /** Files the published compactions deleted and added. */
+        public record Files(int rewritten, int written) {}
 
         /** One line for an operator. */
         public String summary() {
@@ -48,8 +87,12 @@ public final class FullCompaction {
             }
             String line =
                     String.format(
-                            "Compacted %d buckets of table %s into snapshot %d",
-                            compacted - dropped, table, snapshotId.getAsLong());
+                            "Compacted %d buckets of table %s into snapshot %d (%d files into %d)",
+                            compacted - dropped,
+                            table,
+                            snapshotId.getAsLong(),
+                            files.rewritten(),
+                            files.written());
             return dropped == 0
                     ? line
                     : line
@@ -62,43 +105,104 @@ public final class FullCompaction {
 
     private FullCompaction() {}
 
-    private static List<CommitMessage> compactTrees(TableContext table, Set<BucketId> buckets)
-            throws IOException {
-        try (TableWrite write = new TableWrite(table, false)) {
-            for (BucketId bucket : buckets) {
-                write.compactFully(bucket.partition(), bucket.bucket());
-            }
-            return write.prepareCommit(true);
-        }
-    }
-
-    /** Compacts {@code table}'s latest snapshot fully; a table without snapshots is left alone. */
-    public static Optional<Result> run(TableContext table) {
+    /**
+     * The buckets of {@code table}'s latest snapshot in the partitions {@code partitions} accepts
+     * that need compaction: a primary-key bucket with a file below the last level, an append bucket
+     * with two or more files smaller than {@code target-file-size}. Empty for a table without
+     * snapshots.
+     */
+    public static Optional<Plan> plan(TableContext table, Predicate<Partition> partitions) {
         Optional<Snapshot> latest = table.snapshotReader().latest();
         if (latest.isEmpty()) {
             return Optional.empty();
         }
-        Set<BucketId> buckets = table.snapshotReader().filesByBucket(latest.get()).keySet();
-        List<CommitMessage> messages;
+        int maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
+        long target = table.config().sizes().targetFileSize();
+        int buckets = 0;
+        List<Unit> units = new ArrayList<>();
+        for (Map.Entry<BucketId, List<ManifestEntry>> bucket :
+                table.snapshotReader().filesByBucket(latest.get()).entrySet()) {
+            if (!partitions.test(bucket.getKey().partition())) {
+                continue;
+            }
+            buckets++;
+            List<DataFile> files = bucket.getValue().stream().map(ManifestEntry::file).toList();
+            boolean needed =
+                    table.kind() == TableKind.PRIMARY_KEY
+                            ? files.stream().anyMatch(f -> f.level() < maxLevel)
+                            : files.stream().filter(f -> f.fileSize() < target).count() >= 2;
+            if (needed) {
+                units.add(
+                        new Unit(
+                                bucket.getKey().partition(),
+                                bucket.getKey().bucket(),
+                                files.size()));
+            }
+        }
+        return Optional.of(new Plan(latest.get().id(), buckets, units));
+    }
+
+    /**
+     * Compacts one bucket as the latest snapshot has it now, writing files and committing nothing.
+     *
+     * @return the compaction, for {@link #publish}; empty if the bucket needs none any more
+     */
+    public static List<CommitMessage> compact(TableContext table, Unit unit) throws IOException {
+        try (TableWrite write = new TableWrite(table, false)) {
+            write.compactFully(unit.partition(), unit.bucket());
+            return write.prepareCommit(true);
+        }
+    }
+
+    /**
+     * Publishes the compactions of {@code plan} as one COMPACT snapshot, through the commit's
+     * conflict handling: a compaction whose input another writer replaced first is dropped, its
+     * output deleted.
+     */
+    public static Result publish(TableContext table, Plan plan, List<CommitMessage> messages) {
+        TableCommit.Result result =
+                new TableCommit(table, "compact-" + UUID.randomUUID()).publish(1, messages);
+        List<CommitMessage> published = new ArrayList<>(messages);
+        published.removeAll(result.droppedCompactions());
+        int rewritten = 0;
+        int written = 0;
+        for (CommitMessage m : published) {
+            rewritten += m.deletedFiles().size();
+            written += m.newFiles().size();
+        }
+        int compacted = (int) messages.stream().filter(m -> !m.deletedFiles().isEmpty()).count();
+        return new Result(
+                table.name(),
+                plan.buckets(),
+                compacted,
+                result.snapshotId(),
+                result.droppedCompactions().size(),
+                new Result.Files(rewritten, written));
+    }
+
+    /**
+     * Compacts the buckets of {@code table}'s latest snapshot in the partitions {@code partitions}
+     * accepts, in the calling thread; a table without snapshots is left alone.
+     */
+    public static Optional<Result> run(TableContext table, Predicate<Partition> partitions) {
+        Optional<Plan> plan = plan(table, partitions);
+        if (plan.isEmpty()) {
+            return Optional.empty();
+        }
+        List<CommitMessage> messages = new ArrayList<>();
         try {
-            messages =
-                    switch (table.kind()) {
-                        case APPEND -> AppendCompaction.compact(table, latest.get());
-                        case PRIMARY_KEY -> compactTrees(table, buckets);
-                    };
+            for (Unit unit : plan.get().units()) {
+                messages.addAll(compact(table, unit));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot compact table " + table.name() + ": " + e.getMessage(), e);
         }
-        TableCommit.Result result =
-                new TableCommit(table, "compact-" + UUID.randomUUID()).publish(1, messages);
-        int compacted = (int) messages.stream().filter(m -> !m.deletedFiles().isEmpty()).count();
-        return Optional.of(
-                new Result(
-                        table.name(),
-                        buckets.size(),
-                        compacted,
-                        result.snapshotId(),
-                        result.droppedCompactions().size()));
+        return Optional.of(publish(table, plan.get(), messages));
+    }
+
+    /** As {@link #run(TableContext, Predicate)}, for every partition. */
+    public static Optional<Result> run(TableContext table) {
+        return run(table, p -> true);
     }
 }

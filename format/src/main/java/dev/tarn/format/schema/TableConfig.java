@@ -25,7 +25,8 @@ public record TableConfig(
         @Nullable Long scanTimestampMillis,
         Commit commit,
         Lsm lsm,
-        StreamConfig stream) {
+        StreamConfig stream,
+        CompactionOptions.Settings compaction) {
 
     /**
      * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
@@ -155,7 +156,8 @@ public record TableConfig(
                 get(table, conf, TableOptions.SCAN_TIMESTAMP_MILLIS),
                 commit,
                 lsm(table, conf),
-                StreamConfig.of(table, conf));
+                StreamConfig.of(table, conf),
+                CompactionOptions.settings(table, conf));
     }
 
     private static Lsm lsm(String table, Configuration conf) {

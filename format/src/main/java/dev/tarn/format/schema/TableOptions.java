@@ -219,11 +219,13 @@ public final class TableOptions {
 
     /**
      * Every option a table accepts, for validation and the README's options table: these, then
-     * those of primary-key tables ({@link LsmOptions}).
+     * those of primary-key tables ({@link LsmOptions}), then who compacts ({@link
+     * CompactionOptions}).
      */
     public static List<ConfigOption<?>> all() {
         List<ConfigOption<?>> all = new ArrayList<>(common());
         all.addAll(LsmOptions.all());
+        all.addAll(CompactionOptions.all());
         return all;
     }
 
@@ -293,6 +295,14 @@ public final class TableOptions {
         put(scopes, OptionScope.ALTER, FILE_FORMAT);
         // Writers store changelog files by the table's producer, and readers expect them there.
         put(scopes, OptionScope.ALTER, CHANGELOG_PRODUCER);
+        // Whether and when a writing job compacts is its own choice (a compaction job may run
+        // beside write-only writers); compaction changes no row.
+        put(
+                scopes,
+                OptionScope.QUERY,
+                CompactionOptions.WRITE_ONLY,
+                CompactionOptions.MIN_FILE_NUM,
+                CompactionOptions.MAX_FILE_NUM);
         // Each file records its own codec and sizes; commits and scans only tune their own work.
         put(
                 scopes,

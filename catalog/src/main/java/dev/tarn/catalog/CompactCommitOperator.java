@@ -1,0 +1,55 @@
+package dev.tarn.catalog;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.maintenance.FullCompaction;
+import dev.tarn.format.write.CommitMessage;
+import dev.tarn.format.write.CommitMessageCodec;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+/**
+ * The single committer of a {@link CompactJob}: gathers the commit messages of every unit and, at
+ * the end of its input, publishes them as one COMPACT snapshot through the commit seam's conflict
+ * handling ({@link FullCompaction#publish}): a compaction whose input another writer replaced
+ * meanwhile is dropped and its files deleted; a commit that cannot be made fails the job, leaving
+ * the table as it was. Emits the one-line summary.
+ */
+final class CompactCommitOperator extends AbstractStreamOperator<String>
+        implements OneInputStreamOperator<byte[], String>, BoundedOneInput {
+
+    private static final long serialVersionUID = 1L;
+
+    private final Table table;
+    private final FullCompaction.Plan plan;
+    private transient List<CommitMessage> messages;
+
+    CompactCommitOperator(Table table, FullCompaction.Plan plan) {
+        this.table = table;
+        this.plan = plan;
+    }
+
+    @Override
+    public void processElement(StreamRecord<byte[]> element) throws IOException {
+        if (messages == null) {
+            messages = new ArrayList<>();
+        }
+        try (DataInputStream in =
+                new DataInputStream(new ByteArrayInputStream(element.getValue()))) {
+            messages.add(CommitMessageCodec.read(in));
+        }
+    }
+
+    @Override
+    public void endInput() {
+        List<CommitMessage> all = messages == null ? List.of() : messages;
+        FullCompaction.Result result = FullCompaction.publish(table.context(), plan, all);
+        output.collect(new StreamRecord<>(result.summary()));
+    }
+}
