@@ -6,9 +6,12 @@ import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.CommitMessageCodec;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -28,7 +31,9 @@ final class CompactCommitOperator extends AbstractStreamOperator<String>
 
     private final Table table;
     private final FullCompaction.Plan plan;
-    private transient List<CommitMessage> messages;
+
+    /** The encoded messages received so far: checkpointed, should the job take checkpoints. */
+    private transient ListState<byte[]> messages;
 
     CompactCommitOperator(Table table, FullCompaction.Plan plan) {
         this.table = table;
@@ -36,19 +41,29 @@ final class CompactCommitOperator extends AbstractStreamOperator<String>
     }
 
     @Override
-    public void processElement(StreamRecord<byte[]> element) throws IOException {
-        if (messages == null) {
-            messages = new ArrayList<>();
-        }
-        try (DataInputStream in =
-                new DataInputStream(new ByteArrayInputStream(element.getValue()))) {
-            messages.add(CommitMessageCodec.read(in));
-        }
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        messages =
+                context.getOperatorStateStore()
+                        .getListState(
+                                new ListStateDescriptor<>(
+                                        "compactions",
+                                        PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
     }
 
     @Override
-    public void endInput() {
-        List<CommitMessage> all = messages == null ? List.of() : messages;
+    public void processElement(StreamRecord<byte[]> element) throws Exception {
+        messages.add(element.getValue());
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        List<CommitMessage> all = new ArrayList<>();
+        for (byte[] bytes : messages.get()) {
+            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+                all.add(CommitMessageCodec.read(in));
+            }
+        }
         FullCompaction.Result result = FullCompaction.publish(table.context(), plan, all);
         output.collect(new StreamRecord<>(result.summary()));
     }

@@ -13,7 +13,6 @@ import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +24,12 @@ import org.apache.flink.configuration.Configuration;
 
 /**
  * Compacts the buckets of a table, in three steps that a distributed job can run apart: {@link
- * #plan} lists the buckets of the latest snapshot that need it ({@link Unit}s); {@link #compact}
+ * #plan} lists the buckets of the latest snapshot that need it ({@link Unit}s); a {@link Compactor}
  * rewrites one (a primary-key bucket into one sorted run at the last level, tombstones dropped; an
  * append bucket's small files into files of {@code target-file-size}), on any machine; {@link
  * #publish} commits the results of all as one COMPACT snapshot that changes no row. A bucket that a
  * writer compacts or overwrites meanwhile is left as that writer made it (the commit drops its
- * compaction), and the result counts it. {@link #run} does all three in the calling thread.
+ * compaction), and the result counts it.
  */
 public final class FullCompaction {
 
@@ -143,14 +142,32 @@ public final class FullCompaction {
     }
 
     /**
-     * Compacts one bucket as the latest snapshot has it now, writing files and committing nothing.
-     *
-     * @return the compaction, for {@link #publish}; empty if the bucket needs none any more
+     * Compacts buckets one after the other, sharing one table write: the table's files are read
+     * once, when it compacts its first bucket (a bucket a writer changed since is dropped from the
+     * commit, as any race). Writes files, commits nothing; files of compactions not yet returned
+     * are deleted by {@link #close}. Not thread-safe.
      */
-    public static List<CommitMessage> compact(TableContext table, Unit unit) throws IOException {
-        try (TableWrite write = new TableWrite(table, false)) {
+    public static final class Compactor implements AutoCloseable {
+
+        private final TableWrite write;
+
+        public Compactor(TableContext table) {
+            this.write = new TableWrite(table, false);
+        }
+
+        /**
+         * Compacts one bucket.
+         *
+         * @return its compaction, for {@link #publish}; empty if the bucket needs none any more
+         */
+        public List<CommitMessage> compact(Unit unit) throws IOException {
             write.compactFully(unit.partition(), unit.bucket());
             return write.prepareCommit(true);
+        }
+
+        @Override
+        public void close() {
+            write.close();
         }
     }
 
@@ -178,31 +195,5 @@ public final class FullCompaction {
                 result.snapshotId(),
                 result.droppedCompactions().size(),
                 new Result.Files(rewritten, written));
-    }
-
-    /**
-     * Compacts the buckets of {@code table}'s latest snapshot in the partitions {@code partitions}
-     * accepts, in the calling thread; a table without snapshots is left alone.
-     */
-    public static Optional<Result> run(TableContext table, Predicate<Partition> partitions) {
-        Optional<Plan> plan = plan(table, partitions);
-        if (plan.isEmpty()) {
-            return Optional.empty();
-        }
-        List<CommitMessage> messages = new ArrayList<>();
-        try {
-            for (Unit unit : plan.get().units()) {
-                messages.addAll(compact(table, unit));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "Cannot compact table " + table.name() + ": " + e.getMessage(), e);
-        }
-        return Optional.of(publish(table, plan.get(), messages));
-    }
-
-    /** As {@link #run(TableContext, Predicate)}, for every partition. */
-    public static Optional<Result> run(TableContext table) {
-        return run(table, p -> true);
     }
 }

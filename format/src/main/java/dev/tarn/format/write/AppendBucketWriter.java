@@ -151,12 +151,15 @@ final class AppendBucketWriter implements BucketWriter {
         }
     }
 
-    /** Merges every small live file of the bucket (at least two) now; handed out next commit. */
+    /**
+     * Merges every small live file of the bucket (at least two) as this table write first read the
+     * table, now; handed out with the next commit.
+     */
     @Override
     public void compactFully() throws IOException {
         long target = table.config().sizes().targetFileSize();
         List<DataFile> small =
-                PublishedFiles.ofLatest(table).files(bucket).stream()
+                shared.published().files(bucket).stream()
                         .filter(f -> f.fileSize() < target)
                         .toList();
         if (small.size() < 2) {

@@ -20,14 +20,20 @@ final class AppendBucketWriters implements BucketWriters {
     private final TableContext table;
     private final ParquetDataWriter.Options options;
     private final CompactionOptions.Settings settings;
+    private final boolean overwrite;
     @Nullable private PublishedFiles published;
     @Nullable private ExecutorService merges;
     private boolean checkpoint;
 
-    AppendBucketWriters(TableContext table, ParquetDataWriter.Options options) {
+    /**
+     * @param overwrite the commit replaces the table's files: nothing of its own is published
+     *     before it, so there is nothing to merge
+     */
+    AppendBucketWriters(TableContext table, ParquetDataWriter.Options options, boolean overwrite) {
         this.table = table;
         this.options = options;
         this.settings = table.config().compaction();
+        this.overwrite = overwrite;
     }
 
     TableContext table() {
@@ -50,7 +56,7 @@ final class AppendBucketWriters implements BucketWriters {
     /** At a checkpoint of a writer that merges: moves the view of the table to its latest. */
     @Override
     public void beforeCommit(boolean endOfInput) {
-        checkpoint = !endOfInput && !settings.writeOnly();
+        checkpoint = !endOfInput && !overwrite && !settings.writeOnly();
         if (checkpoint) {
             published().advance(NO_LISTENER);
         }

@@ -63,7 +63,7 @@ public final class TableWrite implements AutoCloseable {
                         defaults.dictionary());
         this.kind =
                 switch (table.kind()) {
-                    case APPEND -> new AppendBucketWriters(table, parquetOptions);
+                    case APPEND -> new AppendBucketWriters(table, parquetOptions, overwrite);
                     case PRIMARY_KEY ->
                             new MergeTreeBucketWriters(table, parquetOptions, overwrite);
                 };
