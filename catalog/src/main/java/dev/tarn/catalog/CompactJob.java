@@ -40,8 +40,7 @@ final class CompactJob {
             return FullCompaction.publish(table.context(), plan, List.of()).summary();
         }
         int parallelism = Math.max(1, Math.min(units.size(), env.getParallelism()));
-        FullCompaction.Plan header =
-                new FullCompaction.Plan(plan.snapshotId(), plan.buckets(), List.of());
+        FullCompaction.Plan header = plan.withoutUnits();
         DataStream<String> summary =
                 env.fromSequence(0, units.size() - 1)
                         .name("Tarn compaction units of " + table.name())

@@ -8,6 +8,7 @@ import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -41,14 +42,24 @@ public final class FullCompaction {
     public record Unit(Partition partition, int bucket, int files) implements Serializable {}
 
     /**
-     * What {@link #plan} found.
+     * What {@link #plan} found, and who will commit it.
      *
      * @param buckets the buckets with files in the selected partitions of the snapshot
      * @param units those that need compaction
+     * @param commitUser the commit user of its one snapshot, so a committer that runs again after a
+     *     failure finds it published
+     * @param plannedMillis when it was planned; its snapshot is not older
      */
-    public record Plan(long snapshotId, int buckets, List<Unit> units) implements Serializable {
+    public record Plan(
+            long snapshotId, int buckets, List<Unit> units, String commitUser, long plannedMillis)
+            implements Serializable {
         public Plan {
             units = List.copyOf(units);
+        }
+
+        /** This plan without its units, for a committer that only counts. */
+        public Plan withoutUnits() {
+            return new Plan(snapshotId, buckets, List.of(), commitUser, plannedMillis);
         }
     }
 
@@ -102,6 +113,12 @@ public final class FullCompaction {
         }
     }
 
+    /** The commit identifier of a compaction's one snapshot (its commit user is its own). */
+    private static final long IDENTIFIER = 1;
+
+    /** Clocks of the planning client and the committing task may differ; look back this much. */
+    private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
+
     private FullCompaction() {}
 
     /**
@@ -138,7 +155,13 @@ public final class FullCompaction {
                                 files.size()));
             }
         }
-        return Optional.of(new Plan(latest.get().id(), buckets, units));
+        return Optional.of(
+                new Plan(
+                        latest.get().id(),
+                        buckets,
+                        units,
+                        "compact-" + UUID.randomUUID(),
+                        System.currentTimeMillis()));
     }
 
     /**
@@ -174,11 +197,17 @@ public final class FullCompaction {
     /**
      * Publishes the compactions of {@code plan} as one COMPACT snapshot, through the commit's
      * conflict handling: a compaction whose input another writer replaced first is dropped, its
-     * output deleted.
+     * output deleted. Idempotent: a committer that runs again after a failure (a restarted task)
+     * finds the plan's snapshot published and deletes nothing; its result then counts every
+     * compaction as published.
      */
     public static Result publish(TableContext table, Plan plan, List<CommitMessage> messages) {
+        TableCommit commit = new TableCommit(table, plan.commitUser());
+        long since = plan.plannedMillis() - CLOCK_SKEW_MILLIS;
         TableCommit.Result result =
-                new TableCommit(table, "compact-" + UUID.randomUUID()).publish(1, messages);
+                commit.isCommitted(IDENTIFIER, since)
+                        ? new TableCommit.Result(publishedBefore(table, plan, since), List.of())
+                        : commit.publish(IDENTIFIER, messages);
         List<CommitMessage> published = new ArrayList<>(messages);
         published.removeAll(result.droppedCompactions());
         int rewritten = 0;
@@ -195,5 +224,21 @@ public final class FullCompaction {
                 result.snapshotId(),
                 result.droppedCompactions().size(),
                 new Result.Files(rewritten, written));
+    }
+
+    /** The snapshot of {@code plan}'s commit user, looking back to {@code since}. */
+    private static OptionalLong publishedBefore(TableContext table, Plan plan, long since) {
+        SnapshotManager snapshots = table.snapshotManager();
+        long earliest = snapshots.earliestId().orElse(1);
+        for (long id = snapshots.latestId().orElse(0); id >= earliest; id--) {
+            Snapshot s = snapshots.snapshot(id);
+            if (s.commit().user().equals(plan.commitUser())) {
+                return OptionalLong.of(id);
+            }
+            if (s.commit().timeMillis() < since) {
+                break;
+            }
+        }
+        return OptionalLong.empty();
     }
 }
