@@ -47,6 +47,19 @@ final class LakeSql {
         return new LakeSql(env);
     }
 
+    /** A batch environment like {@link #open}'s over a warehouse that has {@code db} already. */
+    static LakeSql reopen(Path warehouse) {
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        env.getConfig().set("parallelism.default", "2");
+        env.getConfig().set("table.local-time-zone", "UTC");
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '"
+                        + warehouse.toUri()
+                        + "')");
+        env.executeSql("USE CATALOG lake");
+        return new LakeSql(env);
+    }
+
     /**
      * A streaming environment in UTC using catalog {@code lake} at {@code warehouse}, its jobs at
      * parallelism 2, with the further settings {@code config} (key, value, key, value, ...).

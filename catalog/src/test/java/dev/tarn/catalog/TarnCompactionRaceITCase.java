@@ -46,7 +46,15 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class TarnCompactionRaceITCase {
 
-    @RegisterExtension static final MiniClusterExtension CLUSTER = LakeSql.miniCluster();
+    /** Slots for a streaming job at parallelism 2 beside the compaction jobs of the procedure. */
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration
+                                    .Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(4)
+                            .build());
 
     @TempDir Path warehouse;
 

@@ -2,38 +2,88 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.flink.configuration.Configuration;
 
 /**
- * Compacts every bucket of a primary-key table into one sorted run at the last level, dropping
- * tombstones, or the small files of every bucket of an append table into files of the target size
- * ({@link AppendCompaction}), and publishes the result as one COMPACT snapshot that changes no row.
- * Runs in the calling thread, bucket by bucket. A bucket that a writer compacts or overwrites
- * meanwhile is left as that writer made it (the commit drops its compaction), and the result counts
- * it.
+ * Compacts the buckets of a table, in three steps that a distributed job can run apart: {@link
+ * #plan} lists the buckets of the latest snapshot that need it ({@link Unit}s); a {@link Compactor}
+ * rewrites one (a primary-key bucket into one sorted run at the last level, tombstones dropped; an
+ * append bucket's small files into files of {@code target-file-size}), on any machine; {@link
+ * #publish} commits the results of all as one COMPACT snapshot that changes no row. A bucket that a
+ * writer compacts or overwrites meanwhile is left as that writer made it (the commit drops its
+ * compaction), and the result counts it.
  */
 public final class FullCompaction {
 
     /**
+     * One bucket to compact; the compaction reads the bucket as the latest snapshot has it then.
+     *
+     * @param files how many live files it had when planned
+     */
+    public record Unit(Partition partition, int bucket, int files) implements Serializable {}
+
+    /**
+     * What {@link #plan} found, and who will commit it.
+     *
+     * @param buckets the buckets with files in the selected partitions of the snapshot
+     * @param units those that need compaction
+     * @param commitUser the commit user of its one snapshot, so a committer that runs again after a
+     *     failure finds it published
+     * @param plannedMillis when it was planned; its snapshot is not older
+     */
+    public record Plan(
+            long snapshotId, int buckets, List<Unit> units, String commitUser, long plannedMillis)
+            implements Serializable {
+        public Plan {
+            units = List.copyOf(units);
+        }
+
+        /** This plan without its units, for a committer that only counts. */
+        public Plan withoutUnits() {
+            return new Plan(snapshotId, buckets, List.of(), commitUser, plannedMillis);
+        }
+    }
+
+    /**
      * What a full compaction did.
      *
-     * @param buckets the buckets with files in the snapshot it started from
+     * @param buckets the buckets with files in the snapshot it started from (in the partitions it
+     *     was given)
      * @param compacted the buckets it rewrote (a bucket that is one run already is left alone)
      * @param snapshotId the COMPACT snapshot it published, if any
      * @param dropped buckets it rewrote but left as they were: writers rewrote them meanwhile
+     * @param files how many files the published compactions replaced with how many
      */
     public record Result(
-            String table, int buckets, int compacted, OptionalLong snapshotId, int dropped) {
+            String table,
+            int buckets,
+            int compacted,
+            OptionalLong snapshotId,
+            int dropped,
+            Files files) {
+
+        /** Files the published compactions deleted and added. */
+        public record Files(int rewritten, int written) {}
 
         /** One line for an operator. */
         public String summary() {
@@ -48,8 +98,12 @@ public final class FullCompaction {
             }
             String line =
                     String.format(
-                            "Compacted %d buckets of table %s into snapshot %d",
-                            compacted - dropped, table, snapshotId.getAsLong());
+                            "Compacted %d buckets of table %s into snapshot %d (%d files into %d)",
+                            compacted - dropped,
+                            table,
+                            snapshotId.getAsLong(),
+                            files.rewritten(),
+                            files.written());
             return dropped == 0
                     ? line
                     : line
@@ -60,45 +114,154 @@ public final class FullCompaction {
         }
     }
 
+    /** The commit identifier of a compaction's one snapshot (its commit user is its own). */
+    private static final long IDENTIFIER = 1;
+
+    /** Clocks of the planning client and the committing task may differ; look back this much. */
+    private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
+
     private FullCompaction() {}
 
-    private static List<CommitMessage> compactTrees(TableContext table, Set<BucketId> buckets)
-            throws IOException {
-        try (TableWrite write = new TableWrite(table, false)) {
-            for (BucketId bucket : buckets) {
-                write.compactFully(bucket.partition(), bucket.bucket());
-            }
-            return write.prepareCommit(true);
-        }
-    }
-
-    /** Compacts {@code table}'s latest snapshot fully; a table without snapshots is left alone. */
-    public static Optional<Result> run(TableContext table) {
+    /**
+     * The buckets of {@code table}'s latest snapshot in the partitions {@code partitions} accepts
+     * that need compaction: a primary-key bucket with a file below the last level, an append bucket
+     * with two or more files smaller than {@code target-file-size}. Empty for a table without
+     * snapshots.
+     */
+    public static Optional<Plan> plan(TableContext table, Predicate<Partition> partitions) {
         Optional<Snapshot> latest = table.snapshotReader().latest();
         if (latest.isEmpty()) {
             return Optional.empty();
         }
-        Set<BucketId> buckets = table.snapshotReader().filesByBucket(latest.get()).keySet();
-        List<CommitMessage> messages;
-        try {
-            messages =
-                    switch (table.kind()) {
-                        case APPEND -> AppendCompaction.compact(table, latest.get());
-                        case PRIMARY_KEY -> compactTrees(table, buckets);
-                    };
+        int maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
+        long target = table.config().sizes().targetFileSize();
+        int buckets = 0;
+        List<Unit> units = new ArrayList<>();
+        for (Map.Entry<BucketId, List<ManifestEntry>> bucket :
+                table.snapshotReader().filesByBucket(latest.get()).entrySet()) {
+            if (!partitions.test(bucket.getKey().partition())) {
+                continue;
+            }
+            buckets++;
+            List<DataFile> files = bucket.getValue().stream().map(ManifestEntry::file).toList();
+            boolean needed =
+                    table.kind() == TableKind.PRIMARY_KEY
+                            ? files.stream().anyMatch(f -> f.level() < maxLevel)
+                            : files.stream().filter(f -> f.fileSize() < target).count() >= 2;
+            if (needed) {
+                units.add(
+                        new Unit(
+                                bucket.getKey().partition(),
+                                bucket.getKey().bucket(),
+                                files.size()));
+            }
+        }
+        return Optional.of(
+                new Plan(
+                        latest.get().id(),
+                        buckets,
+                        units,
+                        "compact-" + UUID.randomUUID(),
+                        System.currentTimeMillis()));
+    }
+
+    /**
+     * Compacts every bucket of the table that needs it in the calling process and publishes the
+     * result: the plan, compactions and publish a compaction job distributes, on one thread (for
+     * embedding the format without Flink, and for tests). Empty for a table without snapshots.
+     */
+    public static Optional<Result> run(TableContext table) {
+        Optional<Plan> plan = plan(table, partition -> true);
+        if (plan.isEmpty()) {
+            return Optional.empty();
+        }
+        List<CommitMessage> messages = new ArrayList<>();
+        try (Compactor compactor = new Compactor(table)) {
+            for (Unit unit : plan.get().units()) {
+                messages.addAll(compactor.compact(unit));
+            }
+            return Optional.of(publish(table, plan.get(), messages));
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot compact table " + table.name() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Compacts buckets one after the other, sharing one table write: the table's files are read
+     * once, when it compacts its first bucket (a bucket a writer changed since is dropped from the
+     * commit, as any race). Writes files, commits nothing; files of compactions not yet returned
+     * are deleted by {@link #close}. Not thread-safe.
+     */
+    public static final class Compactor implements AutoCloseable {
+
+        private final TableWrite write;
+
+        public Compactor(TableContext table) {
+            this.write = new TableWrite(table, false);
+        }
+
+        /**
+         * Compacts one bucket.
+         *
+         * @return its compaction, for {@link #publish}; empty if the bucket needs none any more
+         */
+        public List<CommitMessage> compact(Unit unit) throws IOException {
+            write.compactFully(unit.partition(), unit.bucket());
+            return write.prepareCommit(true);
+        }
+
+        @Override
+        public void close() {
+            write.close();
+        }
+    }
+
+    /**
+     * Publishes the compactions of {@code plan} as one COMPACT snapshot, through the commit's
+     * conflict handling: a compaction whose input another writer replaced first is dropped, its
+     * output deleted. Idempotent: a committer that runs again after a failure (a restarted task)
+     * finds the plan's snapshot published and deletes nothing; its result then counts every
+     * compaction as published.
+     */
+    public static Result publish(TableContext table, Plan plan, List<CommitMessage> messages) {
+        TableCommit commit = new TableCommit(table, plan.commitUser());
+        long since = plan.plannedMillis() - CLOCK_SKEW_MILLIS;
         TableCommit.Result result =
-                new TableCommit(table, "compact-" + UUID.randomUUID()).publish(1, messages);
+                commit.isCommitted(IDENTIFIER, since)
+                        ? new TableCommit.Result(publishedBefore(table, plan, since), List.of())
+                        : commit.publish(IDENTIFIER, messages);
+        List<CommitMessage> published = new ArrayList<>(messages);
+        published.removeAll(result.droppedCompactions());
+        int rewritten = 0;
+        int written = 0;
+        for (CommitMessage m : published) {
+            rewritten += m.deletedFiles().size();
+            written += m.newFiles().size();
+        }
         int compacted = (int) messages.stream().filter(m -> !m.deletedFiles().isEmpty()).count();
-        return Optional.of(
-                new Result(
-                        table.name(),
-                        buckets.size(),
-                        compacted,
-                        result.snapshotId(),
-                        result.droppedCompactions().size()));
+        return new Result(
+                table.name(),
+                plan.buckets(),
+                compacted,
+                result.snapshotId(),
+                result.droppedCompactions().size(),
+                new Result.Files(rewritten, written));
+    }
+
+    /** The snapshot of {@code plan}'s commit user, looking back to {@code since}. */
+    private static OptionalLong publishedBefore(TableContext table, Plan plan, long since) {
+        SnapshotManager snapshots = table.snapshotManager();
+        long earliest = snapshots.earliestId().orElse(1);
+        for (long id = snapshots.latestId().orElse(0); id >= earliest; id--) {
+            Snapshot s = snapshots.snapshot(id);
+            if (s.commit().user().equals(plan.commitUser())) {
+                return OptionalLong.of(id);
+            }
+            if (s.commit().timeMillis() < since) {
+                break;
+            }
+        }
+        return OptionalLong.empty();
     }
 }

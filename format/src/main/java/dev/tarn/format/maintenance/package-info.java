@@ -1,7 +1,8 @@
 /**
  * Table maintenance, the work behind the catalog's {@code CALL sys.*} procedures, which only parse
  * their arguments and call in here: full compaction ({@link
- * dev.tarn.format.maintenance.FullCompaction}); snapshot expiration, tags and rollback ({@link
+ * dev.tarn.format.maintenance.FullCompaction}: planned, compacted bucket by bucket on any machine,
+ * published as one snapshot); snapshot expiration, tags and rollback ({@link
  * dev.tarn.format.maintenance.SnapshotLifecycle}, also run in the background after each commit of a
  * writing job); orphan cleanup ({@code RemoveOrphanFiles}) and the integrity check ({@code
  * TableCheck}). Orphan cleanup and the check start from the same roots ({@code Roots#gather}: every

@@ -26,7 +26,8 @@ public record TableConfig(
         Commit commit,
         Lsm lsm,
         StreamConfig stream,
-        Lifecycle lifecycle) {
+        Lifecycle lifecycle,
+        CompactionOptions.Settings compaction) {
 
     /**
      * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
@@ -177,7 +178,8 @@ public record TableConfig(
                 commit,
                 lsm(table, conf),
                 StreamConfig.of(table, conf),
-                RetentionOptions.read(table, conf));
+                RetentionOptions.read(table, conf),
+                CompactionOptions.settings(table, conf));
     }
 
     private static Lsm lsm(String table, Configuration conf) {

@@ -221,12 +221,14 @@ public final class TableOptions {
 
     /**
      * Every option a table accepts, for validation and the README's options table: these, then
-     * those of primary-key tables ({@link LsmOptions}).
+     * those of primary-key tables ({@link LsmOptions}), then who compacts ({@link
+     * CompactionOptions}).
      */
     public static List<ConfigOption<?>> all() {
         List<ConfigOption<?>> all = new ArrayList<>(common());
         all.addAll(LsmOptions.all());
         all.addAll(RetentionOptions.all());
+        all.addAll(CompactionOptions.all());
         return all;
     }
 
@@ -298,6 +300,14 @@ public final class TableOptions {
         put(scopes, OptionScope.ALTER, CHANGELOG_PRODUCER);
         // How long the table keeps its history is the table's, whoever writes or reads it.
         put(scopes, OptionScope.ALTER, RetentionOptions.tableScoped().toArray(ConfigOption[]::new));
+        // Whether and when a writing job compacts is its own choice (a compaction job may run
+        // beside write-only writers); compaction changes no row.
+        put(
+                scopes,
+                OptionScope.QUERY,
+                CompactionOptions.WRITE_ONLY,
+                CompactionOptions.MIN_FILE_NUM,
+                CompactionOptions.MAX_FILE_NUM);
         // Each file records its own codec and sizes; commits and scans only tune their own work.
         put(
                 scopes,

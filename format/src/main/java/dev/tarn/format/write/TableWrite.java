@@ -63,7 +63,7 @@ public final class TableWrite implements AutoCloseable {
                         defaults.dictionary());
         this.kind =
                 switch (table.kind()) {
-                    case APPEND -> AppendBucketWriter.factory(table, parquetOptions);
+                    case APPEND -> new AppendBucketWriters(table, parquetOptions, overwrite);
                     case PRIMARY_KEY ->
                             new MergeTreeBucketWriters(table, parquetOptions, overwrite);
                 };
@@ -136,8 +136,9 @@ public final class TableWrite implements AutoCloseable {
     }
 
     /**
-     * Compacts one bucket of a primary-key table into a single run at the last level, waiting for
-     * it; the changes come with the next {@link #prepareCommit}.
+     * Compacts one bucket, waiting for it: a primary-key table's into a single run at the last
+     * level, an append table's small files (at least two) into files of the target size. The
+     * changes come with the next {@link #prepareCommit}.
      */
     public void compactFully(Partition partition, int bucket) throws IOException {
         BucketId id = new BucketId(partition, bucket);

@@ -27,7 +27,9 @@ import org.apache.flink.table.types.logical.RowType;
  * options, compaction options); then {@link #open} starts each bucket's {@link BucketTreeWriter}
  * from the bucket's files. The writers share what is made here once: the merge engine, the
  * compaction picker, one background compaction thread and one local directory for spilled write
- * buffers. Not thread-safe; {@link #close} it after the writers it opened.
+ * buffers. With {@code write-only}, writers never compact by themselves, only when asked to compact
+ * a bucket fully (a compaction job). Not thread-safe; {@link #close} it after the writers it
+ * opened.
  */
 public final class BucketTrees implements AutoCloseable {
 
@@ -43,6 +45,7 @@ public final class BucketTrees implements AutoCloseable {
     private final long targetFileSize;
     private final long schemaId;
     private final UniversalCompaction picker;
+    private final boolean writeOnly;
     private final Supplier<MergeFunction> merges;
     @Nullable private BucketTreeWriter.Setup setup;
     @Nullable private ExecutorService compactions;
@@ -82,7 +85,10 @@ public final class BucketTrees implements AutoCloseable {
         this.parquetOptions = parquetOptions;
         this.targetFileSize = config.sizes().targetFileSize();
         this.schemaId = schema.id();
-        this.picker = UniversalCompaction.fromOptions(options);
+        // A write-only writer flushes sorted runs and leaves compaction to a dedicated job.
+        this.writeOnly = config.compaction().writeOnly();
+        UniversalCompaction rules = UniversalCompaction.fromOptions(options);
+        this.picker = writeOnly ? rules.manualOnly() : rules;
         MergeEngine engine = config.lsm().mergeEngine();
         RowType rowType = this.schema.tableType();
         int[] keys = this.schema.keyIndexes();
@@ -146,7 +152,7 @@ public final class BucketTrees implements AutoCloseable {
                             picker,
                             compactions,
                             config.sortedRunStopTrigger(),
-                            fullCompactionEvery(),
+                            writeOnly ? 0 : fullCompactionEvery(),
                             changelog);
         }
         return setup;

@@ -71,6 +71,15 @@ final class UniversalCompaction {
         return maxLevel;
     }
 
+    /**
+     * This picker for a writer that never compacts by itself ({@code write-only}): {@link #pick}
+     * picks nothing, {@link #pickFull} still compacts fully when asked.
+     */
+    UniversalCompaction manualOnly() {
+        return new UniversalCompaction(
+                maxSizeAmplificationPercent, sizeRatio, Integer.MAX_VALUE, maxLevel);
+    }
+
     /** The compaction the rules above pick for {@code runs} (newest first), if any. */
     Optional<CompactionUnit> pick(List<SortedRunInfo> runs) {
         checkRuns(runs);
