@@ -91,6 +91,7 @@ public final class Benchmarks {
                     .run();
         } else if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));
+            ExpirationBacklogBenchmark.run(setup.warehouse, 5000);
         } else if (flags.containsKey("primary-key")) {
             primaryKey(setup);
         } else {
