@@ -39,14 +39,39 @@ final class Batches {
     }
 
     /**
+     * What a fetch hands over for one split: the split's id, then this one element, emitted whole.
+     */
+    private abstract static class OneBatch implements RecordsWithSplitIds<RowBatch>, RowBatch {
+
+        @Nullable String splitId;
+        boolean handedOver;
+
+        @Override
+        @Nullable
+        public String nextSplit() {
+            String s = splitId;
+            splitId = null;
+            return s;
+        }
+
+        @Override
+        @Nullable
+        public RowBatch nextRecordFromSplit() {
+            if (handedOver) {
+                return null;
+            }
+            handedOver = true;
+            return this;
+        }
+    }
+
+    /**
      * A split whose reading failed: the task thread throws the failure when it comes to it, after
      * the rows read before it, so a row read is never dropped behind an error raised early.
      */
-    static final class Failed implements RecordsWithSplitIds<RowBatch>, RowBatch {
+    static final class Failed extends OneBatch {
 
-        @Nullable private String splitId;
         private final Exception cause;
-        private boolean handedOver;
 
         /**
          * @param splitId the split that failed, or null if none was open
@@ -63,19 +88,7 @@ final class Batches {
                 // No split to blame: fail at once.
                 throw failure();
             }
-            String s = splitId;
-            splitId = null;
-            return s;
-        }
-
-        @Override
-        @Nullable
-        public RowBatch nextRecordFromSplit() {
-            if (handedOver) {
-                return null;
-            }
-            handedOver = true;
-            return this;
+            return super.nextSplit();
         }
 
         @Override
@@ -113,18 +126,16 @@ final class Batches {
      * the fetcher already decodes the next batch. Returned to its pool when recycled, so a running
      * read reuses the same few buffers.
      */
-    static final class Binary implements RecordsWithSplitIds<RowBatch>, RowBatch {
+    static final class Binary extends OneBatch {
 
         private final Queue<Binary> pool;
         private final BinaryRowBatch rows;
         private final BinaryRowData row;
         private final int[] files;
         private final long[] rowsInFile;
-        @Nullable private String splitId;
         private String id = "";
         private Set<String> finished = Set.of();
         private int next;
-        private boolean handedOver;
 
         /**
          * @param pool where the batch goes back when the task thread has emitted it
@@ -183,24 +194,6 @@ final class Batches {
                 throw new IllegalStateException("Batch of split " + id + " finishing " + splitId);
             }
             finished = Set.of(splitId);
-        }
-
-        @Override
-        @Nullable
-        public String nextSplit() {
-            String s = splitId;
-            splitId = null;
-            return s;
-        }
-
-        @Override
-        @Nullable
-        public RowBatch nextRecordFromSplit() {
-            if (handedOver) {
-                return null;
-            }
-            handedOver = true;
-            return this;
         }
 
         /** The next row, a view of the batch's buffer reused for every row. */

@@ -160,7 +160,11 @@ final class SnapshotExpiration {
         return Math.max(to, first);
     }
 
-    /** The first snapshot a live consumer needs, or {@code Long.MAX_VALUE}. */
+    /**
+     * The first snapshot a live consumer needs, or {@code Long.MAX_VALUE}. A consumer not updated
+     * for {@code consumer.expiration-time} is retired: its file is deleted (a reader that comes
+     * back with its id records itself anew, or finds its snapshot expired).
+     */
     private long minConsumer(Settings settings, long nowMillis) throws IOException {
         long min = Long.MAX_VALUE;
         Consumers consumers = new Consumers(table.io(), table.paths(), table.name());
@@ -168,6 +172,8 @@ final class SnapshotExpiration {
             Duration expiry = settings.consumerExpiration();
             if (expiry == null || c.updatedMillis() + expiry.toMillis() >= nowMillis) {
                 min = Math.min(min, c.nextSnapshotId());
+            } else {
+                consumers.delete(c.id());
             }
         }
         return min;

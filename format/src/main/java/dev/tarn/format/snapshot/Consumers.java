@@ -72,6 +72,11 @@ public final class Consumers {
         io.overwrite(path(id), MAPPER.writeValueAsBytes(root));
     }
 
+    /** Deletes the record of consumer {@code id}; a record already gone is no error. */
+    public void delete(String id) throws IOException {
+        io.delete(path(id), false);
+    }
+
     /** Every consumer of the table, in no particular order. */
     public List<Consumer> all() throws IOException {
         List<Consumer> all = new ArrayList<>();

@@ -119,8 +119,13 @@ class SnapshotExpirationTest {
         assertRetainedRead(table);
         // Not updated for more than consumer.expiration-time: it protects nothing any more.
         consumers.record("job", 4, now - Duration.ofHours(2).toMillis());
+        consumers.record("live", 10, now);
         expire(table, 1, 1, NEVER, 100);
         assertThat(snapshotIds(table)).containsExactly(10L);
+        assertThat(consumers.all())
+                .as("the expired consumer is retired, the live one kept")
+                .extracting(Consumers.Consumer::id)
+                .containsExactly("live");
         assertNoLostOrLeakedFiles(table, dir);
     }
 
