@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 import javax.annotation.Nullable;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
@@ -225,6 +226,80 @@ final class Batches {
         @Override
         public void recycle() {
             pool.offer(this);
+        }
+    }
+
+    /**
+     * Rows that are views of the open reader's decoded batch, for a read whose rows Flink does not
+     * copy (a batch job reuses objects): the task thread takes them with {@code next()}, which only
+     * moves within the batch, and returns the permit when done, so the reader decodes its next
+     * batch only then.
+     */
+    static final class Views extends OneBatch {
+
+        private final RowData first;
+        private final TableRead.SplitReader reader;
+        private final Semaphore permit;
+        private int left;
+        private boolean started;
+
+        Views(
+                String splitId,
+                RowData first,
+                int rows,
+                TableRead.SplitReader reader,
+                Semaphore permit) {
+            this.splitId = splitId;
+            this.first = first;
+            this.left = rows;
+            this.reader = reader;
+            this.permit = permit;
+        }
+
+        @Override
+        @Nullable
+        public RowData next() {
+            if (left == 0) {
+                return null;
+            }
+            left--;
+            if (!started) {
+                started = true;
+                return first;
+            }
+            if (reader.buffered() == 0) {
+                // A reader that skips rows (retractions) may have fewer than it announced.
+                left = 0;
+                return null;
+            }
+            try {
+                return reader.next();
+            } catch (IOException e) {
+                // Unreachable: the rows were decoded before the batch was handed over.
+                throw new UncheckedIOException("A decoded row could not be read", e);
+            }
+        }
+
+        // The reader's position is that of the row it returned last, the first row included: it
+        // was returned at the fetch, and the reader has not moved since.
+        @Override
+        public int fileIndex() {
+            return reader.fileIndex();
+        }
+
+        @Override
+        public long rowsInFile() {
+            return reader.rowsInFile();
+        }
+
+        @Override
+        public Set<String> finishedSplits() {
+            return Set.of();
+        }
+
+        @Override
+        public void recycle() {
+            permit.release();
         }
     }
 

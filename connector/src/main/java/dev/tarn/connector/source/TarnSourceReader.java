@@ -69,7 +69,7 @@ final class TarnSourceReader
             TarnSource.Watermarks watermarks,
             @Nullable RowWatermarks declared) {
         super(
-                () -> new TarnSplitReader(read, limit),
+                () -> new TarnSplitReader(read, limit, pull),
                 new TarnRecordEmitter(declared),
                 new Configuration(),
                 context);

@@ -8,6 +8,8 @@ import java.util.HashSet;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import javax.annotation.Nullable;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
@@ -20,15 +22,22 @@ import org.apache.flink.table.data.RowData;
  * assigned (so the changes of one bucket stay in snapshot order): it opens each split's files,
  * seeks to a restored position, and decodes rows there, never on the task thread.
  *
- * <p>It hands rows over in batches of Flink's binary rows ({@link Batches.Binary}): the task thread
- * only points a row at each in turn, Flink copies or serializes each row as one block of bytes, and
- * the fetcher decodes the next batch meanwhile. The element queue of the reader base bounds the
- * batches in flight; emitted batches come back to {@link #pool} for reuse.
+ * <p>A following read hands rows over in batches of Flink's binary rows ({@link Batches.Binary}):
+ * the task thread only points a row at each in turn, Flink copies (object reuse is off in a
+ * streaming job) or serializes each row as one block of bytes, and the fetcher decodes the next
+ * batch meanwhile. The element queue of the reader base bounds the batches in flight; emitted
+ * batches come back to {@link #pool} for reuse. A one-snapshot read, which runs in a batch job
+ * whose planner turns object reuse on, hands a decoded batch over as views of its column vectors
+ * ({@link Batches.Views}) instead, which nothing copies, and decodes the next once they are
+ * emitted; rows it computes one by one (a merge) go as binary rows.
  */
 final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
 
     /** Rows of a batch: amortizes the handover between the threads, a few hundred KiB at most. */
     private static final int BATCH_ROWS = 2048;
+
+    /** How often a fetch waiting for the task thread checks whether it was woken up. */
+    private static final long WAKE_UP_POLL_MILLIS = 20;
 
     /** How long a fetch after a handed-over failure waits, so the fetcher does not spin. */
     private static final long FAILED_FETCH_PAUSE_MILLIS = 20;
@@ -38,14 +47,22 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
     private final int arity;
     private final Queue<Batches.Binary> pool = new ConcurrentLinkedQueue<>();
     private final Queue<TarnSplit> splits = new ArrayDeque<>();
+    private final boolean views;
+    private final Semaphore viewPermit = new Semaphore(1);
+    private volatile boolean wokenUp;
     private long limitLeft;
     @Nullable private Batches.Failed failure;
     private boolean failureHandedOver;
     @Nullable private TarnSplit current;
     @Nullable private TableRead.SplitReader reader;
 
-    TarnSplitReader(TableRead read, long limit) {
+    /**
+     * @param views hands decoded batches over as views (Flink must not copy the rows: a batch job,
+     *     which reuses objects), else as binary rows
+     */
+    TarnSplitReader(TableRead read, long limit, boolean views) {
         this.read = read;
+        this.views = views;
         this.copier = new RowCopier(read.readType());
         this.arity = read.readType().getFieldCount();
         this.limitLeft = limit;
@@ -56,11 +73,14 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         if (failure != null) {
             return handOverFailure();
         }
-        if (limitLeft <= 0) {
-            return finishAll();
+        if (views && !acquireView()) {
+            return Batches.EMPTY;
         }
-        Batches.Binary batch = null;
+        boolean viewsOut = false;
         try {
+            if (limitLeft <= 0) {
+                return finishAll();
+            }
             if (reader == null && !openNext()) {
                 return Batches.EMPTY;
             }
@@ -68,11 +88,31 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
             if (row == null) {
                 return Batches.finished(closeCurrent());
             }
-            batch = pool.poll();
-            if (batch == null) {
-                batch = new Batches.Binary(arity, BATCH_ROWS, pool);
+            if (views && reader.buffered() > 0) {
+                int rows = (int) Math.min(1L + reader.buffered(), limitLeft);
+                limitLeft -= rows;
+                viewsOut = true;
+                return new Batches.Views(current.id(), row, rows, reader, viewPermit);
             }
-            batch.reset(current.id());
+            return binary(row);
+        } catch (IOException | RuntimeException e) {
+            failure = new Batches.Failed(current == null ? null : current.id(), e);
+            return handOverFailure();
+        } finally {
+            if (views && !viewsOut) {
+                viewPermit.release();
+            }
+        }
+    }
+
+    /** A batch of binary rows from {@code row} on; a failure after some rows follows them. */
+    private RecordsWithSplitIds<RowBatch> binary(RowData row) {
+        Batches.Binary batch = pool.poll();
+        if (batch == null) {
+            batch = new Batches.Binary(arity, BATCH_ROWS, pool);
+        }
+        batch.reset(current.id());
+        try {
             while (true) {
                 batch.add(row, copier, reader.fileIndex(), reader.rowsInFile());
                 limitLeft--;
@@ -90,7 +130,23 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         } catch (IOException | RuntimeException e) {
             // The rows read before the failure go first; the failure follows them in order.
             failure = new Batches.Failed(current == null ? null : current.id(), e);
-            return batch != null ? batch : handOverFailure();
+            return batch;
+        }
+    }
+
+    /** Waits until no batch of views is out; false if woken up first. */
+    private boolean acquireView() throws IOException {
+        try {
+            while (!viewPermit.tryAcquire(WAKE_UP_POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+                if (wokenUp) {
+                    wokenUp = false;
+                    return false;
+                }
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("Interrupted while waiting for the task thread", e);
         }
     }
 
@@ -155,7 +211,7 @@ final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
 
     @Override
     public void wakeUp() {
-        // A fetch never waits: it decodes one batch and returns.
+        wokenUp = true;
     }
 
     @Override
