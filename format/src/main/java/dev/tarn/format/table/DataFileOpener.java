@@ -3,6 +3,7 @@ package dev.tarn.format.table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.schema.TableSchema;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -11,7 +12,8 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Opens the data files of one bucket for reading, turning a missing file into an error that names
- * the file, the table and what to do about it.
+ * the file, the table and what to do about it. A file written under a schema version with other
+ * columns is read through the table context's schema by field id ({@link FieldIdMapping}).
  *
  * @param fileType the row type the files were written with
  * @param filter prunes row groups; null reads them all
@@ -40,7 +42,23 @@ public record DataFileOpener(
     public ParquetDataReader open(DataFile file, RowType readType, int batchRows)
             throws IOException {
         Path path = new Path(dir, file.fileName());
+        TableSchema written =
+                file.schemaId() == table.schema().id() ? null : table.schema(file.schemaId());
         try {
+            if (written != null && !written.sameColumns(table.schema())) {
+                // Written under another schema version: read its columns by field id, without
+                // the filter, whose columns are named and indexed by the reading schema.
+                FieldIdMapping mapping = new FieldIdMapping(table.schema(), written, readType);
+                return ParquetDataReader.open(
+                                table.io(),
+                                path,
+                                file.fileSize(),
+                                mapping.fileReadType(),
+                                mapping.fileReadType(),
+                                null,
+                                batchRows)
+                        .mapRows(mapping);
+            }
             return ParquetDataReader.open(
                     table.io(), path, file.fileSize(), fileType, readType, filter, batchRows);
         } catch (IOException e) {
