@@ -14,8 +14,9 @@ import javax.annotation.Nullable;
  * Which live files a scan with a filter may skip, from what the manifest says of each: its bucket
  * (a filter that fixes the bucket key names its buckets), its partition's values, and its column
  * statistics. Never skips a file that may hold a matching row. A file written under a schema
- * version with other columns is pruned by its partition only: its statistics and bucket are by the
- * columns of its own schema. One per scan; not thread-safe.
+ * version with other columns is not pruned by bucket (it was bucketed by its own columns), and its
+ * statistics are matched to the scan's columns by field id ({@link StatsByFieldId}). One per scan;
+ * not thread-safe.
  */
 public final class FilePruning {
 
@@ -27,6 +28,7 @@ public final class FilePruning {
     private final TableSchema schema;
     private final LongFunction<TableSchema> schemas;
     private final Map<Long, Boolean> sameColumns = new HashMap<>();
+    private final Map<Long, StatsByFieldId> statsByFieldId = new HashMap<>();
 
     private FilePruning(
             TableSchema schema,
@@ -82,6 +84,15 @@ public final class FilePruning {
         boolean partitionOk =
                 partitionMatches.computeIfAbsent(
                         entry.partition(), p -> partitions.mayMatch(filter, p));
-        return partitionOk && (!own || filter.mayMatch(entry.file()));
+        if (!partitionOk) {
+            return false;
+        }
+        if (own) {
+            return filter.mayMatch(entry.file());
+        }
+        StatsByFieldId stats =
+                statsByFieldId.computeIfAbsent(
+                        schemaId, id -> new StatsByFieldId(schema, schemas.apply(id)));
+        return filter.mayMatch(stats.map(entry.file()));
     }
 }

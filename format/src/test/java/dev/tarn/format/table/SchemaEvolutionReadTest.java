@@ -1,16 +1,19 @@
 package dev.tarn.format.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.SchemaChange.AddColumn;
 import dev.tarn.format.schema.SchemaChange.DropColumn;
 import dev.tarn.format.schema.SchemaChange.MoveColumn;
 import dev.tarn.format.schema.SchemaChange.Position;
 import dev.tarn.format.schema.SchemaChange.RenameColumn;
 import dev.tarn.format.schema.SchemaChange.UpdateColumnType;
+import dev.tarn.format.schema.TableSchema;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
@@ -167,5 +170,62 @@ class SchemaEvolutionReadTest {
                                 .map(e -> e.file())
                                 .map(DataFile::schemaId))
                 .containsOnly(1L);
+    }
+
+    @Test
+    void ofTwoConcurrentChangesTheLoserFailsCleanly() throws Exception {
+        EvolvingTable t = new EvolvingTable(dir, TYPE, List.of());
+        Table stale = t.table();
+        t.evolve(List.of(new DropColumn("legacy")));
+        TableSchema lost =
+                SchemaChange.apply(
+                        "db.t",
+                        stale.schema(),
+                        List.of(new AddColumn("x", new IntType(), null, null)));
+        assertThatThrownBy(() -> stale.schemaManager().commit(lost))
+                .hasMessage(
+                        "Cannot commit schema 1 of table db.t: another change created it first;"
+                                + " retry");
+        assertThat(t.table().schemaManager().latest().fieldNames()).doesNotContain("x");
+    }
+
+    private static int plannedFiles(EvolvingTable t, Predicate filter) {
+        return t.table().newScan().withFilter(filter).plan().splits().stream()
+                .mapToInt(split -> split.files().size())
+                .sum();
+    }
+
+    @Test
+    void oldFilesArePrunedByTheirStatisticsFoundByFieldId() throws Exception {
+        EvolvingTable t = new EvolvingTable(dir, TYPE, List.of());
+        t.write(List.of(oldRow(1), oldRow(2)));
+        t.evolve(
+                List.of(
+                        new RenameColumn("n", "m"),
+                        new AddColumn("email", VarCharType.STRING_TYPE, null, Position.FIRST),
+                        new UpdateColumnType("f", new DoubleType())));
+        // m (id 1, formerly n) holds 10 and 20 in the old file, now at index 2.
+        Predicate m99 = new Predicate.Leaf(Predicate.Op.EQ, 2, "m", new IntType(), List.of(99));
+        Predicate m20 = new Predicate.Leaf(Predicate.Op.EQ, 2, "m", new IntType(), List.of(20));
+        assertThat(plannedFiles(t, m99)).isZero();
+        assertThat(plannedFiles(t, m20)).isEqualTo(1);
+        // The old file has no email: all null in it.
+        Predicate emailX =
+                new Predicate.Leaf(
+                        Predicate.Op.EQ,
+                        0,
+                        "email",
+                        VarCharType.STRING_TYPE,
+                        List.of(StringData.fromString("x")));
+        Predicate emailNull =
+                new Predicate.Leaf(
+                        Predicate.Op.IS_NULL, 0, "email", VarCharType.STRING_TYPE, List.of());
+        assertThat(plannedFiles(t, emailX)).isZero();
+        assertThat(plannedFiles(t, emailNull)).isEqualTo(1);
+        // A widened column's old bounds are of the old type: they do not prune.
+        Predicate f99 =
+                new Predicate.Leaf(Predicate.Op.EQ, 4, "f", new DoubleType(), List.of(99.0));
+        assertThat(plannedFiles(t, f99)).isEqualTo(1);
+        assertThat(t.read(m20)).extracting(r -> r.get(2)).containsExactly("10", "20");
     }
 }
