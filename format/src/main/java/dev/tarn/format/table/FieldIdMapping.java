@@ -12,7 +12,9 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
  * How the columns of a file written under one schema version are read as columns of another, by
@@ -59,7 +61,16 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
             }
             sources[i] = fileFields.size();
             getters[i] = RowData.createFieldGetter(fileType, fileFields.size());
-            conversions[i] = conversion(fileType, field.getType());
+            try {
+                conversions[i] = conversion(fileType, field.getType());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot read column %s of a file of schema %d through schema %d:"
+                                        + " %s",
+                                field.getName(), fileSchema.id(), readSchema.id(), e.getMessage()),
+                        e);
+            }
             fileFields.add(new RowType.RowField(fileName, fileType));
         }
         this.fileReadType = new RowType(false, fileFields);
@@ -84,36 +95,75 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
         return out;
     }
 
-    /** Converts a value of {@code from} to {@code to}, a widening the schema rules allowed. */
+    /**
+     * Converts a value of {@code from} to {@code to}, a widening the schema rules allow.
+     *
+     * @throws IllegalArgumentException if {@code to} is not {@code from} or wider: a file written
+     *     under a newer schema (one that widened the column) read through an older one
+     */
     static UnaryOperator<Object> conversion(LogicalType from, LogicalType to) {
         if (from.copy(true).equals(to.copy(true))) {
             return UnaryOperator.identity();
         }
-        return switch (to.getTypeRoot()) {
-            case SMALLINT -> v -> ((Number) v).shortValue();
-            case INTEGER -> v -> ((Number) v).intValue();
-            case BIGINT -> v -> ((Number) v).longValue();
-            case DOUBLE -> v -> ((Number) v).doubleValue();
-            case DECIMAL -> {
-                DecimalType decimal = (DecimalType) to;
-                yield v ->
-                        DecimalData.fromBigDecimal(
-                                ((DecimalData) v)
-                                        .toBigDecimal()
-                                        .setScale(decimal.getScale(), RoundingMode.UNNECESSARY),
-                                decimal.getPrecision(),
-                                decimal.getScale());
-            }
-            // CHAR and VARCHAR values are the same strings under a longer VARCHAR.
-            case VARCHAR -> UnaryOperator.identity();
-            default ->
-                    throw new IllegalArgumentException(
-                            "Cannot read a column stored as "
-                                    + from.asSummaryString()
-                                    + " as "
-                                    + to.asSummaryString()
-                                    + ": not a widening");
-        };
+        LogicalTypeRoot source = from.getTypeRoot();
+        UnaryOperator<Object> conversion =
+                switch (to.getTypeRoot()) {
+                    case SMALLINT ->
+                            source == LogicalTypeRoot.TINYINT
+                                    ? v -> ((Number) v).shortValue()
+                                    : null;
+                    case INTEGER ->
+                            source == LogicalTypeRoot.TINYINT || source == LogicalTypeRoot.SMALLINT
+                                    ? v -> ((Number) v).intValue()
+                                    : null;
+                    case BIGINT ->
+                            source == LogicalTypeRoot.TINYINT
+                                            || source == LogicalTypeRoot.SMALLINT
+                                            || source == LogicalTypeRoot.INTEGER
+                                    ? v -> ((Number) v).longValue()
+                                    : null;
+                    case DOUBLE ->
+                            source == LogicalTypeRoot.FLOAT
+                                    ? v -> ((Number) v).doubleValue()
+                                    : null;
+                    case DECIMAL ->
+                            source == LogicalTypeRoot.DECIMAL
+                                    ? decimal((DecimalType) from, (DecimalType) to)
+                                    : null;
+                    // CHAR and VARCHAR values are the same strings under a longer VARCHAR.
+                    case VARCHAR ->
+                            (source == LogicalTypeRoot.CHAR || source == LogicalTypeRoot.VARCHAR)
+                                            && LogicalTypeChecks.getLength(to)
+                                                    >= LogicalTypeChecks.getLength(from)
+                                    ? UnaryOperator.identity()
+                                    : null;
+                    default -> null;
+                };
+        if (conversion == null) {
+            throw new IllegalArgumentException(
+                    "Cannot read a column stored as "
+                            + from.asSummaryString()
+                            + " as "
+                            + to.asSummaryString()
+                            + ": not a widening (a file of a newer schema read through an older"
+                            + " one?)");
+        }
+        return conversion;
+    }
+
+    @Nullable
+    private static UnaryOperator<Object> decimal(DecimalType from, DecimalType to) {
+        if (to.getScale() < from.getScale()
+                || to.getPrecision() - to.getScale() < from.getPrecision() - from.getScale()) {
+            return null;
+        }
+        return v ->
+                DecimalData.fromBigDecimal(
+                        ((DecimalData) v)
+                                .toBigDecimal()
+                                .setScale(to.getScale(), RoundingMode.UNNECESSARY),
+                        to.getPrecision(),
+                        to.getScale());
     }
 
     @Nullable
