@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,5 +146,46 @@ class TarnSchemaEvolutionITCase {
                 assertThat(before.take(1)).containsExactly("+I[3, c]");
             }
         }
+    }
+
+    @Test
+    void aRunningWriterKeepsItsSchemaAndStaysReadable() throws Exception {
+        sql.exec(
+                "CREATE TABLE lake.db.w (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '2')");
+        TableEnvironment env =
+                LakeSql.streaming(
+                        lake,
+                        "parallelism.default",
+                        "1",
+                        "execution.checkpointing.interval",
+                        "100ms");
+        env.executeSql(
+                "CREATE TEMPORARY TABLE gen (id INT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '600', 'number-of-rows' = '600',"
+                        + " 'rows-per-second' = '200')");
+        TableResult job =
+                env.executeSql(
+                        "INSERT INTO lake.db.w SELECT id, 'n' || CAST(id AS STRING) FROM gen");
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (query("SELECT COUNT(*) FROM lake.db.w").equals(List.of("+I[0]"))) {
+            assertThat(System.currentTimeMillis()).as("first commit").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        sql.exec("ALTER TABLE lake.db.w ADD (extra INT)");
+        job.await();
+        assertThat(query("SELECT COUNT(*), COUNT(DISTINCT id), COUNT(extra) FROM lake.db.w"))
+                .containsExactly("+I[600, 600, 0]");
+        // Every file the job committed, after the ALTER too, records the schema it started with.
+        assertThat(query("SELECT DISTINCT schema_id FROM lake.db.`w$files`"))
+                .containsExactly("+I[0]");
+        sql.exec("INSERT INTO lake.db.w VALUES (1, 'one', 11), (601, 'new', 12)");
+        assertThat(query("SELECT * FROM lake.db.w WHERE id IN (1, 2, 600, 601)"))
+                .containsExactly(
+                        "+I[1, one, 11]",
+                        "+I[2, n2, null]",
+                        "+I[600, n600, null]",
+                        "+I[601, new, 12]");
     }
 }
