@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.SchemaChange;
@@ -15,10 +16,12 @@ import dev.tarn.format.schema.SchemaChange.RenameColumn;
 import dev.tarn.format.schema.SchemaChange.UpdateColumnType;
 import dev.tarn.format.schema.TableSchema;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.DecimalType;
@@ -30,6 +33,8 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Files written under older schema versions read through the current one by field id: dropped
@@ -227,5 +232,38 @@ class SchemaEvolutionReadTest {
                 new Predicate.Leaf(Predicate.Op.EQ, 4, "f", new DoubleType(), List.of(99.0));
         assertThat(plannedFiles(t, f99)).isEqualTo(1);
         assertThat(t.read(m20)).extracting(r -> r.get(2)).containsExactly("10", "20");
+    }
+
+    @ParameterizedTest(name = "primary key {0}")
+    @ValueSource(booleans = {false, true})
+    void aWriterOfAnOlderSchemaDoesNotRewriteFilesWithColumnsItLacks(boolean primaryKey)
+            throws Exception {
+        EvolvingTable t = new EvolvingTable(dir, TYPE, primaryKey ? List.of("k") : List.of());
+        List<RowData> before = new ArrayList<>();
+        List<RowData> after = new ArrayList<>();
+        for (long k = 1; k <= 6; k++) {
+            GenericRowData row = oldRow(k);
+            before.add(row);
+            after.add(
+                    GenericRowData.of(
+                            k + 10,
+                            row.getField(1),
+                            row.getField(2),
+                            row.getField(3),
+                            row.getField(4),
+                            -1,
+                            StringData.fromString("e@x")));
+        }
+        // Both buckets get a file of each schema.
+        t.write(before);
+        Table stale = t.table();
+        t.evolve(List.of(new AddColumn("email", VarCharType.STRING_TYPE, null, null)));
+        t.write(after);
+        assertThatThrownBy(() -> FullCompaction.run(stale.context()))
+                .hasStackTraceContaining(
+                        "it was written under the newer schema 1, whose columns"
+                                + " [email] schema 0 lacks, so their values would be lost. Submit the job again"
+                                + " so it writes under the table's current schema.");
+        assertThat(t.read(null)).extracting(r -> r.get(6)).filteredOn("e@x"::equals).hasSize(6);
     }
 }
