@@ -1,8 +1,10 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,18 +14,27 @@ import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 
 /**
- * Turns an {@code ALTER TABLE} into the table's next schema version. Only options, the table
- * comment and the watermark may change; columns, keys and partitioning stay as they are (schema
- * evolution is not supported yet). Field ids are carried over, so data files stay readable. The
- * format checks the new options ({@link Table#checkNextSchema}): once a table has a snapshot,
- * options fixed at creation ({@code bucket}, {@code bucket-key}, {@code merge-engine}, ...) may not
- * change.
+ * Turns an {@code ALTER TABLE} into the table's next schema version. Options, the table comment and
+ * the watermark may change, and columns through Flink's column {@link TableChange}s, which become
+ * the format's {@link SchemaChange}s (added, dropped, renamed, moved, widened, commented; field ids
+ * kept, so data files stay readable); keys and partitioning stay as they are. The format checks the
+ * new options ({@link Table#checkNextSchema}): once a table has a snapshot, options fixed at
+ * creation ({@code bucket}, {@code bucket-key}, {@code merge-engine}, ...) may not change.
  */
 final class TableAlteration {
 
-    /** Rejects every change but SET/RESET of options, a new table comment and the watermark. */
-    static void checkChanges(String table, List<TableChange> changes) {
+    /**
+     * The column changes among {@code changes}, in order, as the format's; rejects every change but
+     * those, SET/RESET of options, a new table comment and the watermark.
+     */
+    static List<SchemaChange> columnChanges(String table, List<TableChange> changes) {
+        List<SchemaChange> columns = new ArrayList<>();
         for (TableChange change : changes) {
+            SchemaChange column = ColumnChanges.of(table, change);
+            if (column != null) {
+                columns.add(column);
+                continue;
+            }
             boolean supported =
                     change instanceof TableChange.SetOption
                             || change instanceof TableChange.ResetOption
@@ -35,11 +46,13 @@ final class TableAlteration {
                 throw new CatalogException(
                         String.format(
                                 "Cannot alter table %s: %s is not supported yet; only ALTER TABLE"
-                                        + " ... SET/RESET of options, a new comment and ADD,"
-                                        + " MODIFY or DROP WATERMARK are",
+                                        + " ... SET/RESET of options, a new comment, ADD, DROP,"
+                                        + " RENAME or MODIFY of physical columns and ADD, MODIFY"
+                                        + " or DROP WATERMARK are",
                                 table, change));
             }
         }
+        return columns;
     }
 
     /**
@@ -50,8 +63,23 @@ final class TableAlteration {
      *     may not change
      */
     static Optional<TableSchema> nextSchema(Table table, ResolvedCatalogTable requested) {
+        return nextSchema(table, requested, List.of());
+    }
+
+    /**
+     * As {@link #nextSchema(Table, ResolvedCatalogTable)}, with the columns changed by {@code
+     * columns} first.
+     *
+     * @throws IllegalArgumentException from the format, naming the column and the reason, if a
+     *     column change is not allowed
+     */
+    static Optional<TableSchema> nextSchema(
+            Table table, ResolvedCatalogTable requested, List<SchemaChange> columns) {
         String name = table.name();
-        TableSchema current = table.schema();
+        TableSchema current =
+                columns.isEmpty()
+                        ? table.schema()
+                        : SchemaChange.apply(name, table.schema(), columns);
         TableSchema proposed =
                 CatalogTables.toSchema("alter", name, requested, table.location().toString());
         boolean sameShape =
@@ -75,20 +103,22 @@ final class TableAlteration {
                                 name, option.key()));
             }
         }
-        if (proposed.options().equals(current.options())
+        if (columns.isEmpty()
+                && proposed.options().equals(current.options())
                 && Objects.equals(proposed.comment(), current.comment())
                 && Objects.equals(proposed.watermark(), current.watermark())) {
             return Optional.empty();
         }
         TableSchema next =
                 new TableSchema(
-                        current.id() + 1,
+                        table.schema().id() + 1,
                         current.fields(),
                         current.partitionKeys(),
                         current.primaryKeys(),
                         proposed.options(),
                         proposed.comment(),
-                        proposed.watermark());
+                        proposed.watermark(),
+                        current.highestFieldId());
         table.checkNextSchema(next);
         return Optional.of(next);
     }

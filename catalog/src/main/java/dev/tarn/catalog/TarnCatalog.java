@@ -5,6 +5,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.TableAlreadyExistsException;
 import dev.tarn.format.TableNotFoundException;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.TableOptions;
 import java.util.List;
 import java.util.Map;
@@ -276,10 +277,20 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
         }
     }
 
-    /** Applies SET/RESET of options (and a new comment) as the table's next schema version. */
     @Override
     public void alterTable(ObjectPath path, CatalogBaseTable newTable, boolean ignoreIfNotExists)
             throws TableNotExistException {
+        alterTable(path, newTable, List.of(), ignoreIfNotExists);
+    }
+
+    @Override
+    public void alterTable(
+            ObjectPath path,
+            CatalogBaseTable newTable,
+            List<TableChange> changes,
+            boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        List<SchemaChange> columns = TableAlteration.columnChanges(path.getFullName(), changes);
         SystemTables.checkNotSystem(getName(), "alter", path);
         if (!tableExists(path)) {
             if (ignoreIfNotExists) {
@@ -291,21 +302,10 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
         Table table = load(path);
         formatCall(
                 () -> {
-                    TableAlteration.nextSchema(table, resolved)
+                    TableAlteration.nextSchema(table, resolved, columns)
                             .ifPresent(next -> table.schemaManager().commit(next));
                     return null;
                 });
-    }
-
-    @Override
-    public void alterTable(
-            ObjectPath path,
-            CatalogBaseTable newTable,
-            List<TableChange> changes,
-            boolean ignoreIfNotExists)
-            throws TableNotExistException {
-        TableAlteration.checkChanges(path.getFullName(), changes);
-        alterTable(path, newTable, ignoreIfNotExists);
     }
 
     // ------ procedures: CALL <catalog>.sys.<name>(...) ------

@@ -104,7 +104,7 @@ class TarnCatalogAlterTest {
     }
 
     @Test
-    void columnChangesAreNotSupportedYet() throws Exception {
+    void columnsChangeOnlyThroughPhysicalColumnChanges() throws Exception {
         List<Column> columns =
                 List.of(
                         Column.physical("id", DataTypes.BIGINT()),
@@ -132,11 +132,16 @@ class TarnCatalogAlterTest {
                                         catalog.getTable(EVENTS),
                                         List.of(
                                                 TableChange.add(
-                                                        Column.physical("extra", DataTypes.INT()))),
+                                                        Column.metadata(
+                                                                "extra",
+                                                                DataTypes.INT(),
+                                                                null,
+                                                                false))),
                                         false))
                 .isInstanceOf(CatalogException.class)
-                .hasMessageContaining("not supported yet")
-                .hasMessageContaining("extra");
+                .hasMessage(
+                        "Cannot alter table db.events: column extra is `extra` INT METADATA; only"
+                                + " physical columns are supported");
         assertThat(schemaDir.resolve("schema-1")).doesNotExist();
     }
 

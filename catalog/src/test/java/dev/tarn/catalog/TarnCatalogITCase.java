@@ -83,9 +83,10 @@ class TarnCatalogITCase {
         exec(CREATE_EVENTS);
         assertThatThrownBy(() -> exec("CREATE TABLE db.bad (id BIGINT) WITH ('bukket' = '4')"))
                 .hasStackTraceContaining("Unknown option 'bukket' for table db.bad");
-        assertThatThrownBy(() -> exec("ALTER TABLE db.events ADD extra INT"))
-                .hasStackTraceContaining("Cannot alter table db.events")
-                .hasStackTraceContaining("not supported yet");
+        assertThatThrownBy(() -> exec("ALTER TABLE db.events ADD extra INT NOT NULL"))
+                .hasStackTraceContaining(
+                        "Cannot add column extra INT NOT NULL of table db.events: rows written"
+                                + " before have no value for it");
         assertThatThrownBy(() -> exec("DROP DATABASE db"))
                 .hasStackTraceContaining("Database db in catalog lake is not empty");
         assertThatThrownBy(() -> exec("CREATE TABLE db.events (x INT)"))

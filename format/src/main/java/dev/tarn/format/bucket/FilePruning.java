@@ -7,12 +7,16 @@ import dev.tarn.format.schema.TableSchema;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 import javax.annotation.Nullable;
 
 /**
  * Which live files a scan with a filter may skip, from what the manifest says of each: its bucket
  * (a filter that fixes the bucket key names its buckets), its partition's values, and its column
- * statistics. Never skips a file that may hold a matching row. One per scan; not thread-safe.
+ * statistics. Never skips a file that may hold a matching row. A file written under a schema
+ * version with other columns is not pruned by bucket (it was bucketed by its own columns), and its
+ * statistics are matched to the scan's columns by field id ({@link StatsByFieldId}). One per scan;
+ * not thread-safe.
  */
 public final class FilePruning {
 
@@ -21,8 +25,18 @@ public final class FilePruning {
     private final int totalBuckets;
     private final PartitionPruning partitions;
     private final Map<Partition, Boolean> partitionMatches = new HashMap<>();
+    private final TableSchema schema;
+    private final LongFunction<TableSchema> schemas;
+    private final Map<Long, Boolean> sameColumns = new HashMap<>();
+    private final Map<Long, StatsByFieldId> statsByFieldId = new HashMap<>();
 
-    private FilePruning(TableSchema schema, int totalBuckets, @Nullable Predicate filter) {
+    private FilePruning(
+            TableSchema schema,
+            LongFunction<TableSchema> schemas,
+            int totalBuckets,
+            @Nullable Predicate filter) {
+        this.schema = schema;
+        this.schemas = schemas;
         this.filter = filter;
         this.totalBuckets = totalBuckets;
         this.buckets = BucketPruning.buckets(filter, schema, totalBuckets);
@@ -34,12 +48,32 @@ public final class FilePruning {
      *     keeps every file
      */
     public static FilePruning of(TableSchema schema, int totalBuckets, @Nullable Predicate filter) {
-        return new FilePruning(schema, totalBuckets, filter);
+        return new FilePruning(schema, id -> schema, totalBuckets, filter);
+    }
+
+    /**
+     * As {@link #of(TableSchema, int, Predicate)}, for files written under any version of the
+     * table's schema.
+     *
+     * @param schemas the table's schema of each id
+     */
+    public static FilePruning of(
+            TableSchema schema,
+            LongFunction<TableSchema> schemas,
+            int totalBuckets,
+            @Nullable Predicate filter) {
+        return new FilePruning(schema, schemas, totalBuckets, filter);
     }
 
     /** Whether {@code entry}'s file may hold a row the filter matches. */
     public boolean mayMatch(ManifestEntry entry) {
-        if (buckets != null
+        long schemaId = entry.file().schemaId();
+        boolean own =
+                schemaId == schema.id()
+                        || sameColumns.computeIfAbsent(
+                                schemaId, id -> schema.sameColumns(schemas.apply(id)));
+        if (own
+                && buckets != null
                 && entry.totalBuckets() == totalBuckets
                 && !buckets.contains(entry.bucket())) {
             return false;
@@ -50,6 +84,15 @@ public final class FilePruning {
         boolean partitionOk =
                 partitionMatches.computeIfAbsent(
                         entry.partition(), p -> partitions.mayMatch(filter, p));
-        return partitionOk && filter.mayMatch(entry.file());
+        if (!partitionOk) {
+            return false;
+        }
+        if (own) {
+            return filter.mayMatch(entry.file());
+        }
+        StatsByFieldId stats =
+                statsByFieldId.computeIfAbsent(
+                        schemaId, id -> new StatsByFieldId(schema, schemas.apply(id)));
+        return filter.mayMatch(stats.map(entry.file()));
     }
 }

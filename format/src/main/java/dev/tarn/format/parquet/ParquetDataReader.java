@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
@@ -43,6 +44,7 @@ public final class ParquetDataReader implements Closeable {
     private RowGroupReader current;
     private int nextRowGroup;
     private long skipped;
+    @Nullable private UnaryOperator<RowData> mapping;
 
     private ParquetDataReader(
             Path path,
@@ -186,6 +188,16 @@ public final class ParquetDataReader implements Closeable {
         }
     }
 
+    /**
+     * Makes {@link #next} return {@code mapping} of each decoded row (which may reuse its result
+     * object between calls): how a file written under an older schema is read through a newer one.
+     * Rows are then no longer transferred column by column.
+     */
+    public ParquetDataReader mapRows(UnaryOperator<RowData> mapping) {
+        this.mapping = mapping;
+        return this;
+    }
+
     /** The next row, or null at the end of the file; the row object is reused by the next call. */
     @Nullable
     public RowData next() throws IOException {
@@ -198,7 +210,7 @@ public final class ParquetDataReader implements Closeable {
                     throw notParquet(path, "row group " + (nextRowGroup - 1), e);
                 }
                 if (row != null) {
-                    return row;
+                    return mapping == null ? row : mapping.apply(row);
                 }
             }
             if (!advance()) {
@@ -221,7 +233,7 @@ public final class ParquetDataReader implements Closeable {
      * many. 0 when nothing is buffered, or the columns' types are written row by row only.
      */
     public int transferBuffered(BinaryRowBatch out, int max) {
-        return pages == null ? 0 : current.transferBuffered(out, max);
+        return pages == null || mapping != null ? 0 : current.transferBuffered(out, max);
     }
 
     /**

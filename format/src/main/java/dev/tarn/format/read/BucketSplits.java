@@ -27,7 +27,10 @@ final class BucketSplits {
         this.planner = SplitPlanner.of(table);
         this.pruning =
                 FilePruning.of(
-                        table.schema(), table.config().bucket(), planner.pruningFilter(filter));
+                        table.schema(),
+                        table::schema,
+                        table.config().bucket(),
+                        planner.pruningFilter(filter));
     }
 
     /** The splits of files grouped by bucket, each group in the order its files were added. */

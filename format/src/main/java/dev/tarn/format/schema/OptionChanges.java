@@ -61,8 +61,12 @@ final class OptionChanges {
         }
         TreeSet<String> keys = new TreeSet<>(current.options().keySet());
         keys.addAll(proposed.options().keySet());
-        // bucket-key has a value (the derived columns) whether or not it is stored.
-        keys.add(TableOptions.BUCKET_KEY.key());
+        // bucket-key has a value (the derived columns) whether or not it is stored. An append
+        // table's derived key follows its columns: no rows merge by it, and a scan prunes only
+        // files of its own columns by bucket.
+        if (current.kind().takesChanges() || keys.contains(TableOptions.BUCKET_KEY.key())) {
+            keys.add(TableOptions.BUCKET_KEY.key());
+        }
         for (String key : keys) {
             if (TableOptions.scope(key).orElse(null) != OptionScope.CREATE
                     || Objects.equals(effective(current, key), effective(proposed, key))) {

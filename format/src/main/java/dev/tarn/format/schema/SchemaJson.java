@@ -31,6 +31,7 @@ final class SchemaJson {
         ObjectNode root = MAPPER.createObjectNode();
         root.put("version", VERSION);
         root.put("id", schema.id());
+        root.put("highestFieldId", schema.highestFieldId());
         ArrayNode fields = root.putArray("fields");
         for (DataField f : schema.fields()) {
             ObjectNode field = fields.addObject();
@@ -112,6 +113,7 @@ final class SchemaJson {
                     .forEachRemaining(e -> options.put(e.getKey(), e.getValue().asText()));
             JsonNode comment = root.get("comment");
             JsonNode watermark = root.get("watermark");
+            JsonNode highest = root.get("highestFieldId");
             return new TableSchema(
                     required(root, "id").asLong(),
                     fields,
@@ -123,7 +125,10 @@ final class SchemaJson {
                             ? null
                             : new TableSchema.WatermarkSpec(
                                     required(watermark, "rowtime").asText(),
-                                    required(watermark, "expression").asText()));
+                                    required(watermark, "expression").asText()),
+                    highest == null || highest.isNull()
+                            ? fields.stream().mapToInt(DataField::id).max().orElse(-1)
+                            : highest.asInt());
         } catch (java.io.IOException | ValidationException | IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Corrupt schema file " + source + ": " + e.getMessage(), e);

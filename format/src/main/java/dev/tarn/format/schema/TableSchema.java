@@ -15,7 +15,9 @@ import org.apache.flink.table.types.logical.RowType;
  * One version of a table's schema: its columns with ids, partition and primary keys, options and
  * the event-time watermark its reads declare. Schemas are immutable and numbered from 0; every
  * change (options included) writes a new one. Always: partition and primary keys and the
- * watermark's column name existing columns, keys without repeats.
+ * watermark's column name existing columns, keys without repeats, and {@code highestFieldId} at
+ * least every field's id: the highest id the table ever gave a field, so a new column's id is never
+ * one a dropped column had.
  */
 public record TableSchema(
         long id,
@@ -24,7 +26,8 @@ public record TableSchema(
         List<String> primaryKeys,
         Map<String, String> options,
         @Nullable String comment,
-        @Nullable WatermarkSpec watermark)
+        @Nullable WatermarkSpec watermark,
+        int highestFieldId)
         implements Serializable {
 
     /**
@@ -81,6 +84,17 @@ public record TableSchema(
                 throw new IllegalArgumentException("Field id " + f.id() + " appears twice");
             }
         }
+        for (DataField f : fields) {
+            if (f.id() > highestFieldId) {
+                throw new IllegalArgumentException(
+                        "Field id "
+                                + f.id()
+                                + " of column "
+                                + f.name()
+                                + " is above the schema's highest field id "
+                                + highestFieldId);
+            }
+        }
         checkKeys("Partition key", partitionKeys, names);
         checkKeys("Primary key", primaryKeys, names);
         if (watermark != null && !names.contains(watermark.rowtime())) {
@@ -90,6 +104,26 @@ public record TableSchema(
                             + " is not a column; columns are "
                             + fields.stream().map(DataField::name).toList());
         }
+    }
+
+    /** A schema whose highest field id is that of its fields (-1 without fields). */
+    public TableSchema(
+            long id,
+            List<DataField> fields,
+            List<String> partitionKeys,
+            List<String> primaryKeys,
+            Map<String, String> options,
+            @Nullable String comment,
+            @Nullable WatermarkSpec watermark) {
+        this(
+                id,
+                fields,
+                partitionKeys,
+                primaryKeys,
+                options,
+                comment,
+                watermark,
+                fields.stream().mapToInt(DataField::id).max().orElse(-1));
     }
 
     /** A schema without a watermark declaration. */
@@ -146,7 +180,36 @@ public record TableSchema(
     /** The next version of this schema with other options. */
     public TableSchema withOptions(Map<String, String> newOptions) {
         return new TableSchema(
-                id + 1, fields, partitionKeys, primaryKeys, newOptions, comment, watermark);
+                id + 1,
+                fields,
+                partitionKeys,
+                primaryKeys,
+                newOptions,
+                comment,
+                watermark,
+                highestFieldId);
+    }
+
+    /**
+     * Whether files written under {@code other} read as files of this schema without conversion:
+     * the same field ids, names and types in the same order (options, comments and the watermark
+     * may differ).
+     */
+    public boolean sameColumns(TableSchema other) {
+        if (other == this) {
+            return true;
+        }
+        if (other.fields.size() != fields.size()) {
+            return false;
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            DataField a = fields.get(i);
+            DataField b = other.fields.get(i);
+            if (a.id() != b.id() || !a.name().equals(b.name()) || !a.type().equals(b.type())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public TableKind kind() {

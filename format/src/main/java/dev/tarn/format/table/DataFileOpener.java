@@ -3,26 +3,43 @@ package dev.tarn.format.table;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.schema.TableSchema;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Opens the data files of one bucket for reading, turning a missing file into an error that names
- * the file, the table and what to do about it.
+ * the file, the table and what to do about it. A file written under a schema version with other
+ * columns is read through the table context's schema by field id ({@link FieldIdMapping}).
  *
  * @param fileType the row type the files were written with
  * @param filter prunes row groups; null reads them all
  * @param purpose what reads the files, for error messages: {@code snapshot 7}, {@code compaction}
+ * @param rewrites whether the rows read are written again (a compaction): then a file of a newer
+ *     schema with columns the table context's schema lacks is refused, as rewriting it would drop
+ *     their values
  */
 public record DataFileOpener(
         TableContext table,
         Path dir,
         RowType fileType,
         @Nullable Predicate filter,
-        String purpose) {
+        String purpose,
+        boolean rewrites) {
+
+    /** An opener for reads whose rows are not written again. */
+    public DataFileOpener(
+            TableContext table,
+            Path dir,
+            RowType fileType,
+            @Nullable Predicate filter,
+            String purpose) {
+        this(table, dir, fileType, filter, purpose, false);
+    }
 
     /** As {@link #open(DataFile, RowType)}, reading every column. */
     public ParquetDataReader open(DataFile file) throws IOException {
@@ -40,7 +57,24 @@ public record DataFileOpener(
     public ParquetDataReader open(DataFile file, RowType readType, int batchRows)
             throws IOException {
         Path path = new Path(dir, file.fileName());
+        TableSchema written =
+                file.schemaId() == table.schema().id() ? null : table.schema(file.schemaId());
         try {
+            if (written != null && !written.sameColumns(table.schema())) {
+                checkRewritable(file, written);
+                // Written under another schema version: read its columns by field id, without
+                // the filter, whose columns are named and indexed by the reading schema.
+                FieldIdMapping mapping = new FieldIdMapping(table.schema(), written, readType);
+                return ParquetDataReader.open(
+                                table.io(),
+                                path,
+                                file.fileSize(),
+                                mapping.fileReadType(),
+                                mapping.fileReadType(),
+                                null,
+                                batchRows)
+                        .mapRows(mapping);
+            }
             return ParquetDataReader.open(
                     table.io(), path, file.fileSize(), fileType, readType, filter, batchRows);
         } catch (IOException e) {
@@ -52,6 +86,30 @@ public record DataFileOpener(
                             "Data file %s of table %s (%s) is missing. Restore the file, or roll"
                                     + " back to a snapshot that does not use it.",
                             path, table.name(), purpose));
+        }
+    }
+
+    private void checkRewritable(DataFile file, TableSchema written) {
+        TableSchema own = table.schema();
+        List<String> newer =
+                written.fields().stream()
+                        .filter(f -> f.id() > own.highestFieldId())
+                        .map(TableSchema.DataField::name)
+                        .toList();
+        if (rewrites && !newer.isEmpty()) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot rewrite data file %s of table %s (%s) under schema %d: it was"
+                                    + " written under the newer schema %d, whose columns %s"
+                                    + " schema %d lacks, so their values would be lost. Submit"
+                                    + " the job again so it writes under the table's current schema.",
+                            file.fileName(),
+                            table.name(),
+                            purpose,
+                            own.id(),
+                            written.id(),
+                            newer,
+                            own.id()));
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.tarn.format.snapshot.SnapshotReader;
 import dev.tarn.format.snapshot.Tags;
 import java.io.Serializable;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -37,6 +38,7 @@ public final class TableContext implements Serializable {
     private final SnapshotCommit publisher;
     private transient TableConfig config;
     private transient SnapshotManager snapshots;
+    private transient Map<Long, TableSchema> schemas;
 
     /**
      * @param options the schema's options with a query's options over them
@@ -77,6 +79,20 @@ public final class TableContext implements Serializable {
 
     public TableSchema schema() {
         return schema;
+    }
+
+    /**
+     * Schema version {@code id} of the table (that of a data file, say): this context's own, or
+     * read once from its file and then cached, as schema files never change.
+     */
+    public TableSchema schema(long id) {
+        if (id == schema.id()) {
+            return schema;
+        }
+        if (schemas == null) {
+            schemas = new ConcurrentHashMap<>();
+        }
+        return schemas.computeIfAbsent(id, i -> schemaManager().schema(i));
     }
 
     public TableKind kind() {

@@ -48,7 +48,7 @@ final class AppendFileMerge implements Callable<List<DataFile>> {
     public List<DataFile> call() throws IOException {
         Path dir = table.bucketPath(bucket);
         RowType rowType = table.schema().rowType();
-        DataFileOpener opener = new DataFileOpener(table, dir, rowType, null, "compaction");
+        DataFileOpener opener = new DataFileOpener(table, dir, rowType, null, "compaction", true);
         RollingFileWriter out =
                 new RollingFileWriter(
                         table.io(),

@@ -283,7 +283,12 @@ final class MergeTreeBucketWriters implements BucketWriters {
                         dir,
                         files,
                         new DataFileOpener(
-                                        table, dir, trees.fileType(), null, "compaction or lookup")
+                                        table,
+                                        dir,
+                                        trees.fileType(),
+                                        null,
+                                        "compaction or lookup",
+                                        true)
                                 ::open,
                         System.currentTimeMillis() << CLOCK_SHIFT);
         if (restorePending) {

@@ -1,0 +1,219 @@
+package dev.tarn.format.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tarn.format.schema.SchemaChange;
+import dev.tarn.format.schema.SchemaChange.AddColumn;
+import dev.tarn.format.schema.SchemaChange.DropColumn;
+import dev.tarn.format.schema.SchemaChange.MoveColumn;
+import dev.tarn.format.schema.SchemaChange.Position;
+import dev.tarn.format.schema.SchemaChange.RenameColumn;
+import dev.tarn.format.schema.SchemaChange.UpdateColumnComment;
+import dev.tarn.format.schema.SchemaChange.UpdateColumnType;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.schema.TableSchema.DataField;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.IntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Random series of allowed column changes on an append and a primary-key table, with rows written
+ * under each schema and full compactions now and then; after every step a batch read of the table
+ * equals a model that keeps each row's values by field id.
+ */
+class SchemaEvolutionModelTest {
+
+    private static final RowType TYPE =
+            RowType.of(
+                    new LogicalType[] {new BigIntType(false), new IntType(), new VarCharType(4)},
+                    new String[] {"k", "a", "b"});
+
+    @TempDir java.nio.file.Path dir;
+
+    private Random random;
+    private int names;
+
+    @ParameterizedTest(name = "primary key {0}, seed {1}")
+    @CsvSource({"false, 1", "false, 2", "true, 3", "true, 4"})
+    void readsEqualTheModelAfterEveryStep(boolean primaryKey, long seed) throws Exception {
+        random = new Random(seed);
+        EvolvingTable t = new EvolvingTable(dir, TYPE, primaryKey ? List.of("k") : List.of());
+        // Rows by key (primary key) or by insertion; each row's values as text by field id.
+        Map<Long, Map<Integer, String>> model = new LinkedHashMap<>();
+        long nextKey = 0;
+        for (int step = 0; step < 25; step++) {
+            if (step > 0) {
+                List<SchemaChange> changes = randomChanges(t.schema());
+                t.evolve(changes);
+            }
+            List<RowData> rows = new ArrayList<>();
+            for (int i = 0; i < 1 + random.nextInt(6); i++) {
+                long key = primaryKey ? random.nextInt(12) : nextKey++;
+                Map<Integer, String> byId = new HashMap<>();
+                rows.add(randomRow(t.schema(), key, byId));
+                model.put(key, byId);
+            }
+            t.write(rows);
+            if (random.nextInt(4) == 0) {
+                t.compact();
+            }
+            assertThat(t.read(null))
+                    .as("step %d, schema %s", step, t.schema())
+                    .isEqualTo(expected(t.schema(), model));
+        }
+    }
+
+    private static List<List<String>> expected(
+            TableSchema schema, Map<Long, Map<Integer, String>> model) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Map<Integer, String> byId : model.values()) {
+            List<String> row = new ArrayList<>();
+            for (DataField f : schema.fields()) {
+                row.add(byId.get(f.id()));
+            }
+            rows.add(row);
+        }
+        rows.sort(EvolvingTable::compare);
+        return rows;
+    }
+
+    private RowData randomRow(TableSchema schema, long key, Map<Integer, String> byId) {
+        GenericRowData row = new GenericRowData(schema.fields().size());
+        for (int i = 0; i < schema.fields().size(); i++) {
+            DataField f = schema.fields().get(i);
+            Object value =
+                    f.name().equals("k")
+                            ? (Object) key
+                            : random.nextInt(5) == 0 ? null : value(f.type());
+            row.setField(i, value);
+            byId.put(f.id(), EvolvingTable.text(value));
+        }
+        return row;
+    }
+
+    private Object value(LogicalType type) {
+        int n = random.nextInt(2000) - 1000;
+        return switch (type.getTypeRoot()) {
+            case INTEGER -> n;
+            case BIGINT -> n * 10_000_000_000L;
+            case FLOAT -> n / 4f;
+            case DOUBLE -> n / 8.0;
+            case DECIMAL -> {
+                DecimalType d = (DecimalType) type;
+                yield DecimalData.fromBigDecimal(
+                        BigDecimal.valueOf(n, 2).setScale(d.getScale()),
+                        d.getPrecision(),
+                        d.getScale());
+            }
+            case VARCHAR -> StringData.fromString(Integer.toString(Math.abs(n) % 1000));
+            default -> throw new IllegalStateException(type.toString());
+        };
+    }
+
+    /** One to three allowed changes of the non-key columns of {@code schema}. */
+    private List<SchemaChange> randomChanges(TableSchema schema) {
+        List<SchemaChange> changes = new ArrayList<>();
+        List<String> columns = new ArrayList<>(schema.fieldNames());
+        Map<String, LogicalType> types = new HashMap<>();
+        schema.fields().forEach(f -> types.put(f.name(), f.type()));
+        for (int i = 0; i < 1 + random.nextInt(3); i++) {
+            List<String> others = new ArrayList<>(columns);
+            others.remove("k");
+            String column = others.isEmpty() ? null : others.get(random.nextInt(others.size()));
+            switch (column == null ? 0 : random.nextInt(6)) {
+                case 0 -> {
+                    String name = "c" + names++;
+                    LogicalType type =
+                            List.<LogicalType>of(
+                                            new IntType(),
+                                            new FloatType(),
+                                            new DecimalType(6, 2),
+                                            new VarCharType(3))
+                                    .get(random.nextInt(4));
+                    Position at =
+                            switch (random.nextInt(3)) {
+                                case 0 -> null;
+                                case 1 -> Position.FIRST;
+                                default ->
+                                        Position.after(columns.get(random.nextInt(columns.size())));
+                            };
+                    changes.add(new AddColumn(name, type, null, at));
+                    int index =
+                            at == null
+                                    ? columns.size()
+                                    : at.after() == null ? 0 : columns.indexOf(at.after()) + 1;
+                    columns.add(index, name);
+                    types.put(name, type);
+                }
+                case 1 -> {
+                    changes.add(new DropColumn(column));
+                    columns.remove(column);
+                }
+                case 2 -> {
+                    String name = "r" + names++;
+                    changes.add(new RenameColumn(column, name));
+                    columns.set(columns.indexOf(column), name);
+                    types.put(name, types.remove(column));
+                }
+                case 3 -> {
+                    columns.remove(column);
+                    String after =
+                            random.nextBoolean()
+                                    ? null
+                                    : columns.get(random.nextInt(columns.size()));
+                    changes.add(
+                            new MoveColumn(
+                                    column,
+                                    after == null ? Position.FIRST : Position.after(after)));
+                    columns.add(after == null ? 0 : columns.indexOf(after) + 1, column);
+                }
+                case 4 -> {
+                    LogicalType wider = wider(types.get(column));
+                    if (wider != null) {
+                        changes.add(new UpdateColumnType(column, wider));
+                        types.put(column, wider);
+                    }
+                }
+                default -> changes.add(new UpdateColumnComment(column, "step " + names));
+            }
+        }
+        return changes;
+    }
+
+    private static LogicalType wider(LogicalType type) {
+        return switch (type.getTypeRoot()) {
+            case INTEGER -> new BigIntType();
+            case FLOAT -> new DoubleType();
+            case DECIMAL -> {
+                DecimalType d = (DecimalType) type;
+                yield d.getPrecision() > 30
+                        ? null
+                        : new DecimalType(d.getPrecision() + 2, d.getScale() + 1);
+            }
+            case VARCHAR -> {
+                int length = ((VarCharType) type).getLength();
+                yield length > 100 ? null : new VarCharType(length + 5);
+            }
+            default -> null;
+        };
+    }
+}
