@@ -30,7 +30,8 @@ public final class SqlExamples {
                     "03_datagen.sql",
                     "04_primary_keys.sql",
                     "05_changes.sql",
-                    "06_system_tables.sql");
+                    "06_system_tables.sql",
+                    "07_maintenance.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =
