@@ -67,7 +67,8 @@ final class CommitLatencyBenchmark {
         }
     }
 
-    private static List<CommitMessage> oneFile(Table table, long id) throws Exception {
+    /** The commit messages of one small file holding row {@code id}. */
+    static List<CommitMessage> oneFile(Table table, long id) throws Exception {
         try (TableWrite write = table.newWrite()) {
             write.write(GenericRowData.of(id, StringData.fromString("v" + id)));
             return write.prepareCommit();

@@ -8,14 +8,11 @@ import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableWrite;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -65,7 +62,7 @@ final class ExpirationBacklogBenchmark {
         TableCommit commit = table.newCommit("bench");
         long[] identifier = {0};
         for (int i = 0; i < RETAINED + backlog; i++) {
-            commit.commit(identifier[0]++, oneFile(table, identifier[0]));
+            commit.commit(identifier[0]++, CommitLatencyBenchmark.oneFile(table, identifier[0]));
         }
         System.out.println();
         System.out.printf(
@@ -129,7 +126,7 @@ final class ExpirationBacklogBenchmark {
         List<Double> millis = new ArrayList<>();
         long start = System.nanoTime();
         for (int i = 0; i < MEASURED; i++) {
-            List<CommitMessage> messages = oneFile(table, identifier[0]);
+            List<CommitMessage> messages = CommitLatencyBenchmark.oneFile(table, identifier[0]);
             long due = start + i * COMMIT_INTERVAL_MILLIS * 1_000_000;
             long wait = due - System.nanoTime();
             if (wait > 0) {
@@ -165,13 +162,6 @@ final class ExpirationBacklogBenchmark {
     private static long snapshotCount(Table table) {
         var snapshots = table.snapshotManager();
         return snapshots.latestId().orElse(0) - snapshots.earliestId().orElse(1) + 1;
-    }
-
-    private static List<CommitMessage> oneFile(Table table, long id) throws Exception {
-        try (TableWrite write = table.newWrite()) {
-            write.write(GenericRowData.of(id, StringData.fromString("v" + id)));
-            return write.prepareCommit();
-        }
     }
 
     private ExpirationBacklogBenchmark() {}

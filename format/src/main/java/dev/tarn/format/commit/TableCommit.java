@@ -296,10 +296,10 @@ public final class TableCommit {
             Staging staging,
             Supplier<List<ManifestEntry>> changelogOf) {
         CommitKind kind = header.kind();
-        // Appends do not depend on the latest snapshot: their manifest is written once, by the
-        // first attempt, and shared by the later ones; so is a changelog manifest.
-        ManifestFileMeta[] appendManifest = new ManifestFileMeta[1];
-        ManifestFileMeta[] changelogManifest = new ManifestFileMeta[1];
+        SharedManifest appendManifest =
+                new SharedManifest(table.manifestFile(), table.schema().id());
+        SharedManifest changelogManifest =
+                new SharedManifest(table.manifestFile(), table.schema().id());
         try {
             return retry.run(
                     attempt -> {
@@ -322,11 +322,7 @@ public final class TableCommit {
                             if (kind == CommitKind.APPEND && delta.isEmpty()) {
                                 manifest = null; // Nothing but the watermark or a changelog.
                             } else if (kind == CommitKind.APPEND) {
-                                if (appendManifest[0] == null) {
-                                    appendManifest[0] =
-                                            table.manifestFile().write(delta, table.schema().id());
-                                }
-                                manifest = appendManifest[0];
+                                manifest = appendManifest.get(delta);
                             } else {
                                 manifest = staged.writeManifest(delta);
                             }
@@ -335,12 +331,7 @@ public final class TableCommit {
                                 // Which compactions apply may differ from attempt to attempt.
                                 changes = staged.writeManifest(changelog);
                             } else if (!changelog.isEmpty()) {
-                                if (changelogManifest[0] == null) {
-                                    changelogManifest[0] =
-                                            table.manifestFile()
-                                                    .write(changelog, table.schema().id());
-                                }
-                                changes = changelogManifest[0];
+                                changes = changelogManifest.get(changelog);
                             }
                             Snapshot snapshot = staged.stage(header, manifest, delta, changes);
                             if (staged.publish(snapshot)) {
@@ -367,13 +358,9 @@ public final class TableCommit {
             // The snapshot may exist and reference the manifest: keep it.
             throw e;
         } catch (RuntimeException e) {
-            // No snapshot references the append manifest: remove it with the failed commit.
-            if (appendManifest[0] != null) {
-                table.manifestFile().delete(appendManifest[0].fileName());
-            }
-            if (changelogManifest[0] != null) {
-                table.manifestFile().delete(changelogManifest[0].fileName());
-            }
+            // No snapshot references the shared manifests: remove them with the failed commit.
+            appendManifest.deleteIfWritten();
+            changelogManifest.deleteIfWritten();
             throw e;
         }
     }

@@ -2,6 +2,7 @@ package dev.tarn.format.parquet;
 
 import dev.tarn.format.row.BinaryRowBatch;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.flink.core.memory.MemorySegment;
@@ -161,7 +162,7 @@ final class BinaryTransposer {
             starts = new int[count];
             cursors = new int[count];
         }
-        java.util.Arrays.fill(sizes, 0, count, fixedBytes);
+        Arrays.fill(sizes, 0, count, fixedBytes);
         for (Column column : variable) {
             column.addSizes(from, count, sizes);
         }
