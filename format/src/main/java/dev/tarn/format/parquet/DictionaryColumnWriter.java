@@ -13,12 +13,25 @@ import org.apache.parquet.column.page.DictionaryPage;
  * one dictionary overflow the next, and the attempt costs a hash lookup per value. The first page
  * of a chunk decides, as in Parquet: its ids plus the dictionary must be smaller than its PLAIN
  * values. A dictionary that outgrows {@code pageSize} bytes later in the chunk is kept for the
- * pages that used it; the page being filled and the rest of the chunk go PLAIN.
+ * pages that used it; the page being filled and the rest of the chunk go PLAIN. A first page whose
+ * first {@value #SAMPLE} values are nearly all distinct (more than {@value #SAMPLE_DISTINCT}: keys,
+ * sequence numbers, measurements, timestamps) gives up at once, without hashing the rest of the
+ * page only to fail that test at its end.
  *
  * <p>A subclass appends each value with {@link #appendId(int)} while {@link #encodingIds} holds,
  * else to {@link #plain}, then calls {@link #valueAdded(int)} with {@link #pageBytes()}.
  */
 abstract class DictionaryColumnWriter extends ColumnChunkWriter {
+
+    /** Values of a chunk's first page after which a near-unique column gives up. */
+    static final int SAMPLE = 4096;
+
+    /**
+     * Distinct values among the first {@link #SAMPLE} that mark a column near-unique: 97%, which a
+     * column of about 100,000 or more distinct values drawn at random reaches, and one of 20,000
+     * (whose dictionary would pay) does not.
+     */
+    static final int SAMPLE_DISTINCT = SAMPLE * 97 / 100;
 
     final ValueDictionary dictionary;
 
@@ -49,7 +62,10 @@ abstract class DictionaryColumnWriter extends ColumnChunkWriter {
             ids = Arrays.copyOf(ids, idCount * 2);
         }
         ids[idCount++] = id;
-        if (dictionary.byteSize() > pageSize) {
+        if (dictionary.byteSize() > pageSize
+                || (idCount == SAMPLE
+                        && dictionary.size() > SAMPLE_DISTINCT
+                        && !chunkUsesDictionary())) {
             fallBack();
         }
     }

@@ -142,6 +142,39 @@ class FlatRowWriterTest {
     }
 
     @Test
+    void aColumnWhoseFirstValuesAreNearlyAllDistinctGivesUpItsDictionaryAtOnce() throws Exception {
+        RowType type =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("distinct_first", DataTypes.BIGINT()),
+                                        DataTypes.FIELD("repeating", DataTypes.BIGINT()))
+                                .getLogicalType();
+        java.util.Random random = new java.util.Random(5);
+        List<RowData> rows = new ArrayList<>();
+        for (long i = 0; i < 20_000; i++) {
+            rows.add(
+                    GenericRowData.of(
+                            // Distinct for the first sample, then a few thousand values repeating.
+                            i < DictionaryColumnWriter.SAMPLE ? i * 31 : (i % 3000) * 31,
+                            // 3,000 values at random: many repeats within the first sample.
+                            (long) random.nextInt(3000)));
+        }
+        Path file = path(dir, "near-unique.parquet");
+        // 1 MiB pages: the dictionary limit is far, and the whole file is one page per column,
+        // whose end-of-page test would keep both dictionaries.
+        ParquetDataWriter.Options options =
+                new ParquetDataWriter.Options(
+                        FileCompression.ZSTD, 3, 128 * 1024 * 1024, 1024 * 1024, true);
+        write(file, type, options, WritePath.FLAT, rows, new ArrayList<>());
+
+        BlockMetaData group = footer(file).getBlocks().get(0);
+        assertThat(dictionaryEncoded(group, 0)).as("distinct first").isFalse();
+        assertThat(dictionaryEncoded(group, 1)).as("repeating").isTrue();
+        assertThat(read(file, type, type, null, true))
+                .containsExactlyElementsOf(canonical(rows, type));
+    }
+
+    @Test
     void pagesWithNullsKeepTheirMinAndMax() throws Exception {
         RowType type =
                 (RowType)
