@@ -323,6 +323,16 @@ class TarnStreamingReadITCase {
         assertThat(fromTwo.take(1)).containsExactly("+I[4]");
         assertThat(fullOfTwo.take(1)).containsExactly("+I[4]");
 
+        // From a tag: the changes from its snapshot on (here in the slots of another follower).
+        fullOfTwo.close();
+        followers.remove(fullOfTwo);
+        batch.exec("CALL lake.sys.create_tag('db.s', 'two', 2)");
+        Follower fromTag =
+                follow(
+                        "SELECT * FROM db.s /*+ OPTIONS('scan.tag-name' = 'two',"
+                                + " 'scan.mode' = 'from-snapshot') */");
+        assertThat(fromTag.take(3)).containsExactly("+I[2]", "+I[3]", "+I[4]");
+
         // The changes between two snapshots, bounded, in batch mode too.
         assertThat(batch.query("SELECT * FROM db.s /*+ OPTIONS('incremental-between' = '1,3') */"))
                 .containsExactlyInAnyOrder("+I[2]", "+I[3]");

@@ -33,12 +33,7 @@ final class StartOptions {
             throw conflict(table, "'incremental-between' (a bounded read of changes)", mode);
         }
         if (config.lifecycle().scanTagName() != null) {
-            throw conflict(
-                    table,
-                    "'scan.tag-name' = '"
-                            + config.lifecycle().scanTagName()
-                            + "' (a batch read of a tag)",
-                    mode);
+            return tagMode(table, config.lifecycle().scanTagName(), mode);
         }
         if (id != null && time != null) {
             throw new IllegalArgumentException(
@@ -73,6 +68,26 @@ final class StartOptions {
             throw conflict(table, "'" + TIME + "' = " + time, mode);
         }
         return mode;
+    }
+
+    /**
+     * The mode of a read that starts at a tag: {@code default} and {@code from-snapshot-full} read
+     * the tag's snapshot whole, then the changes after it; {@code from-snapshot} reads the changes
+     * from the tag's snapshot on. The tag's own options are checked by {@link #tagged}.
+     */
+    private static ScanMode tagMode(String table, String tag, ScanMode mode) {
+        return switch (mode) {
+            case DEFAULT, FROM_SNAPSHOT_FULL -> ScanMode.FROM_SNAPSHOT_FULL;
+            case FROM_SNAPSHOT -> ScanMode.FROM_SNAPSHOT;
+            default ->
+                    throw conflict(
+                            table,
+                            "'scan.tag-name' = '"
+                                    + tag
+                                    + "' (a start at a tag: 'scan.mode' = 'default',"
+                                    + " 'from-snapshot' or 'from-snapshot-full')",
+                            mode);
+        };
     }
 
     private static IllegalArgumentException conflict(String table, String given, ScanMode mode) {

@@ -114,6 +114,14 @@ public final class StreamScan {
             }
         }
         ScanMode mode = StartOptions.resolve(table.name(), config);
+        String tag = config.lifecycle().scanTagName();
+        if (tag != null) {
+            // The tag holds its snapshot, which may have expired as a snapshot file.
+            Snapshot tagged = StartOptions.tagged(table, tag);
+            return mode == ScanMode.FROM_SNAPSHOT_FULL
+                    ? fullOf(tagged)
+                    : new Start(null, List.of(), tagged.id());
+        }
         OptionalLong latest = snapshots.latestId();
         switch (mode) {
             case LATEST_FULL -> {

@@ -180,6 +180,67 @@ class StreamScanTest {
     }
 
     @Test
+    void aReadStartsAtATagWhoseSnapshotExpired() throws Exception {
+        Table table = table(Map.of("bucket", "1"));
+        append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d1")));
+        append(table, 2, List.of(row(3L, "c", "d1")));
+        dev.tarn.format.maintenance.SnapshotLifecycle.createTag(
+                table.context(), "eod", java.util.OptionalLong.of(1), null, 0);
+        append(table, 3, List.of(row(4L, "d", "d1")));
+        Files.delete(tempDir.resolve("snapshot/snapshot-1"));
+
+        Table fromTag = table.withDynamicOptions(Map.of("scan.tag-name", "eod"));
+        StreamScan full = new StreamScan(fromTag.context(), null);
+        StreamScan.Start start = full.start();
+        assertThat(start.fullSnapshot().id()).isEqualTo(1);
+        assertThat(rows(table, start.splits())).containsExactly("+I1", "+I2");
+        assertThat(start.nextSnapshotId()).isEqualTo(2);
+        assertThat(rows(table, full.changes(2).orElseThrow().splits())).containsExactly("+I3");
+
+        StreamScan changes =
+                new StreamScan(
+                        table.withDynamicOptions(
+                                        Map.of(
+                                                "scan.tag-name",
+                                                "eod",
+                                                "scan.mode",
+                                                "from-snapshot"))
+                                .context(),
+                        null);
+        assertThat(changes.start().nextSnapshotId()).isEqualTo(1);
+        assertThat(changes.start().splits()).isEmpty();
+
+        assertThatThrownBy(
+                        () ->
+                                new StreamScan(
+                                                table.withDynamicOptions(
+                                                                Map.of(
+                                                                        "scan.tag-name",
+                                                                        "eod",
+                                                                        "scan.mode",
+                                                                        "latest"))
+                                                        .context(),
+                                                null)
+                                        .start())
+                .hasMessage(
+                        "Conflicting start options for table db.t: 'scan.tag-name' = 'eod' (a"
+                                + " start at a tag: 'scan.mode' = 'default', 'from-snapshot' or"
+                                + " 'from-snapshot-full') does not go with 'scan.mode' ="
+                                + " 'latest'");
+        assertThatThrownBy(
+                        () ->
+                                new StreamScan(
+                                                table.withDynamicOptions(
+                                                                Map.of("scan.tag-name", "nope"))
+                                                        .context(),
+                                                null)
+                                        .start())
+                .hasMessageStartingWith(
+                        "Invalid 'scan.tag-name' for table db.t: tag 'nope' does not exist; the"
+                                + " table has tags [eod]");
+    }
+
+    @Test
     void startOptionsThatCannotWorkAreRefused() {
         Table table = table(Map.of("bucket", "1"));
         append(table, 1, List.of(row(1L, "a", "d1")));
