@@ -64,7 +64,12 @@ final class RetentionOptions {
             ConfigOptions.key("scan.tag-name")
                     .stringType()
                     .noDefaultValue()
-                    .withDescription("Hint only: a batch read reads the snapshot of this tag.");
+                    .withDescription(
+                            "Hint only: a batch read reads the snapshot of this tag; a streaming"
+                                    + " read starts there: the tag's snapshot whole, then the"
+                                    + " changes after it ('scan.mode' 'default' or"
+                                    + " 'from-snapshot-full'), or the changes from the tag's"
+                                    + " snapshot on ('from-snapshot').");
 
     static List<ConfigOption<?>> all() {
         return List.of(
