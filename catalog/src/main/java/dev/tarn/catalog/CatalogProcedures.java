@@ -28,10 +28,17 @@ final class CatalogProcedures {
         Table load(ObjectPath path) throws TableNotExistException;
     }
 
-    CatalogProcedures(String catalog, Predicate<String> databaseExists, TableLoader tables) {
+    private final RenameTableProcedure.Rename rename;
+
+    CatalogProcedures(
+            String catalog,
+            Predicate<String> databaseExists,
+            TableLoader tables,
+            RenameTableProcedure.Rename rename) {
         this.catalog = catalog;
         this.databaseExists = databaseExists;
         this.tables = tables;
+        this.rename = rename;
     }
 
     List<String> list(String database) throws DatabaseNotExistException {
@@ -43,7 +50,8 @@ final class CatalogProcedures {
                     ExpireSnapshotsProcedure.NAME,
                     CreateTagProcedure.NAME,
                     DeleteTagProcedure.NAME,
-                    RollbackToProcedure.NAME);
+                    RollbackToProcedure.NAME,
+                    RenameTableProcedure.NAME);
         }
         if (!databaseExists.test(database)) {
             throw new DatabaseNotExistException(catalog, database);
@@ -68,6 +76,8 @@ final class CatalogProcedures {
                     return new RemoveOrphanFilesProcedure(this::table);
                 case CheckTableProcedure.NAME:
                     return new CheckTableProcedure(this::table);
+                case RenameTableProcedure.NAME:
+                    return new RenameTableProcedure(catalog, rename);
                 default:
                     break;
             }

@@ -184,6 +184,23 @@ final class CatalogTables {
                 .build();
     }
 
+    /**
+     * {@code table} without a {@code path} option that names the location of a table of this
+     * catalog: one that {@code SHOW CREATE TABLE} printed or {@code CREATE TABLE ... LIKE} copied
+     * from another table, which says nothing about where the new table goes. Any other path stays,
+     * to be refused by {@link #storedOptions}.
+     */
+    static ResolvedCatalogTable withoutCopiedPath(
+            ResolvedCatalogTable table, java.util.function.Predicate<String> isTableLocation) {
+        String path = table.getOptions().get(PATH);
+        if (path == null || !isTableLocation.test(path)) {
+            return table;
+        }
+        Map<String, String> options = new HashMap<>(table.getOptions());
+        options.remove(PATH);
+        return table.copy(options);
+    }
+
     /** {@code table} as a resolved table, or a message that only tables can be stored. */
     static ResolvedCatalogTable resolved(
             String action, String catalog, ObjectPath path, CatalogBaseTable table) {

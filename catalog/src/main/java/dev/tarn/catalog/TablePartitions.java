@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
@@ -24,6 +25,11 @@ final class TablePartitions {
 
     /** Every partition with a live file, in manifest order; empty for a table without data. */
     static List<CatalogPartitionSpec> of(Table table) {
+        return of(table, p -> true);
+    }
+
+    /** The partitions with a live file that {@code selected} accepts, in manifest order. */
+    static List<CatalogPartitionSpec> of(Table table, Predicate<Partition> selected) {
         SnapshotReader reader = table.snapshotReader();
         Optional<Snapshot> latest = reader.latest();
         if (latest.isEmpty()) {
@@ -33,7 +39,9 @@ final class TablePartitions {
         List<String> keys = table.schema().partitionKeys();
         List<CatalogPartitionSpec> specs = new ArrayList<>();
         for (Partition partition : partitions) {
-            specs.add(spec(keys, partition));
+            if (selected.test(partition)) {
+                specs.add(spec(keys, partition));
+            }
         }
         return specs;
     }
@@ -60,6 +68,12 @@ final class TablePartitions {
     /** Whether every key of {@code filter} has the same value in {@code spec}. */
     static boolean matches(CatalogPartitionSpec spec, CatalogPartitionSpec filter) {
         return spec.getPartitionSpec().entrySet().containsAll(filter.getPartitionSpec().entrySet());
+    }
+
+    /** The partitions {@code filter} selects: each of its keys has the same value. */
+    static Predicate<Partition> selector(Table table, CatalogPartitionSpec filter) {
+        List<String> keys = table.schema().partitionKeys();
+        return partition -> matches(spec(keys, partition), filter);
     }
 
     private static CatalogPartitionSpec spec(List<String> keys, Partition partition) {

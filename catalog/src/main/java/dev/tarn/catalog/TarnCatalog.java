@@ -17,9 +17,6 @@ import org.apache.flink.table.catalog.AbstractCatalog;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.CatalogDatabaseImpl;
-import org.apache.flink.table.catalog.CatalogPartition;
-import org.apache.flink.table.catalog.CatalogPartitionImpl;
-import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.TableChange;
@@ -27,13 +24,9 @@ import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
-import org.apache.flink.table.catalog.exceptions.PartitionNotExistException;
-import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
 import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
-import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
-import org.apache.flink.table.expressions.Expression;
 import org.apache.flink.table.factories.Factory;
 import org.apache.flink.table.procedures.Procedure;
 
@@ -45,7 +38,8 @@ import org.apache.flink.table.procedures.Procedure;
  * to Flink with their stored options plus {@code path}, which the connector ({@link #getFactory()})
  * loads them from.
  */
-public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjects {
+public final class TarnCatalog extends AbstractCatalog
+        implements UnmanagedObjects, PartitionsAndStatistics {
 
     private final Path root;
     private final FileIO io;
@@ -220,19 +214,39 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
         warehouse().deleteTable(path);
     }
 
+    /** Renames within the database: Flink passes none other (see {@link RenameTableProcedure}). */
     @Override
     public void renameTable(ObjectPath path, String newName, boolean ignoreIfNotExists)
             throws TableNotExistException, TableAlreadyExistException {
+        renameTable(path, new ObjectPath(path.getDatabaseName(), newName), ignoreIfNotExists);
+    }
+
+    /**
+     * Moves table {@code path} to {@code target}, in any database of this catalog. Flink's {@code
+     * ALTER TABLE ... RENAME TO} hands over only the new table name, so another database is reached
+     * through {@code CALL sys.rename_table}. The table's files move with its directory and are
+     * addressed relative to it; a running job still holds the old location.
+     */
+    void renameTable(ObjectPath path, ObjectPath target, boolean ignoreIfNotExists)
+            throws TableNotExistException, TableAlreadyExistException {
         SystemTables.checkNotSystem(getName(), "rename", path);
-        SystemTables.checkNotSystem(
-                getName(), "rename to", new ObjectPath(path.getDatabaseName(), newName));
+        SystemTables.checkNotSystem(getName(), "rename to", target);
         if (!tableExists(path)) {
             if (ignoreIfNotExists) {
                 return;
             }
             throw new TableNotExistException(getName(), path);
         }
-        ObjectPath target = new ObjectPath(path.getDatabaseName(), newName);
+        if (!databaseExists(target.getDatabaseName())) {
+            throw new CatalogException(
+                    String.format(
+                            "Cannot rename table %s to %s in catalog %s: database %s does not"
+                                    + " exist",
+                            path.getFullName(),
+                            target.getFullName(),
+                            getName(),
+                            target.getDatabaseName()));
+        }
         if (tableExists(target)) {
             throw new TableAlreadyExistException(getName(), target);
         }
@@ -253,7 +267,10 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
             throws TableAlreadyExistException, DatabaseNotExistException {
         requireDatabase(path.getDatabaseName());
         SystemTables.checkNotSystem(getName(), "create", path);
-        ResolvedCatalogTable resolved = CatalogTables.resolved("create", getName(), path, table);
+        ResolvedCatalogTable resolved =
+                CatalogTables.withoutCopiedPath(
+                        CatalogTables.resolved("create", getName(), path, table),
+                        warehouse()::isTableLocation);
         if (tableExists(path)) {
             if (ignoreIfExists) {
                 return;
@@ -321,7 +338,16 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
     }
 
     private CatalogProcedures procedures() {
-        return new CatalogProcedures(getName(), this::databaseExists, this::load);
+        return new CatalogProcedures(
+                getName(),
+                this::databaseExists,
+                this::load,
+                (from, to) -> renameTable(from, to, false));
+    }
+
+    @Override
+    public Table loadTable(ObjectPath path) throws TableNotExistException {
+        return load(path);
     }
 
     /** The table at {@code path}; a corrupt schema file fails as a {@link CatalogException}. */
@@ -348,53 +374,6 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
             throw e;
         } catch (RuntimeException e) {
             throw new CatalogException(e.getMessage(), e);
-        }
-    }
-
-    // ------ partitions: those holding data in the latest snapshot ------
-
-    @Override
-    public List<CatalogPartitionSpec> listPartitions(ObjectPath path)
-            throws TableNotExistException, TableNotPartitionedException {
-        Table table = TablePartitions.partitioned(getName(), path, load(path));
-        return formatCall(() -> TablePartitions.of(table));
-    }
-
-    @Override
-    public List<CatalogPartitionSpec> listPartitions(ObjectPath path, CatalogPartitionSpec filter)
-            throws TableNotExistException,
-                    TableNotPartitionedException,
-                    PartitionSpecInvalidException {
-        Table table = TablePartitions.partitioned(getName(), path, load(path));
-        TablePartitions.checkFilter(getName(), path, table, filter);
-        return formatCall(() -> TablePartitions.of(table)).stream()
-                .filter(spec -> TablePartitions.matches(spec, filter))
-                .toList();
-    }
-
-    /** Unsupported, so that Flink's planner lists all partitions and prunes them itself. */
-    @Override
-    public List<CatalogPartitionSpec> listPartitionsByFilter(
-            ObjectPath path, List<Expression> filters) {
-        throw new UnsupportedOperationException(
-                "Catalog " + getName() + " does not filter partitions of " + path.getFullName());
-    }
-
-    @Override
-    public CatalogPartition getPartition(ObjectPath path, CatalogPartitionSpec spec)
-            throws PartitionNotExistException {
-        if (!partitionExists(path, spec)) {
-            throw new PartitionNotExistException(getName(), path, spec);
-        }
-        return new CatalogPartitionImpl(Map.of(), null);
-    }
-
-    @Override
-    public boolean partitionExists(ObjectPath path, CatalogPartitionSpec spec) {
-        try {
-            return listPartitions(path).contains(spec);
-        } catch (TableNotExistException | TableNotPartitionedException e) {
-            return false;
         }
     }
 }

@@ -13,10 +13,12 @@ import org.apache.flink.table.catalog.stats.CatalogColumnStatistics;
 import org.apache.flink.table.catalog.stats.CatalogTableStatistics;
 
 /**
- * The parts of Flink's {@link Catalog} a Tarn catalog does not manage: functions, statistics and
- * partition DDL. Listing finds nothing, reads say "unknown" or "does not exist", and every write
+ * The parts of Flink's {@link Catalog} a Tarn catalog does not manage: functions, stored statistics
+ * and partition DDL but DROP. Listing finds nothing, reads say "does not exist", and every write
  * fails with a message naming the object and what to do instead. Partitions exist only through the
- * data written to them, so they are created by INSERT and never by DDL.
+ * data written to them, so they are created by INSERT and never by DDL (Apache Paimon's file-system
+ * catalog records none by DDL either); statistics are computed, not stored ({@link
+ * PartitionsAndStatistics}).
  */
 interface UnmanagedObjects extends Catalog {
 
@@ -71,7 +73,7 @@ interface UnmanagedObjects extends Catalog {
         }
     }
 
-    // ------ partition DDL: partitions appear and disappear with the data written to them ------
+    // ------ partition DDL: partitions appear with the data written to them ------
 
     @Override
     default void createPartition(
@@ -80,11 +82,6 @@ interface UnmanagedObjects extends Catalog {
             CatalogPartition partition,
             boolean ignoreIfExists) {
         throw partitionDdl("add", table, spec);
-    }
-
-    @Override
-    default void dropPartition(ObjectPath table, CatalogPartitionSpec spec, boolean ignore) {
-        throw partitionDdl("drop", table, spec);
     }
 
     @Override
@@ -101,33 +98,12 @@ interface UnmanagedObjects extends Catalog {
                 String.format(
                         "Cannot %s partition %s of table %s in catalog %s: a Tarn table's"
                                 + " partitions follow its data; write it with INSERT (INSERT"
-                                + " OVERWRITE ... PARTITION (...) to replace one)",
+                                + " OVERWRITE ... PARTITION (...) to replace one, ALTER TABLE"
+                                + " ... DROP PARTITION (...) to delete one)",
                         action, s.getPartitionSpec(), table.getFullName(), getName()));
     }
 
-    // ------ statistics: not collected yet, so the planner estimates ------
-
-    @Override
-    default CatalogTableStatistics getTableStatistics(ObjectPath table) {
-        return CatalogTableStatistics.UNKNOWN;
-    }
-
-    @Override
-    default CatalogColumnStatistics getTableColumnStatistics(ObjectPath table) {
-        return CatalogColumnStatistics.UNKNOWN;
-    }
-
-    @Override
-    default CatalogTableStatistics getPartitionStatistics(
-            ObjectPath table, CatalogPartitionSpec spec) {
-        return CatalogTableStatistics.UNKNOWN;
-    }
-
-    @Override
-    default CatalogColumnStatistics getPartitionColumnStatistics(
-            ObjectPath table, CatalogPartitionSpec spec) {
-        return CatalogColumnStatistics.UNKNOWN;
-    }
+    // ------ statistics: computed from the manifests, never stored ------
 
     @Override
     default void alterTableStatistics(
@@ -162,8 +138,10 @@ interface UnmanagedObjects extends Catalog {
     private CatalogException statistics(ObjectPath table) {
         return new CatalogException(
                 String.format(
-                        "Cannot store statistics of table %s in catalog %s: a Tarn catalog does"
-                                + " not keep statistics yet (ANALYZE TABLE is not supported)",
+                        "Cannot store statistics of table %s in catalog %s: a Tarn catalog"
+                                + " computes them from the latest snapshot's manifests whenever"
+                                + " they are asked for, so there is nothing to store (ANALYZE"
+                                + " TABLE is not needed)",
                         table.getFullName(), getName()));
     }
 }

@@ -60,7 +60,8 @@ class TarnCatalogSnapshotsTest {
                 .containsExactly(dt("2024-01-02"));
         assertThat(catalog.partitionExists(EVENTS, dt("2024-01-01"))).isTrue();
         assertThat(catalog.partitionExists(EVENTS, dt("2030-01-01"))).isFalse();
-        assertThat(catalog.getPartition(EVENTS, dt("2024-01-01")).getProperties()).isEmpty();
+        assertThat(catalog.getPartition(EVENTS, dt("2024-01-01")).getProperties())
+                .containsEntry("numRows", "1");
         assertThatThrownBy(() -> catalog.getPartition(EVENTS, dt("2030-01-01")))
                 .isInstanceOf(PartitionNotExistException.class)
                 .hasMessage(
@@ -74,10 +75,10 @@ class TarnCatalogSnapshotsTest {
                 .hasMessage(
                         "PartitionSpec CatalogPartitionSpec{{v=a}} does not match partition keys"
                                 + " [dt] of table db.events in catalog lake.");
-        assertThatThrownBy(() -> catalog.dropPartition(EVENTS, dt("2024-01-01"), false))
+        assertThatThrownBy(() -> catalog.createPartition(EVENTS, dt("2024-01-05"), null, false))
                 .isInstanceOf(CatalogException.class)
-                .hasMessageContaining("Cannot drop partition")
-                .hasMessageContaining("db.events");
+                .hasMessageContaining("Cannot add partition {dt=2024-01-05} of table db.events")
+                .hasMessageContaining("partitions follow its data");
     }
 
     @Test

@@ -345,6 +345,7 @@ class TarnCatalogTest {
                 .hasMessageContaining("Cannot create function db.f")
                 .hasMessageContaining("TEMPORARY");
         catalog.createTable(EVENTS, events(Map.of()), false);
-        assertThat(catalog.getTableStatistics(EVENTS).getRowCount()).isEqualTo(-1);
+        // Computed from the (empty) latest snapshot rather than stored.
+        assertThat(catalog.getTableStatistics(EVENTS).getRowCount()).isZero();
     }
 }

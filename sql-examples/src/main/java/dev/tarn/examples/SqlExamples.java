@@ -31,7 +31,8 @@ public final class SqlExamples {
                     "04_primary_keys.sql",
                     "05_changes.sql",
                     "06_system_tables.sql",
-                    "07_maintenance.sql");
+                    "07_maintenance.sql",
+                    "08_catalog.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =

@@ -2,6 +2,7 @@ package dev.tarn.connector.source;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.TableOptions;
@@ -27,9 +28,11 @@ import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
+import org.apache.flink.table.connector.source.abilities.SupportsStatisticReport;
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.plan.stats.TableStats;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -58,7 +61,8 @@ public final class TarnTableSource
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
                 SupportsWatermarkPushDown,
-                SupportsSourceWatermark {
+                SupportsSourceWatermark,
+                SupportsStatisticReport {
 
     private final Table table;
     private final boolean streaming;
@@ -116,10 +120,7 @@ public final class TarnTableSource
                                     + " 'streaming'; the read still ends after the last snapshot.",
                             table.name()));
         }
-        Predicate filter =
-                filters.isEmpty()
-                        ? null
-                        : filters.size() == 1 ? filters.get(0) : new Predicate.And(filters);
+        Predicate filter = filter();
         if (mode != TarnSource.Mode.SNAPSHOT) {
             try {
                 // Checks the start now, so bad start options fail the statement; the enumerator
@@ -186,6 +187,33 @@ public final class TarnTableSource
                 return bounded;
             }
         };
+    }
+
+    @Nullable
+    private Predicate filter() {
+        return filters.isEmpty()
+                ? null
+                : filters.size() == 1 ? filters.get(0) : new Predicate.And(filters);
+    }
+
+    /**
+     * For a batch read, the rows of the files it will read: those of its snapshot that its filters
+     * leave after partition and file pruning, counted from the manifests (no data file is opened;
+     * in a primary-key table the rows as stored, every version of a key until compaction). Unknown
+     * for a streaming read, and when the plan fails (the read then reports why).
+     */
+    @Override
+    public TableStats reportStatistics() {
+        if (mode() != TarnSource.Mode.SNAPSHOT) {
+            return TableStats.UNKNOWN;
+        }
+        try {
+            List<Split> splits = table.newScan().withFilter(filter()).plan().splits();
+            return new TableStats(splits.stream().mapToLong(Split::rowCount).sum());
+        } catch (RuntimeException e) {
+            // An estimate must never fail the statement; the read's own plan reports the cause.
+            return TableStats.UNKNOWN;
+        }
     }
 
     @Override
