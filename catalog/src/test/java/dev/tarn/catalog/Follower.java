@@ -90,6 +90,16 @@ final class Follower implements AutoCloseable {
         assertThat(row).as("no further row").isNull();
     }
 
+    /** Waits until the query fails; returns the messages of its causes, outermost first. */
+    String awaitFailure() throws Exception {
+        awaitTrue(() -> failure != null);
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            messages.append(t.getMessage()).append('\n');
+        }
+        return messages.toString();
+    }
+
     /** Waits until the job's tasks run, so that a later commit is a change to it. */
     void awaitRunning() throws Exception {
         awaitTrue(() -> result.getJobClient().get().getJobStatus().get().name().equals("RUNNING"));

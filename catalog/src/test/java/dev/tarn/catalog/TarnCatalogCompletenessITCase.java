@@ -141,13 +141,21 @@ class TarnCatalogCompletenessITCase {
     }
 
     @Test
-    void aReaderFollowingTheOldNameSeesNoLaterCommit() throws Exception {
+    void aReaderFollowingTheOldNameFailsNamingTheRename() throws Exception {
         follower =
-                new Follower(LakeSql.streaming(lake).executeSql("SELECT id FROM lake.db.events"));
+                new Follower(
+                        LakeSql.streaming(lake, "restart-strategy.type", "none")
+                                .executeSql("SELECT id FROM lake.db.events"));
         assertThat(follower.take(4)).hasSize(4);
         sql.exec("CALL lake.sys.rename_table('db.events', 'db2.events_v1')");
         sql.exec("INSERT INTO lake.db2.events_v1 VALUES (5, 'e', '2026-01-04')");
-        follower.assertNothingFor(3000);
+        follower.assertNothingFor(1000);
+        assertThat(follower.awaitFailure())
+                .contains(
+                        "Table lake.db.events is gone from ",
+                        "while this streaming read followed it: it was dropped or renamed (its"
+                                + " schema file schema-0 is missing). Restart the read on the"
+                                + " table's current name");
     }
 
     @Test

@@ -30,9 +30,10 @@ import org.apache.flink.api.connector.source.SplitsAssignment;
  * next snapshot together, so a checkpoint never holds a snapshot half planned. Restored, it drops
  * the in-flight splits that no reader restored ({@link SplitsRestored}) once all have reported.
  * While the table is idle each probe is one file-system request; after {@link #IDLE_PROBES} empty
- * probes the enumerator probes half as often, and it checks for an expired next snapshot at its
- * first empty probe and then at most every {@link #EXPIRY_CHECK_MILLIS}. For {@code
- * incremental-between} it assigns the planned changes in the same way and then ends the read.
+ * probes the enumerator probes half as often, and it checks for an expired next snapshot (and for a
+ * table dropped or renamed under it) at its first empty probe and then at most every {@link
+ * #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it assigns the planned changes in the same
+ * way and then ends the read.
  *
  * <p>With a watermark it tells every reader the table's watermark as of a snapshot ({@link
  * SnapshotWatermark}, from {@link TableWatermarks}): after assigning that snapshot's splits, on the

@@ -13,6 +13,8 @@ import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.snapshot.SnapshotReader;
 import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import javax.annotation.Nullable;
+import org.apache.flink.core.fs.Path;
 
 /**
  * The planner of a read that follows the table: where it starts ({@link #start}, by {@code
@@ -193,11 +196,30 @@ public final class StreamScan {
 
     /**
      * Fails if snapshot {@code id}, which the read needs next, is gone while newer ones exist: it
-     * expired before the read got to it, and reading on would skip its changes.
+     * expired before the read got to it, and reading on would skip its changes. Fails too if the
+     * table itself is gone (dropped, or renamed: its files moved), which would otherwise look like
+     * a table without commits for ever. One request more than the expiry check: the read schema's
+     * file, which only a drop or a rename removes.
      *
      * @throws IllegalStateException naming the snapshot, the table and the options to change
      */
     public void checkNotExpired(long id) {
+        Path schemaFile = table.schemaManager().path(table.schema().id());
+        try {
+            if (!table.io().exists(schemaFile)) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Table %s is gone from %s while this streaming read followed it:"
+                                        + " it was dropped or renamed (its schema file %s is"
+                                        + " missing). Restart the read on the table's current"
+                                        + " name",
+                                table.name(), table.location(), schemaFile.getName()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot check that table " + table.name() + " still exists: " + e.getMessage(),
+                    e);
+        }
         OptionalLong latest = snapshots.latestId();
         if (latest.isPresent() && latest.getAsLong() >= id && !snapshots.exists(id)) {
             OptionalLong earliest = snapshots.earliestId();

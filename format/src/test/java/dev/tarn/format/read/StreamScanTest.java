@@ -180,6 +180,25 @@ class StreamScanTest {
     }
 
     @Test
+    void aTableGoneUnderTheReadFailsIt() throws Exception {
+        Table table = table(Map.of("bucket", "1"));
+        append(table, 1, List.of(row(1L, "a", "d1")));
+        StreamScan scan = new StreamScan(table.context(), null);
+        scan.checkNotExpired(2);
+        // A rename moves the directory away: what stays behind is no table.
+        java.nio.file.Path renamed = tempDir.resolveSibling(tempDir.getFileName() + "-renamed");
+        Files.move(tempDir, renamed);
+        assertThatThrownBy(() -> scan.checkNotExpired(2))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("Table db.t is gone from ")
+                .hasMessageEndingWith(
+                        " while this streaming read followed it: it was dropped or renamed (its"
+                                + " schema file schema-0 is missing). Restart the read on the"
+                                + " table's current name");
+        Files.move(renamed, tempDir);
+    }
+
+    @Test
     void aReadStartsAtATagWhoseSnapshotExpired() throws Exception {
         Table table = table(Map.of("bucket", "1"));
         append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d1")));
