@@ -1,5 +1,6 @@
 package dev.tarn.format.schema;
 
+import dev.tarn.format.snapshot.CommitLockOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -229,6 +230,7 @@ public final class TableOptions {
         all.addAll(LsmOptions.all());
         all.addAll(RetentionOptions.all());
         all.addAll(CompactionOptions.all());
+        all.addAll(CommitLockOptions.all());
         return all;
     }
 
@@ -337,6 +339,8 @@ public final class TableOptions {
                 LsmOptions.COMPACTION_SIZE_RATIO,
                 LsmOptions.FULL_COMPACTION_DELTA_COMMITS,
                 RetentionOptions.SCAN_TAG_NAME);
+        // Which lock a commit takes is the committing job's setting (usually the catalog's).
+        put(scopes, OptionScope.QUERY, CommitLockOptions.all().toArray(ConfigOption[]::new));
         for (ConfigOption<?> option : all()) {
             if (!scopes.containsKey(option.key())) {
                 throw new IllegalStateException(
