@@ -133,7 +133,7 @@ public record TableConfig(
 
     public static TableConfig of(String table, Map<String, String> options) {
         validateKeys(table, options);
-        CommitLockOptions.validate(table, options);
+        CommitLockOptions.validate("table " + table, options);
         Configuration conf = Configuration.fromMap(options);
         int bucket = get(table, conf, TableOptions.BUCKET);
         if (bucket == 0 || bucket < -1) {

@@ -94,13 +94,15 @@ public final class CommitLockOptions {
     }
 
     /**
-     * Checks the lock options of {@code table}, as {@link #lock} would.
+     * Checks the lock options of a table or a catalog, as {@link #lock} would.
      *
-     * @throws IllegalArgumentException naming the table, the option and the value if one is
+     * @param owner how messages name whose options they are: {@code table db.t}, {@code catalog
+     *     lake}
+     * @throws IllegalArgumentException naming the owner, the option and the value if one is
      *     unknown, missing or invalid
      */
-    public static void validate(String table, Map<String, String> options) {
-        lock(table, "", options);
+    public static void validate(String owner, Map<String, String> options) {
+        settings(owner, options);
     }
 
     /**
@@ -111,29 +113,35 @@ public final class CommitLockOptions {
      *     unknown, missing or invalid
      */
     static Optional<CommitLock> lock(String table, String key, Map<String, String> options) {
+        return settings("table " + table, options)
+                .map(settings -> new JdbcCommitLock(table, key, settings));
+    }
+
+    private static Optional<JdbcCommitLock.Settings> settings(
+            String owner, Map<String, String> options) {
         Configuration conf = Configuration.fromMap(options);
-        Kind kind = kind(table, get(table, conf, COMMIT_LOCK));
+        Kind kind = kind(owner, get(owner, conf, COMMIT_LOCK));
         if (kind == Kind.NONE) {
             return Optional.empty();
         }
-        String url = get(table, conf, JDBC_URL);
+        String url = get(owner, conf, JDBC_URL);
         if (url == null || url.isBlank()) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Option '%s' of table %s is required with '%s' = '%s'",
-                            JDBC_URL.key(), table, COMMIT_LOCK.key(), kind.key()));
+                            "Option '%s' of %s is required with '%s' = '%s'",
+                            JDBC_URL.key(), owner, COMMIT_LOCK.key(), kind.key()));
         }
         JdbcCommitLock.Settings settings =
                 new JdbcCommitLock.Settings(
                         url,
-                        get(table, conf, JDBC_USER),
-                        get(table, conf, JDBC_PASSWORD),
-                        positive(table, conf, TIMEOUT),
-                        positive(table, conf, TTL));
-        return Optional.of(new JdbcCommitLock(table, key, settings));
+                        get(owner, conf, JDBC_USER),
+                        get(owner, conf, JDBC_PASSWORD),
+                        positive(owner, conf, TIMEOUT),
+                        positive(owner, conf, TTL));
+        return Optional.of(settings);
     }
 
-    private static Kind kind(String table, String value) {
+    private static Kind kind(String owner, String value) {
         for (Kind kind : Kind.values()) {
             if (kind.key().equals(value.trim().toLowerCase(Locale.ROOT))) {
                 return kind;
@@ -141,35 +149,35 @@ public final class CommitLockOptions {
         }
         throw new IllegalArgumentException(
                 String.format(
-                        "Invalid value '%s' for option '%s' of table %s: expected one of %s",
+                        "Invalid value '%s' for option '%s' of %s: expected one of %s",
                         value,
                         COMMIT_LOCK.key(),
-                        table,
+                        owner,
                         Arrays.stream(Kind.values())
                                 .map(Kind::key)
                                 .collect(Collectors.joining(", "))));
     }
 
     private static Duration positive(
-            String table, Configuration conf, ConfigOption<Duration> option) {
-        Duration value = get(table, conf, option);
+            String owner, Configuration conf, ConfigOption<Duration> option) {
+        Duration value = get(owner, conf, option);
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Invalid value '%s' for option '%s' of table %s: must be positive",
-                            conf.toMap().get(option.key()), option.key(), table));
+                            "Invalid value '%s' for option '%s' of %s: must be positive",
+                            conf.toMap().get(option.key()), option.key(), owner));
         }
         return value;
     }
 
-    private static <T> T get(String table, Configuration conf, ConfigOption<T> option) {
+    private static <T> T get(String owner, Configuration conf, ConfigOption<T> option) {
         try {
             return conf.get(option);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     String.format(
-                            "Invalid value '%s' for option '%s' of table %s: %s",
-                            conf.toMap().get(option.key()), option.key(), table, e.getMessage()),
+                            "Invalid value '%s' for option '%s' of %s: %s",
+                            conf.toMap().get(option.key()), option.key(), owner, e.getMessage()),
                     e);
         }
     }

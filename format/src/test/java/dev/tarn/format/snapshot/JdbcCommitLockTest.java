@@ -176,7 +176,7 @@ class JdbcCommitLockTest {
         assertThatThrownBy(
                         () ->
                                 CommitLockOptions.validate(
-                                        "db.t",
+                                        "table db.t",
                                         Map.of(
                                                 "commit.lock", "jdbc",
                                                 "commit.lock.jdbc.url", "jdbc:postgresql://db/x",
