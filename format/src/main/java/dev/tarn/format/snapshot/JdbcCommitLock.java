@@ -1,6 +1,7 @@
 package dev.tarn.format.snapshot;
 
 import java.io.IOException;
+import java.io.Serializable;
 import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.Driver;
@@ -53,7 +54,8 @@ final class JdbcCommitLock implements CommitLock {
             @Nullable String user,
             @Nullable String password,
             Duration timeout,
-            Duration ttl) {}
+            Duration ttl)
+            implements Serializable {}
 
     private final String table;
     private final String key;
