@@ -55,7 +55,16 @@ final class JdbcCommitLock implements CommitLock {
             @Nullable String password,
             Duration timeout,
             Duration ttl)
-            implements Serializable {}
+            implements Serializable {
+
+        /** Without the password, and with any password in the URL redacted. */
+        @Override
+        public String toString() {
+            return String.format(
+                    "Settings[url=%s, user=%s, timeout=%s, ttl=%s]",
+                    redacted(url), user, timeout, ttl);
+        }
+    }
 
     private final String table;
     private final String key;

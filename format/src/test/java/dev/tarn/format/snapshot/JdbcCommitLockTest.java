@@ -201,6 +201,17 @@ class JdbcCommitLockTest {
                 .isEqualTo("jdbc:postgresql://db/x?user=a&password=***&ssl=true");
         assertThat(JdbcCommitLock.redacted("jdbc:mysql://a:pw@db:3306/x"))
                 .isEqualTo("jdbc:mysql://a:***@db:3306/x");
+        assertThat(
+                        new JdbcCommitLock.Settings(
+                                        "jdbc:postgresql://db/x?password=pw",
+                                        "tarn",
+                                        "s3cret",
+                                        Duration.ofSeconds(1),
+                                        Duration.ofSeconds(2))
+                                .toString())
+                .isEqualTo(
+                        "Settings[url=jdbc:postgresql://db/x?password=***, user=tarn, timeout=PT1S,"
+                                + " ttl=PT2S]");
     }
 
     private static long rows(String key) {
