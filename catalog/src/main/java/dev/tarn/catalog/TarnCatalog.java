@@ -7,6 +7,7 @@ import dev.tarn.format.TableNotFoundException;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.TableOptions;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,16 +44,39 @@ public final class TarnCatalog extends AbstractCatalog
 
     private final Path root;
     private final FileIO io;
+
+    /** Table options of the catalog, given to each table that does not store its own. */
+    private final Map<String, String> tableOptions;
+
     @Nullable private Warehouse warehouse;
 
     public TarnCatalog(String name, Path warehouse, String defaultDatabase) {
-        this(name, warehouse, defaultDatabase, FileIO.flinkFileSystems());
+        this(name, warehouse, defaultDatabase, Map.of());
+    }
+
+    /**
+     * @param tableOptions table options the catalog gives each of its tables that does not store
+     *     its own value ({@code commit.lock} and its settings), in its jobs, ALTERs and procedures
+     */
+    public TarnCatalog(
+            String name, Path warehouse, String defaultDatabase, Map<String, String> tableOptions) {
+        this(name, warehouse, defaultDatabase, FileIO.flinkFileSystems(), tableOptions);
     }
 
     TarnCatalog(String name, Path warehouse, String defaultDatabase, FileIO io) {
+        this(name, warehouse, defaultDatabase, io, Map.of());
+    }
+
+    private TarnCatalog(
+            String name,
+            Path warehouse,
+            String defaultDatabase,
+            FileIO io,
+            Map<String, String> tableOptions) {
         super(name, defaultDatabase);
         this.root = warehouse;
         this.io = io;
+        this.tableOptions = Map.copyOf(tableOptions);
     }
 
     /** Creates the warehouse and the default database if missing; fails if it is not writable. */
@@ -72,7 +96,7 @@ public final class TarnCatalog extends AbstractCatalog
 
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new TarnDynamicTableFactory(new SystemTables()));
+        return Optional.of(new TarnDynamicTableFactory(new SystemTables(), tableOptions));
     }
 
     private Warehouse warehouse() {
@@ -353,7 +377,10 @@ public final class TarnCatalog extends AbstractCatalog
     /** The table at {@code path}; a corrupt schema file fails as a {@link CatalogException}. */
     private Table load(ObjectPath path) throws TableNotExistException {
         try {
-            return Table.load(io, warehouse().tablePath(path), path.getFullName());
+            Table table = Table.load(io, warehouse().tablePath(path), path.getFullName());
+            Map<String, String> given = new HashMap<>(tableOptions);
+            given.keySet().removeAll(table.schema().options().keySet());
+            return given.isEmpty() ? table : table.withDynamicOptions(given);
         } catch (TableNotFoundException e) {
             throw new TableNotExistException(getName(), path, e);
         } catch (CatalogException e) {

@@ -1,5 +1,9 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.snapshot.CommitLockOptions;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.core.fs.Path;
@@ -11,7 +15,8 @@ import org.apache.flink.table.factories.FactoryUtil;
 /**
  * Creates a {@link TarnCatalog} for {@code CREATE CATALOG ... WITH ('type' = 'tarn')}. Options are
  * validated by Flink's helper, so a missing {@code warehouse} or an unknown key fails with Flink's
- * usual message; the warehouse itself is only touched when the catalog opens.
+ * usual message; the warehouse itself is only touched when the catalog opens. The table options it
+ * accepts ({@link TarnCatalogOptions#tableOptions()}) go to every table of the catalog.
  */
 public final class TarnCatalogFactory implements CatalogFactory {
 
@@ -30,7 +35,9 @@ public final class TarnCatalogFactory implements CatalogFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(TarnCatalogOptions.DEFAULT_DATABASE);
+        Set<ConfigOption<?>> options = new HashSet<>(TarnCatalogOptions.tableOptions());
+        options.add(TarnCatalogOptions.DEFAULT_DATABASE);
+        return options;
     }
 
     @Override
@@ -39,10 +46,23 @@ public final class TarnCatalogFactory implements CatalogFactory {
                 FactoryUtil.createCatalogFactoryHelper(this, context);
         helper.validate();
         String warehouse = helper.getOptions().get(TarnCatalogOptions.WAREHOUSE);
+        Map<String, String> tableOptions = new HashMap<>();
+        for (ConfigOption<?> option : TarnCatalogOptions.tableOptions()) {
+            String value = context.getOptions().get(option.key());
+            if (value != null) {
+                tableOptions.put(option.key(), value);
+            }
+        }
+        try {
+            CommitLockOptions.validate("catalog " + context.getName(), tableOptions);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
         return new TarnCatalog(
                 context.getName(),
                 warehousePath(context.getName(), warehouse),
-                helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE));
+                helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE),
+                tableOptions);
     }
 
     private static Path warehousePath(String catalog, String warehouse) {

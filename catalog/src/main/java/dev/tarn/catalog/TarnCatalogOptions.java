@@ -1,5 +1,8 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.snapshot.CommitLockOptions;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -26,6 +29,23 @@ public final class TarnCatalogOptions {
                     .withDescription(
                             "The database a session starts in; created when the catalog opens if"
                                     + " it does not exist.");
+
+    /**
+     * Table options a catalog may also take, for all of its tables: each table that does not store
+     * its own value gets the catalog's, in every job, ALTER and procedure. The commit lock is one:
+     * every committer of a table must take the same lock, and its password is better kept out of
+     * schema files.
+     */
+    public static List<ConfigOption<?>> tableOptions() {
+        return CommitLockOptions.all();
+    }
+
+    /** Every option of {@code CREATE CATALOG}, in the order the README lists them. */
+    public static List<ConfigOption<?>> all() {
+        List<ConfigOption<?>> all = new ArrayList<>(List.of(WAREHOUSE, DEFAULT_DATABASE));
+        all.addAll(tableOptions());
+        return all;
+    }
 
     private TarnCatalogOptions() {}
 }

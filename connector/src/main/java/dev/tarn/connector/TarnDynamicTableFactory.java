@@ -44,6 +44,12 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     /** The rows of the catalog's metadata system tables; null outside a Tarn catalog. */
     @Nullable private final MetadataRows metadata;
 
+    /**
+     * Table options the catalog gives every table that neither stores nor is given them (its commit
+     * lock, say); empty outside a Tarn catalog.
+     */
+    private final Map<String, String> catalogOptions;
+
     /** The factory Flink discovers for {@code 'connector' = 'tarn'}: no system tables. */
     public TarnDynamicTableFactory() {
         this(null);
@@ -55,7 +61,17 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      * TarnAuditLogTableSource#NAME}, the table's own read.
      */
     public TarnDynamicTableFactory(@Nullable MetadataRows metadata) {
+        this(metadata, Map.of());
+    }
+
+    /**
+     * As {@link #TarnDynamicTableFactory(MetadataRows)}, with table options of the catalog that
+     * apply to each table unless it stores or is given its own value ({@code commit.lock}, ...).
+     */
+    public TarnDynamicTableFactory(
+            @Nullable MetadataRows metadata, Map<String, String> catalogOptions) {
         this.metadata = metadata;
+        this.catalogOptions = Map.copyOf(catalogOptions);
     }
 
     @Override
@@ -138,9 +154,10 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         }
     }
 
-    static Table load(Context context) {
+    private Table load(Context context) {
         ResolvedCatalogTable catalogTable = context.getCatalogTable();
         Map<String, String> options = new HashMap<>(catalogTable.getOptions());
+        catalogOptions.forEach(options::putIfAbsent);
         String name = context.getObjectIdentifier().asSummaryString();
         String path = options.remove(TarnConnectorOptions.PATH.key());
         options.remove(FactoryUtil.CONNECTOR.key());

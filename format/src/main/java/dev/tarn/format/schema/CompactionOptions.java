@@ -19,16 +19,18 @@ public final class CompactionOptions {
                     .defaultValue(false)
                     .withDescription(
                             "Writers never compact: a primary-key writer still flushes sorted"
-                                    + " runs, an append writer leaves its small files; a"
-                                    + " dedicated compaction job compacts the table.");
+                                    + " runs but never compacts them, an append writer never"
+                                    + " merges its small files; a compaction job (CALL"
+                                    + " sys.compact) compacts the table.");
 
     public static final ConfigOption<Integer> MIN_FILE_NUM =
             ConfigOptions.key("compaction.min.file-num")
                     .intType()
                     .defaultValue(5)
                     .withDescription(
-                            "A streaming writer of an append table merges the small files it"
-                                    + " wrote into one bucket once this many are published.");
+                            "A streaming writer of an append table merges the small files (below"
+                                    + " 'target-file-size') it wrote into one bucket once this"
+                                    + " many are published.");
 
     public static final ConfigOption<Integer> MAX_FILE_NUM =
             ConfigOptions.key("compaction.max.file-num")

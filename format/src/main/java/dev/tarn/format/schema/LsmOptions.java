@@ -119,9 +119,11 @@ public final class LsmOptions {
                     .memoryType()
                     .defaultValue(MemorySize.parse("256mb"))
                     .withDescription(
-                            "Memory of one writer task for the current rows of its buckets that"
-                                    + " changelog-producer 'lookup' looks up; a bucket whose rows"
-                                    + " do not fit reads them from its files at each flush.");
+                            "Memory of one writer task for the index of its buckets' current rows"
+                                    + " that changelog-producer 'lookup' looks up; past it, the"
+                                    + " least recently used bucket's index gives way, and a bucket"
+                                    + " too large for it reads previous rows from its files at"
+                                    + " each flush.");
 
     public static final ConfigOption<Integer> FULL_COMPACTION_DELTA_COMMITS =
             ConfigOptions.key("full-compaction.delta-commits")
@@ -129,8 +131,10 @@ public final class LsmOptions {
                     .noDefaultValue()
                     .withDescription(
                             "Compact every bucket a writer holds fully, to the last level, every"
-                                    + " this many commits of that writer; with changelog-producer"
-                                    + " 'full-compaction', 1 if unset.");
+                                    + " this many commits of that writer (at least 1); with"
+                                    + " changelog-producer 'full-compaction', 1 if unset, and it"
+                                    + " bounds how many checkpoints a change takes to reach"
+                                    + " streaming readers.");
 
     /** Every option of a primary-key table, for validation and the README's options table. */
     public static List<ConfigOption<?>> all() {

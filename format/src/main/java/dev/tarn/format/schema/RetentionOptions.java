@@ -25,8 +25,8 @@ final class RetentionOptions {
                     .intType()
                     .defaultValue(Integer.MAX_VALUE)
                     .withDescription(
-                            "The most snapshots expiration keeps, however young (at least"
-                                    + " 'snapshot.num-retained.min').");
+                            "The most snapshots expiration keeps, however young, unless a consumer"
+                                    + " needs older ones (at least 'snapshot.num-retained.min').");
 
     static final ConfigOption<Duration> SNAPSHOT_TIME_RETAINED =
             ConfigOptions.key("snapshot.time-retained")
@@ -40,7 +40,9 @@ final class RetentionOptions {
             ConfigOptions.key("snapshot.expire.limit")
                     .intType()
                     .defaultValue(10)
-                    .withDescription("The most snapshots one expiration run removes.");
+                    .withDescription(
+                            "The most snapshots one expiration run removes (a writing job runs"
+                                    + " one after each commit, off the commit's path).");
 
     static final ConfigOption<Duration> CONSUMER_EXPIRATION_TIME =
             ConfigOptions.key("consumer.expiration-time")
@@ -48,8 +50,8 @@ final class RetentionOptions {
                     .noDefaultValue()
                     .withDescription(
                             "A consumer not updated for this long no longer protects its"
-                                    + " snapshots from expiration. Default: consumers never"
-                                    + " expire.");
+                                    + " snapshots from expiration; the next expiration deletes its record."
+                                    + " Default: consumers never expire.");
 
     static final ConfigOption<Duration> TAG_DEFAULT_TIME_RETAINED =
             ConfigOptions.key("tag.default-time-retained")
@@ -65,7 +67,8 @@ final class RetentionOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Hint only: a batch read reads the snapshot of this tag; a streaming"
+                            "A batch read reads the snapshot of this tag (not with"
+                                    + " 'scan.snapshot-id' or 'scan.timestamp-millis'); a streaming"
                                     + " read starts there: the tag's snapshot whole, then the"
                                     + " changes after it ('scan.mode' 'default' or"
                                     + " 'from-snapshot-full'), or the changes from the tag's"

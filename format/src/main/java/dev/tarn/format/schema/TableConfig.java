@@ -1,5 +1,6 @@
 package dev.tarn.format.schema;
 
+import dev.tarn.format.snapshot.CommitLockOptions;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -132,6 +133,7 @@ public record TableConfig(
 
     public static TableConfig of(String table, Map<String, String> options) {
         validateKeys(table, options);
+        CommitLockOptions.validate("table " + table, options);
         Configuration conf = Configuration.fromMap(options);
         int bucket = get(table, conf, TableOptions.BUCKET);
         if (bucket == 0 || bucket < -1) {

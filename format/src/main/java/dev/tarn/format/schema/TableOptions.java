@@ -1,5 +1,6 @@
 package dev.tarn.format.schema;
 
+import dev.tarn.format.snapshot.CommitLockOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,11 +124,11 @@ public final class TableOptions {
                     .defaultValue(StreamConfig.ScanMode.DEFAULT.key())
                     .withDescription(
                             "Where a streaming read starts: 'latest-full' (the latest snapshot,"
-                                    + " then its changes), 'latest' (changes from now on),"
+                                    + " then every change), 'latest' (changes from now on),"
                                     + " 'from-snapshot' and 'from-snapshot-full' (with"
-                                    + " 'scan.snapshot-id'), 'from-timestamp' (with"
-                                    + " 'scan.timestamp-millis'); 'default' picks by the options"
-                                    + " given.");
+                                    + " 'scan.snapshot-id'), 'from-timestamp' (changes committed"
+                                    + " after 'scan.timestamp-millis'); 'default' picks by the"
+                                    + " options given.");
 
     public static final ConfigOption<String> INCREMENTAL_BETWEEN =
             ConfigOptions.key("incremental-between")
@@ -142,22 +143,24 @@ public final class TableOptions {
                     .booleanType()
                     .defaultValue(false)
                     .withDescription(
-                            "A streaming read emits the rows an INSERT OVERWRITE replaced as"
-                                    + " deletions and its new rows (true), or skips it.");
+                            "A streaming read emits what an INSERT OVERWRITE replaced as -D rows,"
+                                    + " then its new rows (false: it skips overwrites).");
 
     public static final ConfigOption<String> CHANGELOG_PRODUCER =
             ConfigOptions.key("changelog-producer")
                     .stringType()
                     .defaultValue(StreamConfig.ChangelogProducer.NONE.key())
                     .withDescription(
-                            "What a streaming read of a primary-key table emits: 'none' (new"
-                                    + " versions as upserts), 'input' (writers store their input"
+                            "What a streaming read of a primary-key table emits: 'none' (each"
+                                    + " snapshot's new versions as upserts and deletes; Flink"
+                                    + " normalizes them), 'input' (writers also store their input"
                                     + " changes, and the read emits exactly those), 'lookup'"
                                     + " (writers look up each changed key's previous row and"
                                     + " store the changes of the rows: -U/+U pairs, -D with the"
-                                    + " old row), 'full-compaction' (each full compaction stores"
-                                    + " the changes of the rows since the previous one; fresh"
-                                    + " every 'full-compaction.delta-commits' commits).");
+                                    + " old row), 'full-compaction' (each full compaction, every"
+                                    + " 'full-compaction.delta-commits' commits and at the end of"
+                                    + " a bounded write, stores the changes since the previous"
+                                    + " one). The last two work with any merge engine.");
 
     public static final ConfigOption<String> CONSUMER_ID =
             ConfigOptions.key("consumer-id")
@@ -174,14 +177,15 @@ public final class TableOptions {
                     .defaultValue(Duration.ofMillis(500))
                     .withDescription(
                             "How often a streaming read looks for the next snapshot (one"
-                                    + " file-system request while the table is idle).");
+                                    + " file-system request while the table is idle; half as"
+                                    + " often after 2 s idle).");
 
     public static final ConfigOption<MemorySize> SOURCE_SPLIT_TARGET_SIZE =
             ConfigOptions.key("source.split.target-size")
                     .memoryType()
                     .defaultValue(MemorySize.parse("128mb"))
                     .withDescription(
-                            "Files of one bucket are packed into splits of about this size.");
+                            "Files of one bucket are packed into read splits of about this size.");
 
     public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
             ConfigOptions.key("commit.max-retries")
@@ -202,8 +206,9 @@ public final class TableOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "INSERT OVERWRITE without a static partition replaces only the"
-                                    + " partitions the query writes (true) or the whole table.");
+                            "INSERT OVERWRITE without a full static partition replaces only the"
+                                    + " partitions the query writes (false: the whole table, or"
+                                    + " the static partition's subtree).");
 
     public static final ConfigOption<Integer> MANIFEST_MERGE_MIN_COUNT =
             ConfigOptions.key("manifest.merge-min-count")
@@ -229,6 +234,7 @@ public final class TableOptions {
         all.addAll(LsmOptions.all());
         all.addAll(RetentionOptions.all());
         all.addAll(CompactionOptions.all());
+        all.addAll(CommitLockOptions.all());
         return all;
     }
 
@@ -337,6 +343,8 @@ public final class TableOptions {
                 LsmOptions.COMPACTION_SIZE_RATIO,
                 LsmOptions.FULL_COMPACTION_DELTA_COMMITS,
                 RetentionOptions.SCAN_TAG_NAME);
+        // Which lock a commit takes is the committing job's setting (usually the catalog's).
+        put(scopes, OptionScope.QUERY, CommitLockOptions.all().toArray(ConfigOption[]::new));
         for (ConfigOption<?> option : all()) {
             if (!scopes.containsKey(option.key())) {
                 throw new IllegalStateException(

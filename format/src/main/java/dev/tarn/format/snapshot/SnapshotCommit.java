@@ -3,6 +3,7 @@ package dev.tarn.format.snapshot;
 import dev.tarn.format.io.FileIO;
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.Map;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -28,5 +29,25 @@ public interface SnapshotCommit extends Serializable {
     /** Exclusive creation on a file system through {@code io}: a hard link, else a rename. */
     static SnapshotCommit forFileSystem(FileIO io) {
         return new FileSystemSnapshotCommit(io);
+    }
+
+    /**
+     * {@code unlocked}, or where {@code options} ask for a commit lock ({@link CommitLockOptions})
+     * a publish under the table's lock through {@code io}, which then need not be exclusive itself.
+     *
+     * @param table how messages name the table
+     * @param location the table's location, which the lock is for
+     * @throws IllegalArgumentException naming the table, the option and the value if a lock option
+     *     is unknown, missing or invalid
+     */
+    static SnapshotCommit withLock(
+            SnapshotCommit unlocked,
+            FileIO io,
+            String table,
+            Path location,
+            Map<String, String> options) {
+        return CommitLockOptions.lock(table, location.toString(), options)
+                .<SnapshotCommit>map(lock -> new LockedSnapshotCommit(io, lock))
+                .orElse(unlocked);
     }
 }

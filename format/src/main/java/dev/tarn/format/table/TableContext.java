@@ -56,7 +56,9 @@ public final class TableContext implements Serializable {
         this.name = name;
         this.schema = schema;
         this.options = Map.copyOf(options);
-        this.publisher = SnapshotCommit.forFileSystem(io);
+        this.publisher =
+                SnapshotCommit.withLock(
+                        SnapshotCommit.forFileSystem(io), io, name, paths.location(), this.options);
         this.config = TableConfig.of(name, this.options);
     }
 

@@ -87,7 +87,10 @@ class TableOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(
                         "Unknown option 'buckets' for table db.t. Supported options: [bucket,"
-                                + " bucket-key, changelog-producer, commit.max-retries,");
+                                + " bucket-key, changelog-producer, commit.lock,"
+                                + " commit.lock.jdbc.password, commit.lock.jdbc.url,"
+                                + " commit.lock.jdbc.user, commit.lock.timeout, commit.lock.ttl,"
+                                + " commit.max-retries,");
     }
 
     @ParameterizedTest(name = "{0} = {1}")
