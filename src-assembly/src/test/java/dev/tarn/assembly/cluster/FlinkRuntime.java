@@ -12,10 +12,16 @@ import java.util.jar.JarFile;
 /**
  * The Flink installation the cluster test runs: the jars of a distribution's {@code lib/} (from
  * Maven, there being no distribution to download), the SQL client's jars ({@code opt/}), and Tarn's
- * shaded jar, which is all the cluster gets of Tarn. The constructor refuses a lib/ that holds Tarn
- * in any other form, so a leak into the class path cannot make the test pass.
+ * shaded jar, which is all the cluster gets of Tarn. The constructor refuses Flink jars that hold
+ * Tarn in any other form or Hadoop, so a leak into the class path cannot make the test pass.
  */
 record FlinkRuntime(List<Path> lib, List<Path> sqlClient, Path tarnJar) {
+
+    /**
+     * Classes no Flink jar of the test may hold: Tarn's own (it comes as the shaded jar only) and
+     * Hadoop's (Tarn needs none on local files, so none is there to lean on).
+     */
+    private static final List<String> FORBIDDEN = List.of("dev/tarn/", "org/apache/hadoop/");
 
     FlinkRuntime {
         lib = List.copyOf(lib);
@@ -27,11 +33,18 @@ record FlinkRuntime(List<Path> lib, List<Path> sqlClient, Path tarnJar) {
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalArgumentException("Flink jar " + jar + " does not exist");
             }
-            if (jar.equals(tarnJar) || holdsTarnClasses(jar)) {
+            if (jar.equals(tarnJar)) {
                 throw new IllegalArgumentException(
-                        "Flink's class path must not hold Tarn besides its shaded jar, but "
+                        "Flink's class path must not hold Tarn's shaded jar " + jar + " itself");
+            }
+            String forbidden = forbiddenClasses(jar);
+            if (forbidden != null) {
+                throw new IllegalArgumentException(
+                        "Flink's class path must hold neither Tarn (but as its shaded jar) nor"
+                                + " Hadoop, but "
                                 + jar
-                                + " has classes under dev/tarn/");
+                                + " has "
+                                + forbidden);
             }
         }
     }
@@ -60,10 +73,14 @@ record FlinkRuntime(List<Path> lib, List<Path> sqlClient, Path tarnJar) {
         return Arrays.stream(text.split(java.io.File.pathSeparator)).map(Path::of).toList();
     }
 
-    private static boolean holdsTarnClasses(Path jar) {
+    /** The first class of a forbidden package in {@code jar}, or null. */
+    private static String forbiddenClasses(Path jar) {
         try (JarFile file = new JarFile(jar.toFile())) {
             return Collections.list(file.entries()).stream()
-                    .anyMatch(e -> e.getName().startsWith("dev/tarn/"));
+                    .map(e -> e.getName())
+                    .filter(n -> FORBIDDEN.stream().anyMatch(n::startsWith))
+                    .findFirst()
+                    .orElse(null);
         } catch (IOException e) {
             throw new IllegalArgumentException("Cannot read Flink jar " + jar + ": " + e, e);
         }

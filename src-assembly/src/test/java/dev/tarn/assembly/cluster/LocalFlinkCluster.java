@@ -80,7 +80,7 @@ final class LocalFlinkCluster implements AutoCloseable {
         config.put("heartbeat.interval", "1000");
         config.put("heartbeat.timeout", "5000");
         config.put("restart-strategy.type", "fixed-delay");
-        config.put("restart-strategy.fixed-delay.attempts", "100");
+        config.put("restart-strategy.fixed-delay.attempts", "5");
         config.put("restart-strategy.fixed-delay.delay", "500 ms");
         config.putAll(warehouse.flinkConfig());
         if (warehouse.pluginsDir() != null) {

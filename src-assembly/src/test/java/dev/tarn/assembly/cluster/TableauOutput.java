@@ -50,7 +50,8 @@ final class TableauOutput {
     static List<String> changelogRows(String output) {
         List<String> rows = new ArrayList<>();
         for (String line : output.lines().toList()) {
-            if (line.startsWith("| ")) {
+            // A row the client is still printing has no closing bar yet.
+            if (line.startsWith("| ") && line.endsWith("|")) {
                 List<String> cells = cells(line);
                 if (cells.get(0).matches("[+-][IUD]")) {
                     rows.add(cells.get(0) + cells.subList(1, cells.size()));
