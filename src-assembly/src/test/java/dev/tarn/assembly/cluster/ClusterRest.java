@@ -79,6 +79,12 @@ final class ClusterRest {
         }
     }
 
+    /** The id of the checkpoint the job last restored from, or -1 if it never restored. */
+    long restoredCheckpoint(String jobId) throws IOException {
+        JsonNode restored = get("/jobs/" + jobId + "/checkpoints").path("latest").path("restored");
+        return restored.isMissingNode() || restored.isNull() ? -1 : restored.path("id").asLong();
+    }
+
     void cancel(String jobId) throws IOException {
         send(
                 HttpRequest.newBuilder(URI.create(base + "/jobs/" + jobId + "?mode=cancel"))

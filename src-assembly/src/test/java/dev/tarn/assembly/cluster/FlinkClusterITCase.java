@@ -166,24 +166,40 @@ class FlinkClusterITCase {
                 "two snapshots before the kill",
                 () -> snapshots.latestId() >= 2,
                 Duration.ofSeconds(90),
+                JobWatch.POLL,
                 Failures.FAIL_ON_ANY);
 
-        // kill -9 of the only TaskManager mid-stream, then a new one.
-        JavaProcess first = cluster.taskManager();
-        first.kill();
+        // kill -9 of the only TaskManager mid-stream, right after a commit, so that the restored
+        // job retries the committables of that checkpoint, which it must skip; then a new one.
+        long seen = snapshots.latestId();
+        upserts.await(
+                "a snapshot after " + seen,
+                () -> snapshots.latestId() > seen,
+                Duration.ofSeconds(30),
+                Duration.ofMillis(10),
+                Failures.FAIL_ON_ANY);
+        cluster.taskManager().kill();
         long killedAt = System.currentTimeMillis();
         long lastBefore = snapshots.latestId();
+        SnapshotFiles.Commit lastCommit = snapshots.commits(lastBefore).get((int) lastBefore - 1);
         cluster.startTaskManager();
         upserts.await(
                 "a snapshot after " + lastBefore + " from the restarted job",
                 () -> snapshots.latestId() > lastBefore,
                 Duration.ofSeconds(120),
+                Duration.ofMillis(20),
                 Failures.FAIL_ON_TERMINAL);
         long recovered = snapshots.commitTimeMillis(lastBefore + 1);
         System.out.printf(
-                "[cluster] recovery %.1f s (TaskManager killed after snapshot %d; snapshot %d"
-                        + " published by the restarted job)%n",
-                (recovered - killedAt) / 1e3, lastBefore, lastBefore + 1);
+                "[cluster] recovery %.1f s (TaskManager killed after snapshot %d, a %s commit of"
+                        + " checkpoint %d; the job restored from checkpoint %d and published"
+                        + " snapshot %d)%n",
+                (recovered - killedAt) / 1e3,
+                lastBefore,
+                lastCommit.kind(),
+                lastCommit.identifier(),
+                cluster.rest().restoredCheckpoint(upserts.id()),
+                lastBefore + 1);
         assertThat(upserts.job().orElseThrow().state()).isEqualTo("RUNNING");
 
         // A streaming read following the table while the upsert still writes it.
@@ -210,6 +226,7 @@ class FlinkClusterITCase {
                     "the streaming read to reach the last value of every key",
                     () -> latestRows(follower.output()).equals(expectedRows(false)),
                     Duration.ofSeconds(60),
+                    JobWatch.POLL,
                     Failures.FAIL_ON_ANY);
         } finally {
             follower.kill();
@@ -234,6 +251,19 @@ class FlinkClusterITCase {
         assertThat(results.get(0))
                 .as("every key exactly once with its last value after the TaskManager kill")
                 .containsExactlyElementsOf(expected);
+
+        // Each checkpoint published once, the one restored from included (its commit retried).
+        long last = snapshots.latestId();
+        Map<String, Long> published = new TreeMap<>();
+        for (SnapshotFiles.Commit c : snapshots.commits(last)) {
+            published.merge(c.user() + " " + c.kind() + " " + c.identifier(), 1L, Long::sum);
+        }
+        published.values().removeIf(n -> n == 1);
+        assertThat(published)
+                .as(
+                        "commits (user, kind, checkpoint) published more than once in snapshots 1-%d",
+                        last)
+                .isEmpty();
     }
 
     /** Key to {@code v} (and {@code , s}): the last id of each key, {@code id % KEYS == k}. */

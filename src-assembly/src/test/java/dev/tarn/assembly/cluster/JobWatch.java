@@ -16,6 +16,12 @@ final class JobWatch {
         FAIL_ON_TERMINAL
     }
 
+    /** How often the job's state is asked for, sparing the JobManager. */
+    private static final long JOB_POLL_MILLIS = 500;
+
+    /** How often a condition is checked by default. */
+    static final Duration POLL = Duration.ofMillis(JOB_POLL_MILLIS);
+
     private final LocalFlinkCluster cluster;
     private final String name;
 
@@ -40,6 +46,7 @@ final class JobWatch {
                 "job " + name + " to be " + state,
                 () -> job().map(j -> j.state().equals(state)).orElse(false),
                 timeout,
+                POLL,
                 failures);
     }
 
@@ -48,11 +55,19 @@ final class JobWatch {
         boolean holds() throws IOException;
     }
 
-    /** Waits until {@code condition} holds while the job lives. */
-    void await(String what, Check condition, Duration timeout, Failures failures)
+    /**
+     * Waits until {@code condition}, checked every {@code poll}, holds while the job lives; the
+     * job's state is checked every half second.
+     */
+    void await(String what, Check condition, Duration timeout, Duration poll, Failures failures)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.holds()) {
+        long jobEvery = Math.max(1, JOB_POLL_MILLIS / poll.toMillis());
+        for (long polls = 0; !condition.holds(); polls++) {
+            Thread.sleep(poll.toMillis());
+            if (polls % jobEvery != 0) {
+                continue;
+            }
             Optional<ClusterRest.Job> job = job();
             if (job.isPresent()) {
                 String state = job.get().state();
@@ -84,7 +99,6 @@ final class JobWatch {
                                 + "\n"
                                 + cluster.logTails(30));
             }
-            Thread.sleep(100);
         }
     }
 

@@ -32,6 +32,7 @@ final class LocalFlinkCluster implements AutoCloseable {
     private static final String LOOPBACK = "127.0.0.1";
 
     private final FlinkRuntime runtime;
+    private final Path pluginsDir;
     private final Path confDir;
     private final Path logDir;
     private final ClusterRest rest;
@@ -41,8 +42,10 @@ final class LocalFlinkCluster implements AutoCloseable {
     private int taskManagers;
     private JavaProcess taskManager;
 
-    private LocalFlinkCluster(FlinkRuntime runtime, Path confDir, Path logDir, int restPort) {
+    private LocalFlinkCluster(
+            FlinkRuntime runtime, Path confDir, Path logDir, int restPort, Path pluginsDir) {
         this.runtime = runtime;
+        this.pluginsDir = pluginsDir;
         this.confDir = confDir;
         this.logDir = logDir;
         this.rest = new ClusterRest(HOST, restPort);
@@ -83,9 +86,6 @@ final class LocalFlinkCluster implements AutoCloseable {
         config.put("restart-strategy.fixed-delay.attempts", "5");
         config.put("restart-strategy.fixed-delay.delay", "500 ms");
         config.putAll(warehouse.flinkConfig());
-        if (warehouse.pluginsDir() != null) {
-            config.put("env.plugins.dir", warehouse.pluginsDir().toString());
-        }
         Files.writeString(
                 confDir.resolve("config.yaml"),
                 config.entrySet().stream()
@@ -103,7 +103,8 @@ final class LocalFlinkCluster implements AutoCloseable {
                         "appender.main.layout.type = PatternLayout",
                         "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %-60c %x - %m%n",
                         ""));
-        LocalFlinkCluster cluster = new LocalFlinkCluster(runtime, confDir, logDir, restPort);
+        LocalFlinkCluster cluster =
+                new LocalFlinkCluster(runtime, confDir, logDir, restPort, warehouse.pluginsDir());
         try {
             cluster.startProcesses();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -222,8 +223,22 @@ final class LocalFlinkCluster implements AutoCloseable {
                 runtime.clusterClassPath(),
                 main,
                 args,
-                Map.of(),
+                environment(),
                 logDir.resolve(name + ".out"));
+    }
+
+    /**
+     * The environment of every Flink process, the SQL client's included: the configuration
+     * directory and, where the warehouse needs a file system plugin, the plugins directory (Flink
+     * reads both from the environment, as its scripts set them).
+     */
+    Map<String, String> environment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("FLINK_CONF_DIR", confDir.toString());
+        if (pluginsDir != null) {
+            env.put("FLINK_PLUGINS_DIR", pluginsDir.toString());
+        }
+        return env;
     }
 
     List<String> logArgs(String name) {

@@ -1,9 +1,12 @@
 package dev.tarn.assembly.cluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -11,6 +14,9 @@ import java.util.stream.Stream;
  * each created atomically and never changed; the {@code LATEST} hint is not trusted).
  */
 record SnapshotFiles(Path dir) {
+
+    /** What a snapshot says of the commit that published it. */
+    record Commit(long id, String user, long identifier, String kind) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -26,6 +32,21 @@ record SnapshotFiles(Path dir) {
                     .max()
                     .orElse(0);
         }
+    }
+
+    /** The commits of snapshots 1 to {@code last}, failing on a missing one. */
+    List<Commit> commits(long last) throws IOException {
+        List<Commit> commits = new ArrayList<>();
+        for (long id = 1; id <= last; id++) {
+            JsonNode s = JSON.readTree(dir.resolve("snapshot-" + id).toFile());
+            commits.add(
+                    new Commit(
+                            s.path("id").asLong(),
+                            s.path("commitUser").asText(),
+                            s.path("commitIdentifier").asLong(),
+                            s.path("commitKind").asText()));
+        }
+        return commits;
     }
 
     /** The commit time a snapshot records ({@code timeMillis}, SPEC section 3). */

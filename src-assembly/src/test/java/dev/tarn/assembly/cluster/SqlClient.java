@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -70,7 +69,7 @@ final class SqlClient {
                 cluster.runtime().sqlClientClassPath(),
                 "org.apache.flink.table.client.SqlClient",
                 List.of("-f", file.toString()),
-                Map.of("FLINK_CONF_DIR", cluster.confDir().toString()),
+                cluster.environment(),
                 cluster.logDir().resolve(processName + ".out"));
     }
 }
