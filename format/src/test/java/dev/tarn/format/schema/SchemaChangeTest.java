@@ -168,8 +168,8 @@ class SchemaChangeTest {
         assertThatThrownBy(() -> apply(new AddColumn("x", new IntType(false), null, null)))
                 .hasMessage(
                         "Cannot add column x INT NOT NULL of table db.t: rows written before have"
-                                + " no value for it and column defaults are not supported yet;"
-                                + " add it as a nullable column");
+                                + " no value for it; give it a default (option"
+                                + " 'fields.x.default-value') or add it as a nullable column");
         TableSchema single =
                 TableSchema.create(
                         RowType.of(new LogicalType[] {new IntType()}, new String[] {"a"}),
