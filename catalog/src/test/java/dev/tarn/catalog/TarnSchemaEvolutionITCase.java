@@ -117,6 +117,39 @@ class TarnSchemaEvolutionITCase {
     }
 
     @Test
+    void addedColumnsReadAsTheirDefaultsInRowsWrittenBefore() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.users SET"
+                                                + " ('fields.balance.default-value' = 'abc')"))
+                .hasStackTraceContaining(
+                        "Option 'fields.balance.default-value' of table db.users: default value"
+                                + " 'abc' of column balance is not a value of its type DECIMAL(10,"
+                                + " 2)");
+        sql.exec("ALTER TABLE lake.db.users SET ('fields.tier.default-value' = '1')");
+        sql.exec("ALTER TABLE lake.db.users ADD (tier INT NOT NULL, note STRING)");
+        sql.exec("ALTER TABLE lake.db.users SET ('fields.note.default-value' = 'old')");
+        sql.exec(
+                "INSERT INTO lake.db.users VALUES (3, 'cid', 3.00, CAST(NULL AS BOOLEAN), 5,"
+                        + " CAST(NULL AS STRING))");
+        sql.exec("ALTER TABLE lake.db.users RENAME tier TO level");
+        assertThat(query("SELECT id, level, note FROM lake.db.users"))
+                .containsExactly("+I[1, 1, old]", "+I[2, 1, old]", "+I[3, 5, null]");
+        assertThat(query("SELECT id FROM lake.db.users WHERE level = 1"))
+                .containsExactly("+I[1]", "+I[2]");
+        assertThat(query("SHOW CREATE TABLE lake.db.users").get(0))
+                .contains("'fields.level.default-value' = '1'");
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.users RESET ('fields.level.default-value')"))
+                .hasStackTraceContaining(
+                        "Cannot alter table db.users: column level is NOT NULL and has the default"
+                                + " '1'");
+    }
+
+    @Test
     void aStreamingReadFollowsTheTableAcrossAColumnAdd() throws Exception {
         sql.exec("CREATE TABLE lake.db.s (id INT, name STRING)");
         sql.exec("INSERT INTO lake.db.s VALUES (1, 'a')");
