@@ -16,7 +16,9 @@ import org.apache.parquet.schema.MessageType;
  * Reads rows of flat schemas column by column: each batch of up to {@link #BATCH_ROWS} rows (or as
  * many as asked for) is decoded into one vector per column by {@link FlatColumnReader}s, then
  * served as a reused {@link BatchRow} that points into the vectors. This skips Parquet's record
- * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans.
+ * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans. With a
+ * mapping, the decoded vectors of a file of an older schema version become the reading schema's
+ * once per batch ({@link MappedVectors}), and the batch stays columnar.
  */
 final class ColumnarRowGroupReader implements RowGroupReader {
 
