@@ -144,6 +144,10 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
                             source == LogicalTypeRoot.DECIMAL
                                     ? decimal((DecimalType) from, (DecimalType) to)
                                     : null;
+                    case ROW ->
+                            source == LogicalTypeRoot.ROW
+                                    ? row((RowType) from, (RowType) to)
+                                    : null;
                     // CHAR and VARCHAR values are the same strings under a longer VARCHAR.
                     case VARCHAR ->
                             (source == LogicalTypeRoot.CHAR || source == LogicalTypeRoot.VARCHAR)
@@ -178,6 +182,34 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
                                 .setScale(to.getScale(), RoundingMode.UNNECESSARY),
                         to.getPrecision(),
                         to.getScale());
+    }
+
+    /**
+     * A ROW that gained fields at its end (and may have widened others): its fields by position,
+     * converted, the new ones null. A new row per value: values outlive the row they came in.
+     */
+    @Nullable
+    private static UnaryOperator<Object> row(RowType from, RowType to) {
+        int arity = from.getFieldCount();
+        if (to.getFieldCount() < arity) {
+            return null;
+        }
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[arity];
+        List<UnaryOperator<Object>> fields = new ArrayList<>();
+        for (int i = 0; i < arity; i++) {
+            getters[i] = RowData.createFieldGetter(from.getTypeAt(i), i);
+            fields.add(conversion(from.getTypeAt(i), to.getTypeAt(i)));
+        }
+        int toArity = to.getFieldCount();
+        return v -> {
+            RowData in = (RowData) v;
+            GenericRowData out = new GenericRowData(toArity);
+            for (int i = 0; i < arity; i++) {
+                Object value = getters[i].getFieldOrNull(in);
+                out.setField(i, value == null ? null : fields.get(i).apply(value));
+            }
+            return out;
+        };
     }
 
     @Nullable
