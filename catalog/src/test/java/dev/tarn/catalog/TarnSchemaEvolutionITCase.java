@@ -150,6 +150,22 @@ class TarnSchemaEvolutionITCase {
     }
 
     @Test
+    void aRowColumnGainsANestedField() throws Exception {
+        sql.exec("CREATE TABLE lake.db.r (id INT, address ROW<zip INT, city STRING>)");
+        sql.exec("INSERT INTO lake.db.r VALUES (1, ROW(10, 'a'))");
+        sql.exec("ALTER TABLE lake.db.r MODIFY address ROW<zip BIGINT, city STRING, lvl INT>");
+        sql.exec("INSERT INTO lake.db.r VALUES (2, ROW(20, 'b', 3))");
+        assertThat(query("SELECT id, address.zip, address.city, address.lvl FROM lake.db.r"))
+                .containsExactly("+I[1, 10, a, null]", "+I[2, 20, b, 3]");
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.r MODIFY address ROW<zip BIGINT,"
+                                                + " town STRING, lvl INT>"))
+                .hasStackTraceContaining("nested field city would become town");
+    }
+
+    @Test
     void aStreamingReadFollowsTheTableAcrossAColumnAdd() throws Exception {
         sql.exec("CREATE TABLE lake.db.s (id INT, name STRING)");
         sql.exec("INSERT INTO lake.db.s VALUES (1, 'a')");
