@@ -42,7 +42,7 @@ public final class TableCommit {
     private final SnapshotManager snapshots;
     private final CommitRetry retry;
 
-    /** The highest schema id the writer's schema was found compatible with (SPEC.md, 8). */
+    /** The highest schema id the writers' schema is compatible with (SPEC.md, section 2). */
     private long schemaChecked;
 
     public TableCommit(TableContext table, String commitUser) {
