@@ -3,6 +3,9 @@ package dev.tarn.format.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.SchemaChange.AddColumn;
 import dev.tarn.format.schema.SchemaChange.DropColumn;
@@ -32,6 +35,7 @@ import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -89,6 +93,11 @@ class SchemaEvolutionModelTest {
             assertThat(t.read(null))
                     .as("seed %d, step %d, schema %s", seed, step, t.schema())
                     .isEqualTo(expected);
+            if (step % 6 == 5 || step == 24) {
+                assertThat(followFromTheFirstSnapshot(t, primaryKey))
+                        .as("streaming read, seed %d, step %d, schema %s", seed, step, t.schema())
+                        .isEqualTo(expected);
+            }
             checkPruning(t, expected, random.nextInt(t.schema().fields().size()), seed, step);
             // And on a column with a default, which files written before it hold in every row.
             List<Integer> withDefaults = new ArrayList<>();
@@ -102,6 +111,49 @@ class SchemaEvolutionModelTest {
                 checkPruning(t, expected, column, seed, step);
             }
         }
+    }
+
+    /**
+     * What a streaming read from the first snapshot has seen once it reached the latest: the
+     * changes of every snapshot, read through the current schema, applied by key (a primary-key
+     * table's new versions replace the old) or collected (an append table's new rows).
+     */
+    private static List<List<String>> followFromTheFirstSnapshot(
+            EvolvingTable t, boolean primaryKey) throws Exception {
+        StreamScan scan = new StreamScan(t.table().context(), null);
+        long latest = t.table().snapshotManager().latestId().orElseThrow();
+        RowType type = t.schema().rowType();
+        int key = t.schema().fieldIndex("k");
+        Map<String, List<String>> byKey = new LinkedHashMap<>();
+        List<List<String>> appended = new ArrayList<>();
+        for (long id = 1; id <= latest; id++) {
+            for (Split split : scan.changes(id).orElseThrow().splits()) {
+                try (TableRead.SplitReader reader = t.table().newRead().open(split)) {
+                    for (RowData r = reader.next(); r != null; r = reader.next()) {
+                        List<String> row = new ArrayList<>();
+                        for (int i = 0; i < type.getFieldCount(); i++) {
+                            row.add(
+                                    EvolvingTable.text(
+                                            RowData.createFieldGetter(type.getTypeAt(i), i)
+                                                    .getFieldOrNull(r)));
+                        }
+                        boolean retract =
+                                r.getRowKind() == RowKind.DELETE
+                                        || r.getRowKind() == RowKind.UPDATE_BEFORE;
+                        if (!primaryKey) {
+                            appended.add(row);
+                        } else if (retract) {
+                            byKey.remove(row.get(key));
+                        } else {
+                            byKey.put(row.get(key), row);
+                        }
+                    }
+                }
+            }
+        }
+        List<List<String>> rows = new ArrayList<>(primaryKey ? byKey.values() : appended);
+        rows.sort(EvolvingTable::compare);
+        return rows;
     }
 
     /**
