@@ -28,7 +28,8 @@ import javax.annotation.Nullable;
  * append}). {@code --probe NAME [--rows N] [--runs R]} runs one of the single-threaded {@link
  * Probes} instead. {@code --cold} skips every warm-up and keeps only the pipelines {@code --only}
  * names: with {@code --runs 1}, the figure of a first job in a fresh JVM, as a user's first
- * statement or a per-job cluster sees it.
+ * statement or a per-job cluster sees it. {@code --schema-scan [--rows N] [--runs R]} runs the full
+ * scan of {@link SchemaScanBenchmark} instead: files of three schema versions against one.
  */
 public final class Benchmarks {
 
@@ -45,7 +46,8 @@ public final class Benchmarks {
                     "commit-latency",
                     "streaming-read",
                     "cold",
-                    "probe");
+                    "probe",
+                    "schema-scan");
 
     public static void main(String[] args) {
         try {
@@ -89,6 +91,8 @@ public final class Benchmarks {
                             setup.warehouse,
                             setup.only)
                     .run();
+        } else if (flags.containsKey("schema-scan")) {
+            SchemaScanBenchmark.run(setup.rows, setup.runs, setup.warehouse, setup.sizes);
         } else if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));
             ExpirationBacklogBenchmark.run(setup.warehouse, 5000);

@@ -5,7 +5,9 @@ import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.configuration.ConfigOption;
@@ -109,13 +111,26 @@ final class TableAlteration {
                 && Objects.equals(proposed.watermark(), current.watermark())) {
             return Optional.empty();
         }
+        // The requested options, with the column changes' own changes to them (a renamed or
+        // dropped column's default moves or goes with it).
+        Map<String, String> options = new HashMap<>(proposed.options());
+        table.schema().options().keySet().stream()
+                .filter(k -> !current.options().containsKey(k))
+                .forEach(options::remove);
+        current.options()
+                .forEach(
+                        (k, v) -> {
+                            if (!v.equals(table.schema().options().get(k))) {
+                                options.put(k, v);
+                            }
+                        });
         TableSchema next =
                 new TableSchema(
                         table.schema().id() + 1,
                         current.fields(),
                         current.partitionKeys(),
                         current.primaryKeys(),
-                        proposed.options(),
+                        options,
                         proposed.comment(),
                         proposed.watermark(),
                         current.highestFieldId());

@@ -81,6 +81,16 @@ class ReadmeOptionsTest {
         List<ConfigOption<?>> primaryKey = LsmOptions.all();
         out.append("\nTable options:\n\n");
         tableRows(out, TableOptions.all().stream().filter(o -> !primaryKey.contains(o)).toList());
+        // Options named after a column are no ConfigOption: their row is the one written here.
+        out.append(
+                row(
+                        "`fields.<column>.default-value`",
+                        "ALTER TABLE",
+                        "(none: null)",
+                        "string",
+                        "The value the column reads as in rows of files written before it was"
+                                + " added; text of the column's type (SPEC.md, \"Column"
+                                + " defaults\")."));
         out.append("\nOptions of primary-key tables (refused on append tables):\n\n");
         tableRows(out, primaryKey);
         return out.toString();

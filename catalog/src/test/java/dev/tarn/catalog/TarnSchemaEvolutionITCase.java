@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Column changes from SQL on tables with data written before and after: reads see every row through
  * the current schema, refused changes name the column, the types and the reason, and a streaming
- * read follows the table across a column add.
+ * read follows the table across a column add (with a default, which rows written before read as).
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnSchemaEvolutionITCase {
@@ -117,6 +117,55 @@ class TarnSchemaEvolutionITCase {
     }
 
     @Test
+    void addedColumnsReadAsTheirDefaultsInRowsWrittenBefore() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.users SET"
+                                                + " ('fields.balance.default-value' = 'abc')"))
+                .hasStackTraceContaining(
+                        "Option 'fields.balance.default-value' of table db.users: default value"
+                                + " 'abc' of column balance is not a value of its type DECIMAL(10,"
+                                + " 2)");
+        sql.exec("ALTER TABLE lake.db.users SET ('fields.tier.default-value' = '1')");
+        sql.exec("ALTER TABLE lake.db.users ADD (tier INT NOT NULL, note STRING)");
+        sql.exec("ALTER TABLE lake.db.users SET ('fields.note.default-value' = 'old')");
+        sql.exec(
+                "INSERT INTO lake.db.users VALUES (3, 'cid', 3.00, CAST(NULL AS BOOLEAN), 5,"
+                        + " CAST(NULL AS STRING))");
+        sql.exec("ALTER TABLE lake.db.users RENAME tier TO level");
+        assertThat(query("SELECT id, level, note FROM lake.db.users"))
+                .containsExactly("+I[1, 1, old]", "+I[2, 1, old]", "+I[3, 5, null]");
+        assertThat(query("SELECT id FROM lake.db.users WHERE level = 1"))
+                .containsExactly("+I[1]", "+I[2]");
+        assertThat(query("SHOW CREATE TABLE lake.db.users").get(0))
+                .contains("'fields.level.default-value' = '1'");
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.users RESET ('fields.level.default-value')"))
+                .hasStackTraceContaining(
+                        "Cannot alter table db.users: column level is NOT NULL and has the default"
+                                + " '1'");
+    }
+
+    @Test
+    void aRowColumnGainsANestedField() throws Exception {
+        sql.exec("CREATE TABLE lake.db.r (id INT, address ROW<zip INT, city STRING>)");
+        sql.exec("INSERT INTO lake.db.r VALUES (1, ROW(10, 'a'))");
+        sql.exec("ALTER TABLE lake.db.r MODIFY address ROW<zip BIGINT, city STRING, lvl INT>");
+        sql.exec("INSERT INTO lake.db.r VALUES (2, ROW(20, 'b', 3))");
+        assertThat(query("SELECT id, address.zip, address.city, address.lvl FROM lake.db.r"))
+                .containsExactly("+I[1, 10, a, null]", "+I[2, 20, b, 3]");
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.r MODIFY address ROW<zip BIGINT,"
+                                                + " town STRING, lvl INT>"))
+                .hasStackTraceContaining("nested field city would become town");
+    }
+
+    @Test
     void aStreamingReadFollowsTheTableAcrossAColumnAdd() throws Exception {
         sql.exec("CREATE TABLE lake.db.s (id INT, name STRING)");
         sql.exec("INSERT INTO lake.db.s VALUES (1, 'a')");
@@ -128,6 +177,7 @@ class TarnSchemaEvolutionITCase {
                                                 + " 'from-snapshot-full', 'scan.snapshot-id' ="
                                                 + " '1') */"))) {
             assertThat(before.take(1)).containsExactly("+I[1, a]");
+            sql.exec("ALTER TABLE lake.db.s SET ('fields.score.default-value' = '0.5')");
             sql.exec("ALTER TABLE lake.db.s ADD (score DOUBLE AFTER id)");
             sql.exec("INSERT INTO lake.db.s VALUES (2, 2.5, 'b')");
             // A read planned before the change keeps its columns.
@@ -140,7 +190,7 @@ class TarnSchemaEvolutionITCase {
                                                     + " 'from-snapshot-full',"
                                                     + " 'scan.snapshot-id' = '1') */"))) {
                 assertThat(after.take(2))
-                        .containsExactlyInAnyOrder("+I[1, null, a]", "+I[2, 2.5, b]");
+                        .containsExactlyInAnyOrder("+I[1, 0.5, a]", "+I[2, 2.5, b]");
                 sql.exec("INSERT INTO lake.db.s VALUES (3, 3.5, 'c')");
                 assertThat(after.take(1)).containsExactly("+I[3, 3.5, c]");
                 assertThat(before.take(1)).containsExactly("+I[3, c]");

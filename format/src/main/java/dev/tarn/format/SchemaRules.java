@@ -3,6 +3,7 @@ package dev.tarn.format;
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
@@ -82,6 +83,7 @@ final class SchemaRules {
                                 new TreeSet<>(PARTITION_TYPES)));
             }
         }
+        SchemaChange.checkDefaults(table, null, schema);
         if (schema.partitionKeys().size() == schema.fields().size()) {
             throw new IllegalArgumentException(
                     "Table "
@@ -91,7 +93,8 @@ final class SchemaRules {
         if (schema.kind() == TableKind.APPEND) {
             for (String key : schema.options().keySet()) {
                 if (LsmOptions.all().stream().anyMatch(o -> o.key().equals(key))
-                        || key.startsWith(LsmOptions.FIELDS_PREFIX)) {
+                        || key.startsWith(LsmOptions.FIELDS_PREFIX)
+                                && !SchemaChange.isColumnDefault(key)) {
                     throw new IllegalArgumentException(
                             String.format(
                                     "Option '%s' of table %s applies to primary-key tables only;"

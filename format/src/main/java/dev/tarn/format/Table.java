@@ -6,6 +6,7 @@ import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.SchemaManager;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
@@ -134,6 +135,7 @@ public final class Table implements Serializable {
     public void checkNextSchema(TableSchema next) {
         TableOptions.checkAlter(name(), schema(), next, snapshotManager().latestId());
         SchemaRules.validate("alter", name(), next);
+        SchemaChange.checkDefaults(name(), schema(), next);
     }
 
     /** What the seams below this façade take: schema, options, paths, I/O and managers. */

@@ -3,6 +3,7 @@ package dev.tarn.format.bucket;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.HashMap;
 import java.util.Map;
@@ -39,8 +40,31 @@ public final class FilePruning {
         this.schemas = schemas;
         this.filter = filter;
         this.totalBuckets = totalBuckets;
-        this.buckets = BucketPruning.buckets(filter, schema, totalBuckets);
+        Set<Integer> fixed = BucketPruning.buckets(filter, schema, totalBuckets);
+        this.buckets = fixed != null && bucketKeyChanged(schema, schemas) ? null : fixed;
         this.partitions = new PartitionPruning(schema.fieldIndexes(schema.partitionKeys()));
+    }
+
+    /**
+     * Whether rows of the table's files may have been bucketed by other columns than the current
+     * schema's bucket key: an append table without a 'bucket-key' option hashes by all its columns,
+     * and a compaction rewrites rows bucketed by an older schema's columns under the current one.
+     */
+    private static boolean bucketKeyChanged(TableSchema schema, LongFunction<TableSchema> schemas) {
+        if (schema.kind() != TableSchema.TableKind.APPEND
+                || schema.options().containsKey(TableOptions.BUCKET_KEY.key())) {
+            return false;
+        }
+        for (long id = 0; id < schema.id(); id++) {
+            try {
+                if (!schema.sameColumns(schemas.apply(id))) {
+                    return true;
+                }
+            } catch (RuntimeException e) {
+                return true; // An unreadable old schema: do not rely on it.
+            }
+        }
+        return false;
     }
 
     /**

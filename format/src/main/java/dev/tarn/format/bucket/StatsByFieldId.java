@@ -8,8 +8,8 @@ import dev.tarn.format.schema.TableSchema.DataField;
 /**
  * A file's column statistics, recorded by the columns of the schema it was written under, as
  * statistics of a scan's schema by field id: a renamed or moved column keeps its statistics; a
- * column the file lacks is all null in it (as a read returns it); a widened column's bounds are
- * unknown (its bounds are values of the old type).
+ * column the file lacks is all null in it, or all its default (as a read returns it); a widened
+ * column's bounds are unknown (its bounds are values of the old type).
  */
 final class StatsByFieldId {
 
@@ -19,10 +19,14 @@ final class StatsByFieldId {
     /** Per column of the scan's schema: whether its type is the file's, ignoring nullability. */
     private final boolean[] sameType;
 
+    /** Per column of the scan's schema the file lacks: its default, or null. */
+    private final Object[] defaults;
+
     StatsByFieldId(TableSchema scan, TableSchema file) {
         int arity = scan.fields().size();
         this.sources = new int[arity];
         this.sameType = new boolean[arity];
+        this.defaults = new Object[arity];
         for (int i = 0; i < arity; i++) {
             DataField f = scan.fields().get(i);
             sources[i] = -1;
@@ -32,6 +36,9 @@ final class StatsByFieldId {
                     sources[i] = j;
                     sameType[i] = written.type().copy(true).equals(f.type().copy(true));
                 }
+            }
+            if (sources[i] < 0) {
+                defaults[i] = scan.defaultValue(f.name());
             }
         }
     }
@@ -44,7 +51,10 @@ final class StatsByFieldId {
         long[] nulls = new long[sources.length];
         for (int i = 0; i < sources.length; i++) {
             int j = sources[i];
-            if (j < 0) {
+            if (j < 0 && defaults[i] != null) {
+                mins[i] = defaults[i];
+                maxs[i] = defaults[i];
+            } else if (j < 0) {
                 nulls[i] = file.rowCount();
             } else if (j >= stats.columnCount()) {
                 nulls[i] = -1;

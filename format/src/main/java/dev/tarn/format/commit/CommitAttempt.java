@@ -93,6 +93,15 @@ final class CommitAttempt {
         return watermark;
     }
 
+    /** Whether {@code watermark} is above the table's at {@code latest}. */
+    static boolean advances(@Nullable Long watermark, @Nullable Snapshot latest) {
+        if (watermark == null) {
+            return false;
+        }
+        Long current = latest == null ? null : latest.commit().watermark();
+        return current == null || watermark > current;
+    }
+
     /**
      * Creates the staged snapshot's file through the table's atomic publish step.
      *

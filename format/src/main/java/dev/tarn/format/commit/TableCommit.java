@@ -42,11 +42,15 @@ public final class TableCommit {
     private final SnapshotManager snapshots;
     private final CommitRetry retry;
 
+    /** The highest schema id the writers' schema is compatible with (SPEC.md, section 2). */
+    private long schemaChecked;
+
     public TableCommit(TableContext table, String commitUser) {
         this.table = table;
         this.commitUser = commitUser;
         this.snapshots = table.snapshotManager();
         this.retry = CommitRetry.of(table.name(), table.config().commit());
+        this.schemaChecked = table.schema().id();
     }
 
     /**
@@ -303,6 +307,9 @@ public final class TableCommit {
         try {
             return retry.run(
                     attempt -> {
+                        // Refuses files of a schema changed incompatibly under the writer.
+                        schemaChecked =
+                                table.schemaManager().checkWriter(table.schema(), schemaChecked);
                         OptionalLong latestId = snapshots.latestId();
                         Snapshot latest = latestId.isPresent() ? fresh(latestId.getAsLong()) : null;
                         List<ManifestEntry> delta = staging.stage(latest);
@@ -313,7 +320,7 @@ public final class TableCommit {
                         if (delta.isEmpty()
                                 && changelog.isEmpty()
                                 && kind == CommitKind.APPEND
-                                && !advances(header.watermark(), latest)) {
+                                && !CommitAttempt.advances(header.watermark(), latest)) {
                             return OptionalLong.empty(); // The table's watermark is as high.
                         }
                         CommitAttempt staged = new CommitAttempt(table, latest);
@@ -385,14 +392,5 @@ public final class TableCommit {
                                                         + " %d vanished meanwhile (a rollback or"
                                                         + " an expiration removed it)",
                                                 table.name(), id)));
-    }
-
-    /** Whether {@code watermark} is above the table's at {@code latest}. */
-    private static boolean advances(@Nullable Long watermark, @Nullable Snapshot latest) {
-        if (watermark == null) {
-            return false;
-        }
-        Long current = latest == null ? null : latest.commit().watermark();
-        return current == null || watermark > current;
     }
 }

@@ -85,6 +85,9 @@ final class BinaryTransposer {
             int nullBits) {
         int slot = nullBits + 8 * pos;
         LogicalTypeRoot root = type.getTypeRoot();
+        if (vector instanceof RawVectors.Nulls nulls) {
+            return new NullColumn(pos, slot, nulls);
+        }
         if (bytes != null && root != LogicalTypeRoot.DECIMAL) {
             return new BytesColumn(pos, slot, (AbstractHeapVector) vector, bytes);
         }
@@ -230,6 +233,20 @@ final class BinaryTransposer {
                 } else {
                     writer.write(segment, starts[i] + slot, row);
                 }
+            }
+        }
+    }
+
+    /** A column that is null in every row (one a file lacks): only its null bits are set. */
+    private static final class NullColumn extends Column {
+        NullColumn(int pos, int slot, AbstractHeapVector vector) {
+            super(pos, slot, vector);
+        }
+
+        @Override
+        void write(MemorySegment segment, int from, int count, int[] starts, int[] cursors) {
+            for (int i = 0; i < count; i++) {
+                setNull(segment, starts[i]);
             }
         }
     }

@@ -16,7 +16,9 @@ import org.apache.parquet.schema.MessageType;
  * Reads rows of flat schemas column by column: each batch of up to {@link #BATCH_ROWS} rows (or as
  * many as asked for) is decoded into one vector per column by {@link FlatColumnReader}s, then
  * served as a reused {@link BatchRow} that points into the vectors. This skips Parquet's record
- * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans.
+ * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans. With a
+ * mapping, the decoded vectors of a file of an older schema version become the reading schema's
+ * once per batch ({@link MappedVectors}), and the batch stays columnar.
  */
 final class ColumnarRowGroupReader implements RowGroupReader {
 
@@ -29,6 +31,7 @@ final class ColumnarRowGroupReader implements RowGroupReader {
     private final BatchRow row;
     private final int batchRows;
     @Nullable private final BinaryTransposer transposer;
+    @Nullable private final MappedVectors mapped;
     private long rowsLeftInGroup;
     private int rowsInBatch;
     private int nextRow;
@@ -41,29 +44,51 @@ final class ColumnarRowGroupReader implements RowGroupReader {
      * @param batchRows rows decoded per batch
      */
     ColumnarRowGroupReader(MessageType requested, RowType readType, int batchRows) {
+        this(requested, readType, batchRows, null);
+    }
+
+    /**
+     * @param readType the file's columns to decode
+     * @param mapping if not null, how the decoded columns become the returned ones ({@link
+     *     MappedVectors#supports} them); null returns the decoded columns
+     */
+    ColumnarRowGroupReader(
+            MessageType requested,
+            RowType readType,
+            int batchRows,
+            @Nullable ParquetDataReader.Columns mapping) {
         int arity = readType.getFieldCount();
         this.batchRows = batchRows;
         this.columns = new FlatColumnReader[arity];
         this.descriptors = new ColumnDescriptor[arity];
         ColumnVector[] vectors = new ColumnVector[arity];
-        BytesColumnReader[] strings = new BytesColumnReader[arity];
+        BytesColumnReader[] bytes = new BytesColumnReader[arity];
         for (int i = 0; i < arity; i++) {
             descriptors[i] =
                     requested.getColumnDescription(new String[] {requested.getFieldName(i)});
             columns[i] = FlatColumnReaders.of(readType.getTypeAt(i), descriptors[i], batchRows);
             vectors[i] = columns[i].vector();
-            LogicalTypeRoot root = readType.getTypeAt(i).getTypeRoot();
+            bytes[i] = columns[i] instanceof BytesColumnReader reader ? reader : null;
+        }
+        RowType outType = readType;
+        if (mapping != null) {
+            this.mapped = MappedVectors.of(mapping, vectors, bytes, batchRows);
+            vectors = mapped.vectors();
+            bytes = mapped.bytes();
+            outType = mapping.readType();
+        } else {
+            this.mapped = null;
+        }
+        BytesColumnReader[] strings = new BytesColumnReader[outType.getFieldCount()];
+        for (int i = 0; i < strings.length; i++) {
+            LogicalTypeRoot root = outType.getTypeAt(i).getTypeRoot();
             if (root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR) {
-                strings[i] = (BytesColumnReader) columns[i];
+                strings[i] = bytes[i];
             }
         }
         this.batch = new VectorizedColumnBatch(vectors);
         this.row = new BatchRow(batch, strings);
-        BytesColumnReader[] bytes = new BytesColumnReader[arity];
-        for (int i = 0; i < arity; i++) {
-            bytes[i] = columns[i] instanceof BytesColumnReader reader ? reader : null;
-        }
-        this.transposer = BinaryTransposer.of(readType, vectors, bytes);
+        this.transposer = BinaryTransposer.of(outType, vectors, bytes);
     }
 
     @Override
@@ -86,6 +111,9 @@ final class ColumnarRowGroupReader implements RowGroupReader {
             int rows = (int) Math.min(batchRows, rowsLeftInGroup);
             for (FlatColumnReader column : columns) {
                 column.readBatch(rows);
+            }
+            if (mapped != null) {
+                mapped.convert(rows);
             }
             batch.setNumRows(rows);
             rowsLeftInGroup -= rows;

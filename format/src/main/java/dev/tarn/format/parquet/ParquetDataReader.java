@@ -4,7 +4,6 @@ import dev.tarn.format.io.FileIO;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.row.BinaryRowBatch;
 import java.io.Closeable;
-import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
@@ -79,7 +78,7 @@ public final class ParquetDataReader implements Closeable {
             RowType readType,
             @Nullable Predicate filter)
             throws IOException {
-        return open(io, path, fileLength, fileType, readType, filter, true, 0);
+        return open(io, path, fileLength, fileType, readType, filter, true, 0, null);
     }
 
     /**
@@ -96,7 +95,48 @@ public final class ParquetDataReader implements Closeable {
             @Nullable Predicate filter,
             int batchRows)
             throws IOException {
-        return open(io, path, fileLength, fileType, readType, filter, true, batchRows);
+        return open(io, path, fileLength, fileType, readType, filter, true, batchRows, null);
+    }
+
+    /**
+     * How the columns read from a file written under one schema version become the columns of
+     * another (the table's field-id mapping): per returned column of {@code readType}, the index of
+     * the file column of {@code fileType} it reads, whose type it has or widens, or -1 to return
+     * {@code constants[i]} in every row (Flink internal data: a default, or null).
+     */
+    public record Columns(RowType fileType, RowType readType, int[] sources, Object[] constants) {}
+
+    /**
+     * Opens a file written with the columns {@code columns.fileType()} (those to read, under the
+     * file's names) and returns rows of {@code columns.readType()}. A columnar read maps the
+     * decoded vectors once per batch ({@link MappedVectors}) and stays columnar; any other read
+     * returns {@code rows} of each decoded row.
+     *
+     * @param rows the same mapping, row by row: a reused row of the read type from a decoded row
+     */
+    public static ParquetDataReader open(
+            FileIO io,
+            Path path,
+            long fileLength,
+            Columns columns,
+            UnaryOperator<RowData> rows,
+            int batchRows)
+            throws IOException {
+        boolean byVectors = MappedVectors.supports(columns);
+        ParquetDataReader reader =
+                open(
+                        io,
+                        path,
+                        fileLength,
+                        columns.fileType(),
+                        columns.fileType(),
+                        null,
+                        true,
+                        batchRows,
+                        byVectors ? columns : null);
+        return byVectors && reader.rows instanceof ColumnarRowGroupReader
+                ? reader
+                : reader.mapRows(rows);
     }
 
     /** As the public {@code open}; {@code vectorized} false forces record-by-record reading. */
@@ -109,11 +149,14 @@ public final class ParquetDataReader implements Closeable {
             @Nullable Predicate filter,
             boolean vectorized)
             throws IOException {
-        return open(io, path, fileLength, fileType, readType, filter, vectorized, 0);
+        return open(io, path, fileLength, fileType, readType, filter, vectorized, 0, null);
     }
 
-    /** {@code batchRows} 0 takes the default batch. */
-    static ParquetDataReader open(
+    /**
+     * {@code batchRows} 0 takes the default batch; {@code mapping}: the columnar reader's, if it is
+     * columnar (see {@link Columns}).
+     */
+    private static ParquetDataReader open(
             FileIO io,
             Path path,
             long fileLength,
@@ -121,7 +164,8 @@ public final class ParquetDataReader implements Closeable {
             RowType readType,
             @Nullable Predicate filter,
             boolean vectorized,
-            int batchRows)
+            int batchRows,
+            @Nullable Columns mapping)
             throws IOException {
         ParquetInputFile file = new ParquetInputFile(io, path, fileLength);
         // Tarn wrote the file, so its Parquet schema follows from its row type: the filter can be
@@ -145,7 +189,7 @@ public final class ParquetDataReader implements Closeable {
         } catch (FileNotFoundException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            throw notParquet(path, "footer", e);
+            throw ParquetReadErrors.notParquet(path, "footer", e);
         }
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -158,7 +202,8 @@ public final class ParquetDataReader implements Closeable {
                             ? new ColumnarRowGroupReader(
                                     requested,
                                     readType,
-                                    batchRows > 0 ? batchRows : ColumnarRowGroupReader.BATCH_ROWS)
+                                    batchRows > 0 ? batchRows : ColumnarRowGroupReader.BATCH_ROWS,
+                                    mapping)
                             : records;
             return new ParquetDataReader(path, file, reader, converted, rows, records);
         } catch (IOException | RuntimeException e) {
@@ -184,7 +229,7 @@ public final class ParquetDataReader implements Closeable {
         } catch (FileNotFoundException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            throw notParquet(path, "footer", e);
+            throw ParquetReadErrors.notParquet(path, "footer", e);
         }
     }
 
@@ -207,7 +252,7 @@ public final class ParquetDataReader implements Closeable {
                 try {
                     row = current.next();
                 } catch (IOException | RuntimeException e) {
-                    throw notParquet(path, "row group " + (nextRowGroup - 1), e);
+                    throw ParquetReadErrors.notParquet(path, "row group " + (nextRowGroup - 1), e);
                 }
                 if (row != null) {
                     return mapping == null ? row : mapping.apply(row);
@@ -281,9 +326,11 @@ public final class ParquetDataReader implements Closeable {
                 // Without a page filter this reads the whole row group.
                 pages = reader.readFilteredRowGroup(index);
             } catch (RuntimeException e) {
-                throw notParquet(path, where, e);
+                throw ParquetReadErrors.notParquet(path, where, e);
             } catch (IOException e) {
-                throw corrupt(e) ? notParquet(path, where, e) : e;
+                throw ParquetReadErrors.corrupt(e)
+                        ? ParquetReadErrors.notParquet(path, where, e)
+                        : e;
             }
             if (pages == null || pages.getRowCount() == 0) {
                 // No page of this row group can match.
@@ -296,7 +343,7 @@ public final class ParquetDataReader implements Closeable {
                 current = partial ? partialRows : rows;
                 current.startRowGroup(pages);
             } catch (IOException | RuntimeException e) {
-                throw notParquet(path, where, e);
+                throw ParquetReadErrors.notParquet(path, where, e);
             }
             return true;
         }
@@ -342,30 +389,5 @@ public final class ParquetDataReader implements Closeable {
             pages.close();
             pages = null;
         }
-    }
-
-    /** Whether Parquet failed to decode (rather than to read) the file. */
-    private static boolean corrupt(IOException e) {
-        if (e instanceof EOFException) {
-            return true;
-        }
-        for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
-            if (t.getClass().getName().contains(".thrift.")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static IOException notParquet(Path path, String where, Exception cause) {
-        return new IOException(
-                "Cannot read "
-                        + path
-                        + ": not a valid Parquet file ("
-                        + where
-                        + ": "
-                        + cause.getMessage()
-                        + ")",
-                cause);
     }
 }

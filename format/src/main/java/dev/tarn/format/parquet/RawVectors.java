@@ -16,6 +16,17 @@ final class RawVectors {
 
     private RawVectors() {}
 
+    /**
+     * A column every row of which is null: a column a file lacks, read through a schema that added
+     * it. Filled once with nulls and never reset.
+     */
+    static final class Nulls
+            extends org.apache.flink.table.data.columnar.vector.heap.AbstractHeapVector {
+        Nulls(int capacity) {
+            super(capacity);
+        }
+    }
+
     /** Unscaled INT32 decimals. */
     static final class IntDecimals extends HeapIntVector implements DecimalColumnVector {
         IntDecimals(int capacity) {

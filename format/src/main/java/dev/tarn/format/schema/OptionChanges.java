@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
+import javax.annotation.Nullable;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
@@ -59,19 +60,8 @@ final class OptionChanges {
         if (latestSnapshot.isEmpty()) {
             return;
         }
-        TreeSet<String> keys = new TreeSet<>(current.options().keySet());
-        keys.addAll(proposed.options().keySet());
-        // bucket-key has a value (the derived columns) whether or not it is stored. An append
-        // table's derived key follows its columns: no rows merge by it, and a scan prunes only
-        // files of its own columns by bucket.
-        if (current.kind().takesChanges() || keys.contains(TableOptions.BUCKET_KEY.key())) {
-            keys.add(TableOptions.BUCKET_KEY.key());
-        }
-        for (String key : keys) {
-            if (TableOptions.scope(key).orElse(null) != OptionScope.CREATE
-                    || Objects.equals(effective(current, key), effective(proposed, key))) {
-                continue;
-            }
+        String key = firstFixedChange(current, proposed);
+        if (key != null) {
             throw new IllegalArgumentException(
                     String.format(
                             "Cannot alter table %s: option '%s' is fixed once the table has data"
@@ -83,6 +73,29 @@ final class OptionChanges {
                             describe(current, key),
                             describe(proposed, key)));
         }
+    }
+
+    /**
+     * The first option (by key) fixed at creation whose value {@code proposed} changes from {@code
+     * current}'s, or null if none does.
+     */
+    @Nullable
+    static String firstFixedChange(TableSchema current, TableSchema proposed) {
+        TreeSet<String> keys = new TreeSet<>(current.options().keySet());
+        keys.addAll(proposed.options().keySet());
+        // bucket-key has a value (the derived columns) whether or not it is stored. An append
+        // table's derived key follows its columns: no rows merge by it, and a scan prunes only
+        // files of its own columns by bucket.
+        if (current.kind().takesChanges() || keys.contains(TableOptions.BUCKET_KEY.key())) {
+            keys.add(TableOptions.BUCKET_KEY.key());
+        }
+        for (String key : keys) {
+            if (TableOptions.scope(key).orElse(null) == OptionScope.CREATE
+                    && !Objects.equals(effective(current, key), effective(proposed, key))) {
+                return key;
+            }
+        }
+        return null;
     }
 
     /** The value {@code schema} has for {@code key}, typed: stored, else derived or default. */
@@ -129,7 +142,7 @@ final class OptionChanges {
     }
 
     /** How a message names the value {@code schema} has for {@code key}. */
-    private static String describe(TableSchema schema, String key) {
+    static String describe(TableSchema schema, String key) {
         String stored = schema.options().get(key);
         if (stored != null) {
             return "'" + stored + "'";

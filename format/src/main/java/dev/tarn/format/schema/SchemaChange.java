@@ -22,10 +22,28 @@ public sealed interface SchemaChange {
         }
     }
 
-    /** A new nullable column; {@code position} null puts it last. */
+    /**
+     * A new column; {@code position} null puts it last. Rows of files written before read as {@code
+     * defaultValue} (stored as the option {@code fields.<name>.default-value}; null: the option the
+     * table may already have, else null). A NOT NULL column needs a default.
+     */
     record AddColumn(
-            String name, LogicalType type, @Nullable String comment, @Nullable Position position)
-            implements SchemaChange {}
+            String name,
+            LogicalType type,
+            @Nullable String comment,
+            @Nullable Position position,
+            @Nullable String defaultValue)
+            implements SchemaChange {
+
+        /** A column without a default of its own. */
+        public AddColumn(
+                String name,
+                LogicalType type,
+                @Nullable String comment,
+                @Nullable Position position) {
+            this(name, type, comment, position, null);
+        }
+    }
 
     record DropColumn(String name) implements SchemaChange {}
 
@@ -47,5 +65,23 @@ public sealed interface SchemaChange {
      */
     static TableSchema apply(String table, TableSchema schema, List<SchemaChange> changes) {
         return new SchemaEvolution(table, schema).apply(changes);
+    }
+
+    /** Whether {@code key} is a column default, {@code fields.<column>.default-value}. */
+    static boolean isColumnDefault(String key) {
+        return ColumnDefaults.isDefaultKey(key);
+    }
+
+    /**
+     * Checks the column defaults of {@code next}, a table's schema (after {@code current}, or the
+     * first): each reads as its column's type, and a NOT NULL column keeps the default it has.
+     *
+     * @throws IllegalArgumentException naming the column, its type, the value and the reason
+     */
+    static void checkDefaults(String table, @Nullable TableSchema current, TableSchema next) {
+        ColumnDefaults.validate(table, next);
+        if (current != null) {
+            ColumnDefaults.checkKept(table, current, next);
+        }
     }
 }

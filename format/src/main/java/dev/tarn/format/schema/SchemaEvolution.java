@@ -9,25 +9,30 @@ import dev.tarn.format.schema.SchemaChange.UpdateColumnComment;
 import dev.tarn.format.schema.SchemaChange.UpdateColumnType;
 import dev.tarn.format.schema.TableSchema.DataField;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
  * Applies {@link SchemaChange}s to one schema, in order, checking each against the columns the
  * changes before it left. Key columns (primary, partition and bucket keys) keep their names and
- * types: rows are bucketed, partitioned and merged by them, in files of every schema version.
+ * types: rows are bucketed, partitioned and merged by them, in files of every schema version. A
+ * column's default option follows it through a rename and is removed with it.
  */
 final class SchemaEvolution {
 
     private final String table;
     private final TableSchema base;
     private final List<DataField> fields;
+    private final Map<String, String> options;
     private int highestFieldId;
 
     SchemaEvolution(String table, TableSchema base) {
         this.table = table;
         this.base = base;
         this.fields = new ArrayList<>(base.fields());
+        this.options = new HashMap<>(base.options());
         this.highestFieldId = base.highestFieldId();
     }
 
@@ -41,6 +46,8 @@ final class SchemaEvolution {
                     throw refused("drop column " + drop.name(), "it is the table's last column");
                 }
                 fields.remove(index(drop.name()));
+                // A dropped column's default goes with it.
+                options.remove(ColumnDefaults.key(drop.name()));
             } else if (change instanceof RenameColumn rename) {
                 checkNotKey(rename.name(), "rename");
                 if (find(rename.newName()) >= 0) {
@@ -51,6 +58,10 @@ final class SchemaEvolution {
                 int i = index(rename.name());
                 DataField f = fields.get(i);
                 fields.set(i, new DataField(f.id(), rename.newName(), f.type(), f.description()));
+                String value = options.remove(ColumnDefaults.key(rename.name()));
+                if (value != null) {
+                    options.put(ColumnDefaults.key(rename.newName()), value);
+                }
             } else if (change instanceof MoveColumn move) {
                 DataField f = fields.remove(index(move.name()));
                 if (move.name().equals(move.position().after())) {
@@ -70,7 +81,7 @@ final class SchemaEvolution {
                 fields,
                 base.partitionKeys(),
                 base.primaryKeys(),
-                base.options(),
+                options,
                 base.comment(),
                 base.watermark(),
                 highestFieldId);
@@ -81,11 +92,19 @@ final class SchemaEvolution {
         if (find(add.name()) >= 0) {
             throw refused(what, "a column of that name exists");
         }
-        if (!add.type().isNullable()) {
+        if (add.defaultValue() != null) {
+            options.put(ColumnDefaults.key(add.name()), add.defaultValue());
+        }
+        String defaultValue = options.get(ColumnDefaults.key(add.name()));
+        if (!add.type().isNullable() && defaultValue == null) {
             throw refused(
                     what,
-                    "rows written before have no value for it and column defaults are not"
-                            + " supported yet; add it as a nullable column");
+                    "rows written before have no value for it; give it a default (option '"
+                            + ColumnDefaults.key(add.name())
+                            + "') or add it as a nullable column");
+        }
+        if (defaultValue != null) {
+            ColumnDefaults.check(table, add.name(), add.type(), defaultValue);
         }
         int at = add.position() == null ? fields.size() : at(add.position(), what);
         highestFieldId++;
@@ -158,7 +177,8 @@ final class SchemaEvolution {
     @Nullable
     private String optionNaming(String name) {
         for (var e : base.options().entrySet()) {
-            if (e.getKey().startsWith("fields." + name + ".")) {
+            if (e.getKey().startsWith("fields." + name + ".")
+                    && !e.getKey().equals(ColumnDefaults.key(name))) {
                 return e.getKey();
             }
             if (e.getKey().equals("sequence.field")

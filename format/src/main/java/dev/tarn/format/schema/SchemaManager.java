@@ -86,6 +86,44 @@ public final class SchemaManager {
     }
 
     /**
+     * Checks that files a writer prepared under {@code writer} may be committed to the table as its
+     * schemas are now ({@link WriterCompatibility}). Cheap when no schema above {@code checked}
+     * exists: one existence check.
+     *
+     * @param checked the highest schema id already found compatible (at first, the writer's)
+     * @return the highest schema id now found compatible
+     * @throws IllegalStateException naming the table, the writer's schema id, the latest id and why
+     */
+    public long checkWriter(TableSchema writer, long checked) {
+        try {
+            if (!io.exists(path(checked + 1))) {
+                return checked;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot look for schema " + (checked + 1) + " of table " + table, e);
+        }
+        TableSchema latest = latest();
+        TableSchema stored;
+        try {
+            stored = io.exists(path(writer.id())) ? schema(writer.id()) : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot look for schema " + writer.id() + " of table " + table, e);
+        }
+        String reason = WriterCompatibility.refusal(writer, stored, latest);
+        if (reason != null) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot commit to table %s files written under schema %d: the latest"
+                                    + " schema is %d, and %s. Submit the job again so it writes"
+                                    + " under the latest schema.",
+                            table, writer.id(), latest.id(), reason));
+        }
+        return latest.id();
+    }
+
+    /**
      * Writes {@code schema} as a new version.
      *
      * @throws IllegalStateException if another writer created that version first

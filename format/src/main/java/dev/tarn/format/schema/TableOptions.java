@@ -266,11 +266,15 @@ public final class TableOptions {
      * Where each option may change (see {@link OptionScope}), the one place that says so. Keys of
      * per-field merge options ({@code fields.<field>.aggregate-function}, {@code
      * fields.<field>.ignore-retract}, {@code fields.<field>.list-agg-delimiter}) are classified by
-     * their prefix: {@link OptionScope#CREATE}, as every merge option.
+     * their prefix: {@link OptionScope#CREATE}, as every merge option. Column defaults ({@code
+     * fields.<field>.default-value}) may change with ALTER TABLE: files never hold them.
      *
      * @return empty for a key that is no table option (validation names it)
      */
     public static Optional<OptionScope> scope(String key) {
+        if (ColumnDefaults.isDefaultKey(key)) {
+            return Optional.of(OptionScope.ALTER);
+        }
         if (key.startsWith(LsmOptions.FIELDS_PREFIX)) {
             return Optional.of(OptionScope.CREATE);
         }

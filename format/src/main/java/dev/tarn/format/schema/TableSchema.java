@@ -246,6 +246,15 @@ public record TableSchema(
     }
 
     /**
+     * The value column {@code name} reads as in files written before it was added: its default
+     * (option {@code fields.<name>.default-value}) as Flink internal data, or null without one.
+     */
+    @Nullable
+    public Object defaultValue(String name) {
+        return ColumnDefaults.value(this, name);
+    }
+
+    /**
      * Columns rows are hashed by: the bucket-key option, else the primary key without partition
      * keys, else every column that is not a partition key (a partition key is constant within its
      * partition, so hashing by it adds nothing).

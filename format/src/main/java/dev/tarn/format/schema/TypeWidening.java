@@ -1,9 +1,11 @@
 package dev.tarn.format.schema;
 
+import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
@@ -71,6 +73,11 @@ final class TypeWidening {
                     return "a string type may only get longer";
                 }
                 break;
+            case ROW:
+                if (b == LogicalTypeRoot.ROW) {
+                    return rowRefusal((RowType) f, (RowType) t);
+                }
+                break;
             default:
                 break;
         }
@@ -82,6 +89,41 @@ final class TypeWidening {
         return "the types are incompatible; only widenings are allowed (INT to BIGINT, FLOAT to"
                 + " DOUBLE, DECIMAL to more digits, CHAR/VARCHAR to longer VARCHAR, NOT NULL to"
                 + " nullable)";
+    }
+
+    /**
+     * A ROW may gain nullable fields at its end and widen its fields; its fields have no ids of
+     * their own, so they are matched by position and may not be renamed, dropped or moved.
+     */
+    @Nullable
+    private static String rowRefusal(RowType from, RowType to) {
+        List<RowType.RowField> a = from.getFields();
+        List<RowType.RowField> b = to.getFields();
+        if (b.size() < a.size()) {
+            return "a ROW may not lose fields; nested fields may only be added at its end";
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).getName().equals(b.get(i).getName())) {
+                return "nested field "
+                        + a.get(i).getName()
+                        + " would become "
+                        + b.get(i).getName()
+                        + "; nested fields are matched by position, so they may not be renamed,"
+                        + " dropped or moved, only added at the end";
+            }
+            String reason = refusal(a.get(i).getType(), b.get(i).getType());
+            if (reason != null) {
+                return "nested field " + a.get(i).getName() + ": " + reason;
+            }
+        }
+        for (int i = a.size(); i < b.size(); i++) {
+            if (!b.get(i).getType().isNullable()) {
+                return "added nested field "
+                        + b.get(i).getName()
+                        + " is NOT NULL, but values written before have none";
+            }
+        }
+        return null;
     }
 
     private static boolean isNumber(LogicalTypeRoot root) {

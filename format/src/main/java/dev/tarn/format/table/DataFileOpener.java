@@ -66,14 +66,7 @@ public record DataFileOpener(
                 // the filter, whose columns are named and indexed by the reading schema.
                 FieldIdMapping mapping = new FieldIdMapping(table.schema(), written, readType);
                 return ParquetDataReader.open(
-                                table.io(),
-                                path,
-                                file.fileSize(),
-                                mapping.fileReadType(),
-                                mapping.fileReadType(),
-                                null,
-                                batchRows)
-                        .mapRows(mapping);
+                        table.io(), path, file.fileSize(), mapping.columns(), mapping, batchRows);
             }
             return ParquetDataReader.open(
                     table.io(), path, file.fileSize(), fileType, readType, filter, batchRows);

@@ -1,5 +1,6 @@
 package dev.tarn.format.table;
 
+import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.DataField;
 import java.math.RoundingMode;
@@ -19,9 +20,10 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 /**
  * How the columns of a file written under one schema version are read as columns of another, by
  * field id (SPEC.md, "Schema evolution"): a column is found under the name the file's schema gave
- * its id, a column the file lacks reads as null, and a widened column is converted value by value.
- * Columns that are not table columns (a primary-key file's sequence number and row kind) are read
- * as they are. The mapped row is one object reused from row to row, as the reader's own rows are.
+ * its id, a column the file lacks reads as its default (or null), and a widened column is converted
+ * value by value. Columns that are not table columns (a primary-key file's sequence number and row
+ * kind) are read as they are. The mapped row is one object reused from row to row, as the reader's
+ * own rows are.
  */
 final class FieldIdMapping implements UnaryOperator<RowData> {
 
@@ -31,6 +33,10 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
     /** Per read column: its position in {@link #fileReadType}, or -1 to read null. */
     private final int[] sources;
 
+    /** Per read column the file lacks: the value it reads as (its default, or null). */
+    private final Object[] constants;
+
+    private final RowType readType;
     private final RowData.FieldGetter[] getters;
     private final UnaryOperator<Object>[] conversions;
     private final GenericRowData out;
@@ -42,6 +48,8 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
         this.sources = new int[arity];
         this.getters = new RowData.FieldGetter[arity];
         this.conversions = new UnaryOperator[arity];
+        this.constants = new Object[arity];
+        this.readType = readType;
         for (int i = 0; i < arity; i++) {
             RowType.RowField field = readType.getFields().get(i);
             DataField current = field(readSchema, field.getName());
@@ -54,6 +62,7 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
                 DataField written = byId(fileSchema, current.id());
                 if (written == null) {
                     sources[i] = -1;
+                    constants[i] = readSchema.defaultValue(current.name());
                     continue;
                 }
                 fileName = written.name();
@@ -81,12 +90,17 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
         return fileReadType;
     }
 
+    /** The mapping as the columnar reader takes it (the same as {@link #apply}, by vectors). */
+    ParquetDataReader.Columns columns() {
+        return new ParquetDataReader.Columns(fileReadType, readType, sources, constants);
+    }
+
     @Override
     public RowData apply(RowData row) {
         out.setRowKind(row.getRowKind());
         for (int i = 0; i < sources.length; i++) {
             if (sources[i] < 0) {
-                out.setField(i, null);
+                out.setField(i, constants[i]);
             } else {
                 Object value = getters[i].getFieldOrNull(row);
                 out.setField(i, value == null ? null : conversions[i].apply(value));
@@ -130,6 +144,10 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
                             source == LogicalTypeRoot.DECIMAL
                                     ? decimal((DecimalType) from, (DecimalType) to)
                                     : null;
+                    case ROW ->
+                            source == LogicalTypeRoot.ROW
+                                    ? row((RowType) from, (RowType) to)
+                                    : null;
                     // CHAR and VARCHAR values are the same strings under a longer VARCHAR.
                     case VARCHAR ->
                             (source == LogicalTypeRoot.CHAR || source == LogicalTypeRoot.VARCHAR)
@@ -164,6 +182,34 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
                                 .setScale(to.getScale(), RoundingMode.UNNECESSARY),
                         to.getPrecision(),
                         to.getScale());
+    }
+
+    /**
+     * A ROW that gained fields at its end (and may have widened others): its fields by position,
+     * converted, the new ones null. A new row per value: values outlive the row they came in.
+     */
+    @Nullable
+    private static UnaryOperator<Object> row(RowType from, RowType to) {
+        int arity = from.getFieldCount();
+        if (to.getFieldCount() < arity) {
+            return null;
+        }
+        RowData.FieldGetter[] getters = new RowData.FieldGetter[arity];
+        List<UnaryOperator<Object>> fields = new ArrayList<>();
+        for (int i = 0; i < arity; i++) {
+            getters[i] = RowData.createFieldGetter(from.getTypeAt(i), i);
+            fields.add(conversion(from.getTypeAt(i), to.getTypeAt(i)));
+        }
+        int toArity = to.getFieldCount();
+        return v -> {
+            RowData in = (RowData) v;
+            GenericRowData out = new GenericRowData(toArity);
+            for (int i = 0; i < arity; i++) {
+                Object value = getters[i].getFieldOrNull(in);
+                out.setField(i, value == null ? null : fields.get(i).apply(value));
+            }
+            return out;
+        };
     }
 
     @Nullable

@@ -133,6 +133,27 @@ class SchemaChangeTest {
     }
 
     @Test
+    void nullableToNotNullAndARenameOfAPartitionColumnAreRefused() {
+        assertThatThrownBy(
+                        () -> apply(new UpdateColumnType("balance", new DecimalType(false, 12, 2))))
+                .hasMessage(
+                        "Cannot change column balance from DECIMAL(10, 2) to DECIMAL(12, 2) NOT"
+                                + " NULL of table db.t: a nullable column cannot become NOT NULL"
+                                + " (files may hold nulls)");
+        TableSchema partitioned =
+                TableSchema.create(TYPE, List.of("dt"), List.of(), Map.of(), null);
+        assertThatThrownBy(
+                        () ->
+                                SchemaChange.apply(
+                                        "db.t",
+                                        partitioned,
+                                        List.of(new RenameColumn("dt", "day"))))
+                .hasMessage(
+                        "Cannot rename column dt of table db.t: it is a partition column; rows are"
+                                + " bucketed, partitioned and merged by it in every file");
+    }
+
+    @Test
     void keyColumnsKeepTheirNamesAndTypes() {
         assertThatThrownBy(() -> apply(new DropColumn("id")))
                 .hasMessage(
@@ -168,8 +189,8 @@ class SchemaChangeTest {
         assertThatThrownBy(() -> apply(new AddColumn("x", new IntType(false), null, null)))
                 .hasMessage(
                         "Cannot add column x INT NOT NULL of table db.t: rows written before have"
-                                + " no value for it and column defaults are not supported yet;"
-                                + " add it as a nullable column");
+                                + " no value for it; give it a default (option"
+                                + " 'fields.x.default-value') or add it as a nullable column");
         TableSchema single =
                 TableSchema.create(
                         RowType.of(new LogicalType[] {new IntType()}, new String[] {"a"}),

@@ -55,6 +55,18 @@ final class EvolvingTable {
         return next;
     }
 
+    /** Commits {@code next}, the table's next schema, after the format's checks; reloads. */
+    void alter(TableSchema next) {
+        table.checkNextSchema(next);
+        table.schemaManager().commit(next);
+        table = Table.load(FileIO.flinkFileSystems(), location, "db.t");
+    }
+
+    /** Commits the schema with {@code options} and reloads the table under it. */
+    void setOptions(Map<String, String> options) {
+        alter(table.schema().withOptions(options));
+    }
+
     /** Writes and commits {@code rows} through {@code writer}, a table of any schema version. */
     void write(Table writer, List<RowData> rows) throws Exception {
         try (TableWrite write = writer.newWrite()) {
