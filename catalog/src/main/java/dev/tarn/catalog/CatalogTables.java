@@ -6,6 +6,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.DataField;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,10 +50,21 @@ final class CatalogTables {
     static TableSchema toSchema(
             String action, String name, ResolvedCatalogTable table, @Nullable String location) {
         ResolvedSchema resolved = table.getResolvedSchema();
-        for (Column column : resolved.getColumns()) {
-            if (!column.isPhysical()) {
-                unsupported(
-                        action, name, "column " + column.asSummaryString(), "computed or metadata");
+        List<TableSchema.ComputedColumn> computed = new ArrayList<>();
+        List<String> physicalComments = new ArrayList<>();
+        for (int i = 0; i < resolved.getColumns().size(); i++) {
+            Column column = resolved.getColumns().get(i);
+            if (column instanceof Column.ComputedColumn c) {
+                computed.add(
+                        new TableSchema.ComputedColumn(
+                                c.getName(),
+                                c.getExpression().asSerializableString(),
+                                i,
+                                c.getComment().orElse(null)));
+            } else if (!column.isPhysical()) {
+                unsupported(action, name, "column " + column.asSummaryString(), "metadata");
+            } else {
+                physicalComments.add(column.getComment().orElse(null));
             }
         }
         if (!resolved.getIndexes().isEmpty()) {
@@ -79,9 +91,8 @@ final class CatalogTables {
         RowType rowType = (RowType) resolved.toPhysicalRowDataType().getLogicalType();
         List<RowType.RowField> fields = new ArrayList<>();
         for (int i = 0; i < rowType.getFieldCount(); i++) {
-            String comment = resolved.getColumns().get(i).getComment().orElse(null);
             RowType.RowField f = rowType.getFields().get(i);
-            fields.add(new RowType.RowField(f.getName(), f.getType(), comment));
+            fields.add(new RowType.RowField(f.getName(), f.getType(), physicalComments.get(i)));
         }
         List<String> primaryKey =
                 resolved.getPrimaryKey().map(UniqueConstraint::getColumns).orElse(List.of());
@@ -93,7 +104,8 @@ final class CatalogTables {
                 table.getComment() == null || table.getComment().isEmpty()
                         ? null
                         : table.getComment(),
-                watermark(action, name, resolved));
+                watermark(action, name, resolved),
+                computed);
     }
 
     /**
@@ -121,8 +133,8 @@ final class CatalogTables {
     private static void unsupported(String action, String table, String what, String kind) {
         throw new CatalogException(
                 String.format(
-                        "Cannot %s table %s: %s is not supported; a Tarn table stores physical"
-                                + " columns only, without %s definitions",
+                        "Cannot %s table %s: %s is not supported; a Tarn table has physical"
+                                + " and computed columns only, without %s definitions",
                         action, table, what, kind));
     }
 
@@ -161,11 +173,23 @@ final class CatalogTables {
     static CatalogTable toCatalogTable(Table table, Map<String, String> extraOptions) {
         TableSchema schema = table.schema();
         Schema.Builder builder = Schema.newBuilder();
+        List<TableSchema.ComputedColumn> computed =
+                schema.computedColumns().stream()
+                        .sorted(Comparator.comparingInt(TableSchema.ComputedColumn::position))
+                        .toList();
+        int next = 0;
         for (DataField field : schema.fields()) {
+            while (next < computed.size()
+                    && computed.get(next).position() <= builderColumns(field, schema, next)) {
+                computedColumn(builder, computed.get(next++));
+            }
             builder.column(field.name(), TypeConversions.fromLogicalToDataType(field.type()));
             if (field.description() != null) {
                 builder.withComment(field.description());
             }
+        }
+        while (next < computed.size()) {
+            computedColumn(builder, computed.get(next++));
         }
         if (!schema.primaryKeys().isEmpty()) {
             builder.primaryKey(schema.primaryKeys());
@@ -182,6 +206,18 @@ final class CatalogTables {
                 .options(options)
                 .comment(schema.comment())
                 .build();
+    }
+
+    /** How many columns stand before {@code field}: physical ones before it, computed ones put. */
+    private static int builderColumns(DataField field, TableSchema schema, int computedPut) {
+        return schema.fields().indexOf(field) + computedPut;
+    }
+
+    private static void computedColumn(Schema.Builder builder, TableSchema.ComputedColumn column) {
+        builder.columnByExpression(column.name(), column.expression());
+        if (column.comment() != null) {
+            builder.withComment(column.comment());
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.schema.SchemaChange;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.TableChange;
@@ -13,6 +14,24 @@ import org.apache.flink.table.catalog.exceptions.CatalogException;
 final class ColumnChanges {
 
     private ColumnChanges() {}
+
+    /**
+     * Whether {@code change} adds, drops or changes a computed column (one of {@code computed}, the
+     * table's, or a new one): those are declarations, which the requested table holds whole.
+     */
+    static boolean ofComputed(TableChange change, Set<String> computed) {
+        if (change instanceof TableChange.AddColumn add) {
+            return add.getColumn() instanceof Column.ComputedColumn;
+        }
+        if (change instanceof TableChange.DropColumn drop) {
+            return computed.contains(drop.getColumnName());
+        }
+        if (change instanceof TableChange.ModifyColumn modify) {
+            return computed.contains(modify.getOldColumn().getName())
+                    && modify.getNewColumn() instanceof Column.ComputedColumn;
+        }
+        return false;
+    }
 
     /** The format's change for {@code change}, or null if it does not change a column. */
     @Nullable

@@ -6,10 +6,12 @@ import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.TableChange;
@@ -29,9 +31,15 @@ final class TableAlteration {
      * The column changes among {@code changes}, in order, as the format's; rejects every change but
      * those, SET/RESET of options, a new table comment and the watermark.
      */
-    static List<SchemaChange> columnChanges(String table, List<TableChange> changes) {
+    static List<SchemaChange> columnChanges(
+            String table, List<TableChange> changes, TableSchema current) {
+        Set<String> computed = new HashSet<>();
+        current.computedColumns().forEach(c -> computed.add(c.name()));
         List<SchemaChange> columns = new ArrayList<>();
         for (TableChange change : changes) {
+            if (ColumnChanges.ofComputed(change, computed)) {
+                continue; // The requested table's computed columns are taken whole.
+            }
             SchemaChange column = ColumnChanges.of(table, change);
             if (column != null) {
                 columns.add(column);
@@ -108,7 +116,8 @@ final class TableAlteration {
         if (columns.isEmpty()
                 && proposed.options().equals(current.options())
                 && Objects.equals(proposed.comment(), current.comment())
-                && Objects.equals(proposed.watermark(), current.watermark())) {
+                && Objects.equals(proposed.watermark(), current.watermark())
+                && proposed.computedColumns().equals(current.computedColumns())) {
             return Optional.empty();
         }
         // The requested options, with the column changes' own changes to them (a renamed or
@@ -133,6 +142,7 @@ final class TableAlteration {
                         options,
                         proposed.comment(),
                         proposed.watermark(),
+                        proposed.computedColumns(),
                         current.highestFieldId());
         table.checkNextSchema(next);
         return Optional.of(next);

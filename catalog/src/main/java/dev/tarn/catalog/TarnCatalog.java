@@ -246,44 +246,12 @@ public final class TarnCatalog extends AbstractCatalog
     }
 
     /**
-     * Moves table {@code path} to {@code target}, in any database of this catalog. Flink's {@code
-     * ALTER TABLE ... RENAME TO} hands over only the new table name, so another database is reached
-     * through {@code CALL sys.rename_table}. The table's files move with its directory and are
-     * addressed relative to it; a running job still holds the old location.
+     * Moves table {@code path} to {@code target}, in any database of this catalog ({@link
+     * TableRename}).
      */
     void renameTable(ObjectPath path, ObjectPath target, boolean ignoreIfNotExists)
             throws TableNotExistException, TableAlreadyExistException {
-        SystemTables.checkNotSystem(getName(), "rename", path);
-        SystemTables.checkNotSystem(getName(), "rename to", target);
-        if (!tableExists(path)) {
-            if (ignoreIfNotExists) {
-                return;
-            }
-            throw new TableNotExistException(getName(), path);
-        }
-        if (!databaseExists(target.getDatabaseName())) {
-            throw new CatalogException(
-                    String.format(
-                            "Cannot rename table %s to %s in catalog %s: database %s does not"
-                                    + " exist",
-                            path.getFullName(),
-                            target.getFullName(),
-                            getName(),
-                            target.getDatabaseName()));
-        }
-        if (tableExists(target)) {
-            throw new TableAlreadyExistException(getName(), target);
-        }
-        if (!warehouse().renameTable(path, target)) {
-            throw new CatalogException(
-                    String.format(
-                            "Cannot rename table %s to %s in catalog %s: directory %s is in the"
-                                    + " way (it holds no table; remove it first)",
-                            path.getFullName(),
-                            target.getFullName(),
-                            getName(),
-                            warehouse().tablePath(target)));
-        }
+        TableRename.rename(this, warehouse(), path, target, ignoreIfNotExists);
     }
 
     @Override
@@ -331,7 +299,6 @@ public final class TarnCatalog extends AbstractCatalog
             List<TableChange> changes,
             boolean ignoreIfNotExists)
             throws TableNotExistException {
-        List<SchemaChange> columns = TableAlteration.columnChanges(path.getFullName(), changes);
         SystemTables.checkNotSystem(getName(), "alter", path);
         if (!tableExists(path)) {
             if (ignoreIfNotExists) {
@@ -339,8 +306,10 @@ public final class TarnCatalog extends AbstractCatalog
             }
             throw new TableNotExistException(getName(), path);
         }
-        ResolvedCatalogTable resolved = CatalogTables.resolved("alter", getName(), path, newTable);
         Table table = load(path);
+        List<SchemaChange> columns =
+                TableAlteration.columnChanges(path.getFullName(), changes, table.schema());
+        ResolvedCatalogTable resolved = CatalogTables.resolved("alter", getName(), path, newTable);
         formatCall(
                 () -> {
                     TableAlteration.nextSchema(table, resolved, columns)

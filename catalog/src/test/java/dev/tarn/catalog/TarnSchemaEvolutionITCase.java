@@ -150,6 +150,46 @@ class TarnSchemaEvolutionITCase {
     }
 
     @Test
+    void computedColumnsAreDeclaredAndChangedWithoutTouchingAFile() throws Exception {
+        sql.exec(
+                "CREATE TABLE lake.db.orders (id INT, price DECIMAL(10, 2), total AS price * qty"
+                        + " COMMENT 'price times quantity', qty INT, ms BIGINT,"
+                        + " ts AS TO_TIMESTAMP_LTZ(ms, 3), WATERMARK FOR ts AS ts - INTERVAL '1'"
+                        + " SECOND)");
+        sql.exec("INSERT INTO lake.db.orders VALUES (1, 2.50, 4, 1000)");
+        assertThat(query("SELECT id, total, ts FROM lake.db.orders"))
+                .containsExactly("+I[1, 10.00, 1970-01-01T00:00:01Z]");
+        List<String> described = sql.query("DESCRIBE lake.db.orders");
+        assertThat(described.get(2)).startsWith("+I[total, DECIMAL(");
+        assertThat(described.get(2)).contains("AS `price` * `qty`", "price times quantity");
+        assertThat(described.get(3)).startsWith("+I[qty, INT, true, null, null, null");
+        assertThat(query("SHOW CREATE TABLE lake.db.orders").get(0))
+                .contains("`total` AS `price` * `qty` COMMENT 'price times quantity',\n  `qty` INT")
+                .contains("WATERMARK FOR `ts` AS `ts` - INTERVAL '1' SECOND");
+
+        sql.exec("ALTER TABLE lake.db.orders ADD (next_id AS id + 1 FIRST)");
+        sql.exec("ALTER TABLE lake.db.orders MODIFY total AS price * qty * 2");
+        sql.exec("ALTER TABLE lake.db.orders ADD (note STRING)");
+        sql.exec(
+                "INSERT INTO lake.db.orders (id, price, qty, ms, note) VALUES (2, 1.00, 3, 2000, 'x')");
+        assertThat(query("SELECT * FROM lake.db.orders"))
+                .containsExactly(
+                        "+I[2, 1, 2.50, 20.00, 4, 1000, 1970-01-01T00:00:01Z, null]",
+                        "+I[3, 2, 1.00, 6.00, 3, 2000, 1970-01-01T00:00:02Z, x]");
+        sql.exec("ALTER TABLE lake.db.orders DROP next_id");
+        assertThat(query("SELECT * FROM lake.db.orders WHERE id = 1"))
+                .containsExactly("+I[1, 2.50, 20.00, 4, 1000, 1970-01-01T00:00:01Z, null]");
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "CREATE TABLE lake.db.m (id INT, part STRING METADATA"
+                                                + " FROM 'partition')"))
+                .hasStackTraceContaining(
+                        "is not supported; a Tarn table has physical and computed columns only,"
+                                + " without metadata definitions");
+    }
+
+    @Test
     void aRowColumnGainsANestedField() throws Exception {
         sql.exec("CREATE TABLE lake.db.r (id INT, address ROW<zip INT, city STRING>)");
         sql.exec("INSERT INTO lake.db.r VALUES (1, ROW(10, 'a'))");

@@ -53,7 +53,9 @@ final class SchemaRules {
                 schema.primaryKeys(),
                 options,
                 schema.comment(),
-                schema.watermark());
+                schema.watermark(),
+                schema.computedColumns(),
+                schema.highestFieldId());
     }
 
     /**

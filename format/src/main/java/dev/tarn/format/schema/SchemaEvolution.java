@@ -84,6 +84,7 @@ final class SchemaEvolution {
                 options,
                 base.comment(),
                 base.watermark(),
+                base.computedColumns(),
                 highestFieldId);
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.UnresolvedUserDefinedType;
@@ -53,6 +54,18 @@ final class SchemaJson {
             ObjectNode watermark = root.putObject("watermark");
             watermark.put("rowtime", schema.watermark().rowtime());
             watermark.put("expression", schema.watermark().expression());
+        }
+        if (!schema.computedColumns().isEmpty()) {
+            ArrayNode computed = root.putArray("computedColumns");
+            for (TableSchema.ComputedColumn c : schema.computedColumns()) {
+                ObjectNode column = computed.addObject();
+                column.put("name", c.name());
+                column.put("expression", c.expression());
+                column.put("position", c.position());
+                if (c.comment() != null) {
+                    column.put("comment", c.comment());
+                }
+            }
         }
         try {
             return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
@@ -126,6 +139,7 @@ final class SchemaJson {
                             : new TableSchema.WatermarkSpec(
                                     required(watermark, "rowtime").asText(),
                                     required(watermark, "expression").asText()),
+                    computed(root.get("computedColumns")),
                     highest == null || highest.isNull()
                             ? fields.stream().mapToInt(DataField::id).max().orElse(-1)
                             : highest.asInt());
@@ -133,6 +147,22 @@ final class SchemaJson {
             throw new IllegalArgumentException(
                     "Corrupt schema file " + source + ": " + e.getMessage(), e);
         }
+    }
+
+    private static List<TableSchema.ComputedColumn> computed(@Nullable JsonNode array) {
+        List<TableSchema.ComputedColumn> columns = new ArrayList<>();
+        if (array != null && !array.isNull()) {
+            for (JsonNode c : array) {
+                JsonNode comment = c.get("comment");
+                columns.add(
+                        new TableSchema.ComputedColumn(
+                                required(c, "name").asText(),
+                                required(c, "expression").asText(),
+                                required(c, "position").asInt(),
+                                comment == null || comment.isNull() ? null : comment.asText()));
+            }
+        }
+        return columns;
     }
 
     private static List<String> strings(JsonNode array) {

@@ -281,9 +281,7 @@ public final class TableOptions {
         return Optional.ofNullable(SCOPES.get(key));
     }
 
-    /**
-     * The option with this key, or empty (per-field merge options have no {@link ConfigOption}).
-     */
+    /** The option with this key, or empty (per-field options have no {@link ConfigOption}). */
     public static Optional<ConfigOption<?>> option(String key) {
         return all().stream().filter(o -> o.key().equals(key)).findFirst();
     }

@@ -27,8 +27,38 @@ public record TableSchema(
         Map<String, String> options,
         @Nullable String comment,
         @Nullable WatermarkSpec watermark,
+        List<ComputedColumn> computedColumns,
         int highestFieldId)
         implements Serializable {
+
+    /**
+     * A computed column, {@code name AS expression}: declared for the engine, which evaluates it on
+     * read; the format stores it and never evaluates it, no file holds it, and it may change at any
+     * time.
+     *
+     * @param expression a Flink SQL expression over the columns, e.g. {@code `price` * `qty`}
+     * @param position where it stands among all columns, physical and computed, as declared; past
+     *     the end (after columns were dropped) it goes last
+     */
+    public record ComputedColumn(
+            String name, String expression, int position, @Nullable String comment)
+            implements Serializable {
+
+        public ComputedColumn {
+            if (name == null || name.isEmpty() || expression == null || expression.isBlank()) {
+                throw new IllegalArgumentException(
+                        "A computed column needs a name and an expression, got '"
+                                + name
+                                + "' AS '"
+                                + expression
+                                + "'");
+            }
+            if (position < 0) {
+                throw new IllegalArgumentException(
+                        "Computed column " + name + " has a negative position " + position);
+            }
+        }
+    }
 
     /**
      * A {@code WATERMARK FOR rowtime AS expression} declaration. The format stores it for the
@@ -74,6 +104,7 @@ public record TableSchema(
         partitionKeys = List.copyOf(partitionKeys);
         primaryKeys = List.copyOf(primaryKeys);
         options = java.util.Collections.unmodifiableMap(new TreeMap<>(options));
+        computedColumns = List.copyOf(computedColumns);
         Set<String> names = new HashSet<>();
         Set<Integer> ids = new HashSet<>();
         for (DataField f : fields) {
@@ -97,7 +128,18 @@ public record TableSchema(
         }
         checkKeys("Partition key", partitionKeys, names);
         checkKeys("Primary key", primaryKeys, names);
-        if (watermark != null && !names.contains(watermark.rowtime())) {
+        Set<String> all = new HashSet<>(names);
+        Set<Integer> positions = new HashSet<>();
+        for (ComputedColumn c : computedColumns) {
+            if (!all.add(c.name())) {
+                throw new IllegalArgumentException("Column " + c.name() + " appears twice");
+            }
+            if (!positions.add(c.position())) {
+                throw new IllegalArgumentException(
+                        "Computed column " + c.name() + " shares position " + c.position());
+            }
+        }
+        if (watermark != null && !all.contains(watermark.rowtime())) {
             throw new IllegalArgumentException(
                     "Watermark column "
                             + watermark.rowtime()
@@ -123,6 +165,7 @@ public record TableSchema(
                 options,
                 comment,
                 watermark,
+                List.of(),
                 fields.stream().mapToInt(DataField::id).max().orElse(-1));
     }
 
@@ -168,13 +211,48 @@ public record TableSchema(
             Map<String, String> options,
             @Nullable String comment,
             @Nullable WatermarkSpec watermark) {
+        return create(rowType, partitionKeys, primaryKeys, options, comment, watermark, List.of());
+    }
+
+    /** A schema 0 with field ids assigned in column order, declaring computed columns. */
+    public static TableSchema create(
+            RowType rowType,
+            List<String> partitionKeys,
+            List<String> primaryKeys,
+            Map<String, String> options,
+            @Nullable String comment,
+            @Nullable WatermarkSpec watermark,
+            List<ComputedColumn> computed) {
         List<DataField> fields = new ArrayList<>();
         List<RowType.RowField> rowFields = rowType.getFields();
         for (int i = 0; i < rowFields.size(); i++) {
             RowType.RowField f = rowFields.get(i);
             fields.add(new DataField(i, f.getName(), f.getType(), f.getDescription().orElse(null)));
         }
-        return new TableSchema(0, fields, partitionKeys, primaryKeys, options, comment, watermark);
+        return new TableSchema(
+                0,
+                fields,
+                partitionKeys,
+                primaryKeys,
+                options,
+                comment,
+                watermark,
+                computed,
+                fields.size() - 1);
+    }
+
+    /** This schema, the same version, declaring {@code computed} columns instead of its own. */
+    public TableSchema withComputedColumns(List<ComputedColumn> computed) {
+        return new TableSchema(
+                id,
+                fields,
+                partitionKeys,
+                primaryKeys,
+                options,
+                comment,
+                watermark,
+                computed,
+                highestFieldId);
     }
 
     /** The next version of this schema with other options. */
@@ -187,6 +265,7 @@ public record TableSchema(
                 newOptions,
                 comment,
                 watermark,
+                computedColumns,
                 highestFieldId);
     }
 

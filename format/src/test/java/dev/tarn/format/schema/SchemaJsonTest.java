@@ -13,7 +13,10 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.junit.jupiter.api.Test;
 
-/** The schema file's watermark declaration: written, read back, optional, and checked. */
+/**
+ * The schema file's declarations for the engine, the watermark and computed columns: written, read
+ * back, optional, and checked.
+ */
 class SchemaJsonTest {
 
     private static final RowType TYPE =
@@ -35,6 +38,49 @@ class SchemaJsonTest {
         assertThat(read).isEqualTo(schema);
         assertThat(read.watermark()).isEqualTo(spec);
         assertThat(read.withOptions(Map.of("bucket", "2")).watermark()).isEqualTo(spec);
+    }
+
+    @Test
+    void computedColumnsRoundTripAndMayCarryTheWatermark() {
+        List<TableSchema.ComputedColumn> computed =
+                List.of(
+                        new TableSchema.ComputedColumn("next_id", "`id` + 1", 1, "the next one"),
+                        new TableSchema.ComputedColumn(
+                                "event_time", "CAST(`ts` AS TIMESTAMP(3))", 3, null));
+        TableSchema schema =
+                TableSchema.create(
+                        TYPE,
+                        List.of(),
+                        List.of(),
+                        Map.of(),
+                        null,
+                        new WatermarkSpec("event_time", "`event_time`"),
+                        computed);
+
+        byte[] json = SchemaJson.toJson(schema);
+        assertThat(new String(json, StandardCharsets.UTF_8))
+                .contains("\"computedColumns\" : [")
+                .contains("\"expression\" : \"`id` + 1\"");
+        TableSchema read = SchemaJson.fromJson(json, "schema-0");
+        assertThat(read).isEqualTo(schema);
+        assertThat(read.withOptions(Map.of("bucket", "2")).computedColumns()).isEqualTo(computed);
+        TableSchema plain = TableSchema.create(TYPE, List.of(), List.of(), Map.of(), null);
+        assertThat(new String(SchemaJson.toJson(plain), StandardCharsets.UTF_8))
+                .doesNotContain("computedColumns");
+        assertThatThrownBy(
+                        () ->
+                                schema.withComputedColumns(
+                                        List.of(
+                                                new TableSchema.ComputedColumn(
+                                                        "id", "1", 2, null))))
+                .hasMessage("Column id appears twice");
+        assertThatThrownBy(
+                        () ->
+                                schema.withComputedColumns(
+                                        List.of(
+                                                new TableSchema.ComputedColumn("a", "1", 2, null),
+                                                new TableSchema.ComputedColumn("b", "2", 2, null))))
+                .hasMessage("Computed column b shares position 2");
     }
 
     @Test
