@@ -78,7 +78,7 @@ public final class TarnCatalog extends AbstractCatalog implements UnmanagedObjec
 
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new TarnDynamicTableFactory(new SystemTables()));
+        return Optional.of(new TarnDynamicTableFactory(new SystemTables(), io));
     }
 
     private Warehouse warehouse() {

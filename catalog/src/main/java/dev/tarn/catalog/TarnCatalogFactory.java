@@ -1,5 +1,8 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.S3Options;
+import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.core.fs.Path;
@@ -11,7 +14,8 @@ import org.apache.flink.table.factories.FactoryUtil;
 /**
  * Creates a {@link TarnCatalog} for {@code CREATE CATALOG ... WITH ('type' = 'tarn')}. Options are
  * validated by Flink's helper, so a missing {@code warehouse} or an unknown key fails with Flink's
- * usual message; the warehouse itself is only touched when the catalog opens.
+ * usual message; the warehouse itself is only touched when the catalog opens. The S3 keys ({@link
+ * S3Options}) override Flink's configuration for the catalog's commits to an object store.
  */
 public final class TarnCatalogFactory implements CatalogFactory {
 
@@ -30,7 +34,9 @@ public final class TarnCatalogFactory implements CatalogFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(TarnCatalogOptions.DEFAULT_DATABASE);
+        Set<ConfigOption<?>> options = new HashSet<>(TarnCatalogOptions.S3);
+        options.add(TarnCatalogOptions.DEFAULT_DATABASE);
+        return options;
     }
 
     @Override
@@ -42,7 +48,8 @@ public final class TarnCatalogFactory implements CatalogFactory {
         return new TarnCatalog(
                 context.getName(),
                 warehousePath(context.getName(), warehouse),
-                helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE));
+                helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE),
+                FileIO.flinkFileSystems(S3Options.of(context.getOptions())));
     }
 
     private static Path warehousePath(String catalog, String warehouse) {

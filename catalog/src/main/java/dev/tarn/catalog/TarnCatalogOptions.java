@@ -1,5 +1,7 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.io.S3Options;
+import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -26,6 +28,14 @@ public final class TarnCatalogOptions {
                     .withDescription(
                             "The database a session starts in; created when the catalog opens if"
                                     + " it does not exist.");
+
+    /**
+     * How the catalog's commits reach an S3-compatible store ({@code s3.endpoint}, {@code
+     * s3.path.style.access}, {@code s3.access-key}, {@code s3.secret-key}, {@code s3.region}): the
+     * keys of Flink's S3 file systems, defined in their own holder; given here, they win over
+     * Flink's configuration.
+     */
+    public static final List<ConfigOption<?>> S3 = S3Options.all();
 
     private TarnCatalogOptions() {}
 }

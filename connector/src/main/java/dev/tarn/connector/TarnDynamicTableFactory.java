@@ -44,6 +44,9 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     /** The rows of the catalog's metadata system tables; null outside a Tarn catalog. */
     @Nullable private final MetadataRows metadata;
 
+    /** How tables are reached: Flink's file systems, with a catalog's object-store settings. */
+    private final FileIO io;
+
     /** The factory Flink discovers for {@code 'connector' = 'tarn'}: no system tables. */
     public TarnDynamicTableFactory() {
         this(null);
@@ -55,7 +58,13 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      * TarnAuditLogTableSource#NAME}, the table's own read.
      */
     public TarnDynamicTableFactory(@Nullable MetadataRows metadata) {
+        this(metadata, FileIO.flinkFileSystems());
+    }
+
+    /** As {@link #TarnDynamicTableFactory(MetadataRows)}, reaching tables through {@code io}. */
+    public TarnDynamicTableFactory(@Nullable MetadataRows metadata, FileIO io) {
         this.metadata = metadata;
+        this.io = io;
     }
 
     @Override
@@ -138,7 +147,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         }
     }
 
-    static Table load(Context context) {
+    Table load(Context context) {
         ResolvedCatalogTable catalogTable = context.getCatalogTable();
         Map<String, String> options = new HashMap<>(catalogTable.getOptions());
         String name = context.getObjectIdentifier().asSummaryString();
@@ -153,7 +162,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         Path location = new Path(path);
         Table stored;
         try {
-            stored = Table.load(FileIO.flinkFileSystems(), location, name);
+            stored = Table.load(io, location, name);
         } catch (TableNotFoundException e) {
             if (system) {
                 // A system table never creates its table: the table was dropped since planning.
@@ -222,7 +231,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         return dynamic;
     }
 
-    private static Table createFromDdl(
+    private Table createFromDdl(
             Context context,
             ResolvedCatalogTable catalogTable,
             Path location,
@@ -246,13 +255,12 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                             primaryKeys,
                             stored,
                             catalogTable.getComment());
-            Table created = Table.create(FileIO.flinkFileSystems(), location, name, schema);
+            Table created = Table.create(io, location, name, schema);
             return created.withDynamicOptions(options);
         } catch (RuntimeException e) {
             if (e instanceof dev.tarn.format.TableAlreadyExistsException) {
                 // Another task created it first.
-                return Table.load(FileIO.flinkFileSystems(), location, name)
-                        .withDynamicOptions(options);
+                return Table.load(io, location, name).withDynamicOptions(options);
             }
             throw new ValidationException(
                     "Cannot create table " + name + " at " + location + ": " + e.getMessage(), e);

@@ -2,6 +2,7 @@ package dev.tarn.format.io;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.Map;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -32,6 +33,8 @@ public interface FileIO extends Serializable {
 
     /**
      * Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix).
+     * On an object store the file is written directly under its name: a PUT is atomic for readers,
+     * and no temporary file, copy or delete is needed.
      */
     void overwrite(Path path, byte[] content) throws IOException;
 
@@ -61,6 +64,22 @@ public interface FileIO extends Serializable {
      * Flink's S3 plugins). Stateless; serializable with the table it serves.
      */
     static FileIO flinkFileSystems() {
-        return new FlinkFileIO();
+        return new FlinkFileIO(Map.of());
+    }
+
+    /**
+     * As {@link #flinkFileSystems()}, with settings of the object store ({@link S3Options}, a
+     * catalog's) over those of Flink's configuration for Tarn's commit path.
+     */
+    static FileIO flinkFileSystems(Map<String, String> storeOptions) {
+        return new FlinkFileIO(S3Options.of(storeOptions));
+    }
+
+    /**
+     * Settings for reaching the object store this I/O serves ({@link S3Options} keys) that win over
+     * Flink's configuration; none by default.
+     */
+    default Map<String, String> storeOptions() {
+        return Map.of();
     }
 }

@@ -9,6 +9,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -19,11 +22,27 @@ import org.apache.flink.core.fs.Path;
 /**
  * {@link FileIO} over Flink's {@link FileSystem}, so local files, HDFS and Flink's S3 plugins all
  * work. Hard links exist on the local file system only; atomic replacement of a file (for hints) is
- * an atomic move there and a delete and rename elsewhere. Made by {@link FileIO#flinkFileSystems}.
+ * an atomic move there, a single PUT on an object store, and a delete and rename elsewhere. Made by
+ * {@link FileIO#flinkFileSystems}; it carries the object-store settings it was given.
  */
 final class FlinkFileIO implements FileIO {
 
     private static final long serialVersionUID = 1L;
+
+    private final HashMap<String, String> storeOptions;
+
+    FlinkFileIO() {
+        this(Map.of());
+    }
+
+    FlinkFileIO(Map<String, String> storeOptions) {
+        this.storeOptions = new HashMap<>(storeOptions);
+    }
+
+    @Override
+    public Map<String, String> storeOptions() {
+        return Collections.unmodifiableMap(storeOptions);
+    }
 
     private static FileSystem fs(Path path) throws IOException {
         return path.getFileSystem();
@@ -60,6 +79,13 @@ final class FlinkFileIO implements FileIO {
 
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
+        if (S3Options.isObjectStore(path)) {
+            // One PUT, atomic for readers; a temporary file and a rename would be a copy.
+            try (OutputStream out = fs(path).create(path, FileSystem.WriteMode.OVERWRITE)) {
+                out.write(content);
+            }
+            return;
+        }
         Path tmp = writeTemp(path, content);
         try {
             if (isLocal(path)) {

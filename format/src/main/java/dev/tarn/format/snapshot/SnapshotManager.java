@@ -59,9 +59,9 @@ public final class SnapshotManager {
     public OptionalLong latestId() {
         try {
             OptionalLong hint = readHint(LATEST);
-            if (hint.isPresent() && io.exists(path(hint.getAsLong()))) {
+            if (hint.isPresent() && present(hint.getAsLong())) {
                 long id = hint.getAsLong();
-                while (io.exists(path(id + 1))) {
+                while (present(id + 1)) {
                     id++;
                 }
                 return OptionalLong.of(id);
@@ -76,9 +76,9 @@ public final class SnapshotManager {
     public OptionalLong earliestId() {
         try {
             OptionalLong hint = readHint(EARLIEST);
-            if (hint.isPresent() && io.exists(path(hint.getAsLong()))) {
+            if (hint.isPresent() && present(hint.getAsLong())) {
                 long id = hint.getAsLong();
-                while (id > 1 && io.exists(path(id - 1))) {
+                while (id > 1 && present(id - 1)) {
                     id--;
                 }
                 return OptionalLong.of(id);
@@ -90,6 +90,32 @@ public final class SnapshotManager {
         }
     }
 
+    /**
+     * Whether snapshot file {@code id} exists now (never from the cache: expiration and rollback
+     * delete snapshot files), found by reading it and keeping what it holds: on an object store a
+     * read of a missing object is one HEAD, where an existence check through a file system may also
+     * LIST its "directory", and the caller mostly reads the snapshot next anyway.
+     */
+    private boolean present(long id) throws IOException {
+        Path path = path(id);
+        byte[] bytes;
+        try {
+            bytes = io.readAllBytes(path);
+        } catch (FileNotFoundException e) {
+            return false;
+        }
+        try {
+            Snapshot snapshot = SnapshotJson.fromJson(bytes, path.toString());
+            if (snapshot.id() == id) {
+                cache.put(id, snapshot);
+            }
+        } catch (RuntimeException corrupt) {
+            // It exists; reading it through snapshot(id) reports the corruption.
+        }
+        return true;
+    }
+
+    /** Only where the hints are missing or stale: a new table, or hints lost. */
     private OptionalLong listIds(boolean max) throws IOException {
         OptionalLong found = OptionalLong.empty();
         for (FileStatus status : io.list(dir)) {
@@ -130,7 +156,7 @@ public final class SnapshotManager {
 
     public boolean exists(long id) {
         try {
-            return io.exists(path(id));
+            return present(id);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot check snapshot " + id + " of " + table, e);
         }

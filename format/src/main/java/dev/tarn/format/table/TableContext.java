@@ -56,7 +56,7 @@ public final class TableContext implements Serializable {
         this.name = name;
         this.schema = schema;
         this.options = Map.copyOf(options);
-        this.publisher = SnapshotCommit.forFileSystem(io);
+        this.publisher = SnapshotCommit.forLocation(io, paths.location());
         this.config = TableConfig.of(name, this.options);
     }
 
