@@ -42,6 +42,9 @@ public final class TableCommit {
     private final SnapshotManager snapshots;
     private final CommitRetry retry;
 
+    /** The manifest lists this committer wrote: its next commit builds on them. */
+    private final WrittenLists written = new WrittenLists();
+
     public TableCommit(TableContext table, String commitUser) {
         this.table = table;
         this.commitUser = commitUser;
@@ -303,8 +306,7 @@ public final class TableCommit {
         try {
             return retry.run(
                     attempt -> {
-                        OptionalLong latestId = snapshots.latestId();
-                        Snapshot latest = latestId.isPresent() ? fresh(latestId.getAsLong()) : null;
+                        Snapshot latest = snapshots.readLatest().orElse(null);
                         List<ManifestEntry> delta = staging.stage(latest);
                         List<ManifestEntry> changelog = changelogOf.get();
                         if (delta.isEmpty() && kind == CommitKind.COMPACT) {
@@ -316,7 +318,7 @@ public final class TableCommit {
                                 && !advances(header.watermark(), latest)) {
                             return OptionalLong.empty(); // The table's watermark is as high.
                         }
-                        CommitAttempt staged = new CommitAttempt(table, latest);
+                        CommitAttempt staged = new CommitAttempt(table, latest, written);
                         try {
                             ManifestFileMeta manifest;
                             if (kind == CommitKind.APPEND && delta.isEmpty()) {
@@ -368,23 +370,6 @@ public final class TableCommit {
     private CommitAttempt.Header header(
             long identifier, CommitKind kind, @Nullable Long watermark) {
         return new CommitAttempt.Header(commitUser, identifier, kind, watermark);
-    }
-
-    /**
-     * Snapshot {@code id} as its file is now: a rollback may have replaced a snapshot this process
-     * read before (SPEC.md, "Rollback"), and a commit must never build on a removed one.
-     */
-    private Snapshot fresh(long id) {
-        return snapshots
-                .reread(id)
-                .orElseThrow(
-                        () ->
-                                new IllegalStateException(
-                                        String.format(
-                                                "Cannot commit to table %s: its latest snapshot"
-                                                        + " %d vanished meanwhile (a rollback or"
-                                                        + " an expiration removed it)",
-                                                table.name(), id)));
     }
 
     /** Whether {@code watermark} is above the table's at {@code latest}. */

@@ -32,6 +32,32 @@ public interface FileIO extends Serializable {
     boolean link(Path source, Path target) throws IOException;
 
     /**
+     * Creates {@code path} with {@code content} unless an object is there, in one atomic step: on
+     * an S3-compatible store a conditional put ({@code If-None-Match: *}), once the store is proven
+     * to honour it. The object-store half of {@code SnapshotCommit}.
+     *
+     * @return false if an object is at {@code path} (nothing changed)
+     * @throws IOException naming the object and the cause if the store refuses or does not honour
+     *     the condition, or if the outcome is unknown (then the object may exist)
+     * @throws UnsupportedOperationException where the store has no such put (file systems, which
+     *     use {@link #link} or {@link #rename})
+     */
+    default boolean createIfAbsent(Path path, byte[] content) throws IOException {
+        throw new UnsupportedOperationException("No conditional put for " + path);
+    }
+
+    /**
+     * Proves that {@link #createIfAbsent} works under {@code dir}: the store is reachable with the
+     * settings given and refuses a second conditional put of a probe object. Once per store and
+     * process.
+     *
+     * @throws IOException naming bucket, key and cause otherwise
+     */
+    default void checkCreateIfAbsent(Path dir) throws IOException {
+        throw new UnsupportedOperationException("No conditional put for " + dir);
+    }
+
+    /**
      * Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix).
      * On an object store the file is written directly under its name: a PUT is atomic for readers,
      * and no temporary file, copy or delete is needed.

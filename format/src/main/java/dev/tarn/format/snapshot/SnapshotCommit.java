@@ -45,7 +45,7 @@ public interface SnapshotCommit extends Serializable {
      */
     static SnapshotCommit forLocation(FileIO io, Path location) {
         if (S3Options.isObjectStore(location)) {
-            return new ObjectStoreSnapshotCommit(S3Settings.resolve(io.storeOptions()));
+            return new ObjectStoreSnapshotCommit(io);
         }
         return forFileSystem(io);
     }

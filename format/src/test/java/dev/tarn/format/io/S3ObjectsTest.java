@@ -1,14 +1,20 @@
-package dev.tarn.format.snapshot;
+package dev.tarn.format.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.testing.FlinkS3Plugin;
 import dev.tarn.testing.S3MockServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,7 +39,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * If-None-Match}): racing committers, the probe, the retry after a lost answer, and the errors of a
  * wrong endpoint, a missing bucket and refused credentials.
  */
-class ObjectStoreSnapshotCommitTest {
+class S3ObjectsTest {
 
     private static final String BUCKET = "commits";
     private static final int ROUNDS = 50;
@@ -59,11 +65,10 @@ class ObjectStoreSnapshotCommitTest {
     @Test
     void ofCommittersRacingForOneSnapshotExactlyOneWinsEveryRound() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(RACERS);
-        List<SnapshotCommit> racers = new ArrayList<>();
+        List<S3Objects> racers = new ArrayList<>();
         for (int r = 0; r < RACERS; r++) {
             // Each racer its own client, as separate jobs would have.
-            racers.add(
-                    new ObjectStoreSnapshotCommit(settings, S3Clients.build(settings, List.of())));
+            racers.add(new S3Objects(S3Clients.build(settings, List.of()), settings));
         }
         try {
             for (int round = 0; round < ROUNDS; round++) {
@@ -71,13 +76,13 @@ class ObjectStoreSnapshotCommitTest {
                 CyclicBarrier start = new CyclicBarrier(RACERS);
                 List<Future<Boolean>> outcomes = new ArrayList<>();
                 for (int r = 0; r < RACERS; r++) {
-                    SnapshotCommit commit = racers.get(r);
+                    S3Objects commit = racers.get(r);
                     byte[] content = ("racer " + r).getBytes(StandardCharsets.UTF_8);
                     outcomes.add(
                             pool.submit(
                                     () -> {
                                         start.await(30, TimeUnit.SECONDS);
-                                        return commit.publish(target, content);
+                                        return commit.createIfAbsent(target, content);
                                     }));
                 }
                 List<Integer> winners = new ArrayList<>();
@@ -93,6 +98,64 @@ class ObjectStoreSnapshotCommitTest {
             }
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void twoWritersCommittingToOneTableOnS3LoseNoRowAndGetGaplessSnapshots() throws Exception {
+        FlinkS3Plugin.initialize(FlinkS3Plugin.settings(server));
+        try {
+            Path location = new Path("s3://" + BUCKET + "/lake/db.db/t");
+            FileIO io = FileIO.flinkFileSystems(FlinkS3Plugin.settings(server));
+            TestTables.create(
+                    io,
+                    location,
+                    TestTables.ID_V,
+                    List.of(),
+                    Map.of("commit.retry-wait", "1 ms", "commit.max-retries", "1000"));
+            int writers = 2;
+            int commits = 10;
+            CyclicBarrier start = new CyclicBarrier(writers);
+            ExecutorService pool = Executors.newFixedThreadPool(writers);
+            List<Future<?>> done = new ArrayList<>();
+            List<String> expected = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                for (int c = 0; c < commits; c++) {
+                    expected.add((writer * 1000L + c) + ",w" + writer);
+                }
+                done.add(
+                        pool.submit(
+                                () -> {
+                                    // Each writer loads the table itself, as a separate job would.
+                                    Table own = Table.load(io, location, "db.t");
+                                    start.await(30, TimeUnit.SECONDS);
+                                    TableCommit commit = own.newCommit("writer-" + writer);
+                                    for (int c = 0; c < commits; c++) {
+                                        var row = TestTables.row(writer * 1000L + c, "w" + writer);
+                                        assertThat(
+                                                        commit.commit(
+                                                                c + 1,
+                                                                TestTables.write(
+                                                                        own, List.of(row))))
+                                                .isPresent();
+                                    }
+                                    return null;
+                                }));
+            }
+            for (Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            Table table = Table.load(io, location, "db.t");
+            SnapshotManager snapshots = table.snapshotManager();
+            assertThat(snapshots.latestId()).hasValue(writers * commits);
+            for (long id = 1; id <= writers * commits; id++) {
+                assertThat(snapshots.snapshot(id).records().total()).isEqualTo(id);
+            }
+            assertThat(TestTables.readAll(table)).containsExactlyInAnyOrderElementsOf(expected);
+        } finally {
+            FlinkS3Plugin.reset();
         }
     }
 
@@ -114,11 +177,11 @@ class ObjectStoreSnapshotCommitTest {
                                                 .build();
                                     }
                                 }));
-        SnapshotCommit commit = new ObjectStoreSnapshotCommit(settings, ignoring);
+        S3Objects commit = new S3Objects(ignoring, settings);
         Path target = new Path("s3://" + BUCKET + "/ignoring/snapshot/snapshot-1");
 
         for (int attempt = 0; attempt < 2; attempt++) {
-            assertThatThrownBy(() -> commit.publish(target, new byte[] {1}))
+            assertThatThrownBy(() -> commit.createIfAbsent(target, new byte[] {1}))
                     .isInstanceOf(IOException.class)
                     .hasMessageStartingWith(
                             "Cannot commit to bucket commits at " + server.endpoint())
@@ -158,26 +221,28 @@ class ObjectStoreSnapshotCommitTest {
                                         return context.httpResponse();
                                     }
                                 }));
-        SnapshotCommit commit = new ObjectStoreSnapshotCommit(settings, lossy);
+        S3Objects commit = new S3Objects(lossy, settings);
         Path mine = new Path("s3://" + BUCKET + "/lost/snapshot/snapshot-1");
-        assertThat(commit.publish(mine, "mine".getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(commit.createIfAbsent(mine, "mine".getBytes(StandardCharsets.UTF_8))).isTrue();
         assertThat(lose).isFalse();
 
         // Another committer's object stays another's, lost answer or not.
-        SnapshotCommit other = new ObjectStoreSnapshotCommit(settings, S3Clients.shared(settings));
+        S3Objects other = new S3Objects(S3Clients.shared(settings), settings);
         Path theirs = new Path("s3://" + BUCKET + "/lost/snapshot/snapshot-2");
-        assertThat(other.publish(theirs, "theirs".getBytes(StandardCharsets.UTF_8))).isTrue();
+        assertThat(other.createIfAbsent(theirs, "theirs".getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
         lose.set(true);
-        assertThat(commit.publish(theirs, "mine".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(commit.createIfAbsent(theirs, "mine".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
         assertThat(read("lost/snapshot/snapshot-2")).isEqualTo("theirs");
     }
 
     @Test
     void aMissingBucketIsNamed() {
-        SnapshotCommit commit = new ObjectStoreSnapshotCommit(settings);
+        S3Objects commit = new S3Objects(S3Clients.shared(settings), settings);
         assertThatThrownBy(
                         () ->
-                                commit.publish(
+                                commit.createIfAbsent(
                                         new Path("s3://no-such-bucket/t/snapshot-1"), new byte[1]))
                 .isInstanceOf(IOException.class)
                 .hasMessageStartingWith(
@@ -196,7 +261,7 @@ class ObjectStoreSnapshotCommitTest {
         }
         S3Settings wrong =
                 new S3Settings("http://127.0.0.1:" + closed, true, "key", "secret", "us-east-1");
-        SnapshotCommit commit = new ObjectStoreSnapshotCommit(wrong);
+        S3Objects commit = new S3Objects(S3Clients.shared(wrong), wrong);
         assertThatThrownBy(() -> commit.verify(new Path("s3://" + BUCKET + "/lake")))
                 .isInstanceOf(IOException.class)
                 .hasMessageStartingWith(
@@ -234,7 +299,7 @@ class ObjectStoreSnapshotCommitTest {
         try {
             String endpoint = "http://127.0.0.1:" + aws.getAddress().getPort();
             S3Settings refused = new S3Settings(endpoint, true, "wrong", "key", "us-east-1");
-            SnapshotCommit commit = new ObjectStoreSnapshotCommit(refused);
+            S3Objects commit = new S3Objects(S3Clients.shared(refused), refused);
             assertThatThrownBy(() -> commit.verify(new Path("s3://" + BUCKET + "/lake")))
                     .isInstanceOf(IOException.class)
                     .hasMessageStartingWith(

@@ -1,4 +1,4 @@
-package dev.tarn.format.snapshot;
+package dev.tarn.format.io;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class ConditionalPut {
 
     /** Attempts per put; with the backoff below, about three seconds of a failing store. */
-    private static final int MAX_ATTEMPTS = 6;
+    static final int MAX_ATTEMPTS = 6;
 
     /** First backoff, doubled per attempt, with up to as much jitter again. */
     private static final long BACKOFF_MILLIS = 50;
@@ -163,7 +163,7 @@ final class ConditionalPut {
         return root.getClass().getSimpleName() + ": " + root.getMessage();
     }
 
-    private static void backoff(int attempt) throws IOException {
+    static void backoff(int attempt) throws IOException {
         long wait = BACKOFF_MILLIS << (attempt - 1);
         try {
             Thread.sleep(wait + ThreadLocalRandom.current().nextLong(wait + 1));

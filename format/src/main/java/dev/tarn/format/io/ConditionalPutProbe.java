@@ -1,4 +1,4 @@
-package dev.tarn.format.snapshot;
+package dev.tarn.format.io;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

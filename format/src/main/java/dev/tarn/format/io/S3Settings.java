@@ -1,6 +1,5 @@
-package dev.tarn.format.snapshot;
+package dev.tarn.format.io;
 
-import dev.tarn.format.io.S3Options;
 import java.io.Serializable;
 import java.util.Map;
 import javax.annotation.Nullable;

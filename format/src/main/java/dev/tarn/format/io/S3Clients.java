@@ -1,4 +1,4 @@
-package dev.tarn.format.snapshot;
+package dev.tarn.format.io;
 
 import java.net.URI;
 import java.time.Duration;
