@@ -26,7 +26,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Tables on S3, as users run them: a catalog whose warehouse is {@code s3://...} with the S3
  * settings as catalog options, data files through Flink's S3 file system (loaded as a plugin, as
  * from {@code plugins/}), commits through conditional puts, against a real S3-compatible server
- * (S3Mock) on loopback. One server and one cluster for the class.
+ * (S3Mock) on loopback: the SQL flows, a streaming read following a streaming write, a streaming
+ * write that fails over and still commits every row once, and a wrong endpoint. One server and one
+ * cluster for the class.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnS3ITCase {
@@ -161,6 +163,48 @@ class TarnS3ITCase {
         assertThat(query(batch, "SELECT COUNT(*) FROM db.`ticks$snapshots`").get(0))
                 .as("the write committed at several checkpoints")
                 .isNotEqualTo("+I[1]");
+    }
+
+    @Test
+    void aStreamingWriteWithAFailoverCommitsEveryRowExactlyOnce() throws Exception {
+        Map<String, String> s3 = FlinkS3Plugin.settings(server);
+        TableEnvironment batch = session(EnvironmentSettings.inBatchMode(), "failover", s3);
+        batch.executeSql("CREATE DATABASE db");
+        batch.executeSql("CREATE TABLE db.once (id BIGINT, name STRING) WITH ('bucket' = '2')");
+        int rows = 600;
+        StreamingFunctions.FailAt.reset(rows / 2);
+        TableEnvironment write =
+                session(
+                        EnvironmentSettings.inStreamingMode(),
+                        "failover",
+                        s3,
+                        "execution.checkpointing.interval",
+                        "200 ms",
+                        "restart-strategy.type",
+                        "fixed-delay",
+                        "restart-strategy.fixed-delay.attempts",
+                        "3",
+                        "restart-strategy.fixed-delay.delay",
+                        "200 ms");
+        write.createTemporarySystemFunction("fail_at", StreamingFunctions.FailAt.class);
+        write.executeSql(
+                "CREATE TEMPORARY TABLE gen (id INT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '"
+                        + rows
+                        + "', 'rows-per-second' = '300')");
+        write.executeSql(
+                        "INSERT INTO db.once SELECT fail_at(CAST(id AS BIGINT)),"
+                                + " 'n' || CAST(id AS STRING) FROM gen")
+                .await();
+
+        assertThat(StreamingFunctions.FailAt.failed()).as("the job failed over once").isTrue();
+        assertThat(
+                        query(
+                                batch,
+                                "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM db.once"))
+                .as("every row once, none lost and none twice")
+                .containsExactly("+I[" + rows + ", " + rows + ", 1, " + rows + "]");
     }
 
     @Test
