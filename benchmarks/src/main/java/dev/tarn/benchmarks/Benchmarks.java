@@ -19,17 +19,18 @@ import javax.annotation.Nullable;
  * is followed by a check of its result: a wrong one fails the benchmark. Prints medians of several
  * runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code Benchmarks [--rows N]
  * [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT] [--cpu-breakdown]
- * [--primary-key | --commit-latency | --streaming-read]}, where {@code --only} keeps the pipelines
- * whose name contains the text and {@code --cpu-breakdown} prints each run's CPU time by thread
- * kind. {@code --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the streaming
- * reads of {@link StreamingReadBenchmarks} instead (freshness, requests of an idle reader, and
- * throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1; {@code --only}
- * keeps the sections and pipelines whose name holds its text, e.g. {@code throughput} or {@code
- * append}). {@code --probe NAME [--rows N] [--runs R]} runs one of the single-threaded {@link
- * Probes} instead. {@code --cold} skips every warm-up and keeps only the pipelines {@code --only}
- * names: with {@code --runs 1}, the figure of a first job in a fresh JVM, as a user's first
- * statement or a per-job cluster sees it. {@code --schema-scan [--rows N] [--runs R]} runs the full
- * scan of {@link SchemaScanBenchmark} instead: files of three schema versions against one.
+ * [--primary-key | --commit-latency | --s3-commit | --streaming-read]}, where {@code --only} keeps
+ * the pipelines whose name contains the text and {@code --cpu-breakdown} prints each run's CPU time
+ * by thread kind. {@code --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the
+ * streaming reads of {@link StreamingReadBenchmarks} instead (freshness, requests of an idle
+ * reader, and throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1;
+ * {@code --only} keeps the sections and pipelines whose name holds its text, e.g. {@code
+ * throughput} or {@code append}). {@code --probe NAME [--rows N] [--runs R]} runs one of the
+ * single-threaded {@link Probes} instead. {@code --cold} skips every warm-up and keeps only the
+ * pipelines {@code --only} names: with {@code --runs 1}, the figure of a first job in a fresh JVM,
+ * as a user's first statement or a per-job cluster sees it. {@code --schema-scan [--rows N] [--runs
+ * R]} runs the full scan of {@link SchemaScanBenchmark} instead: files of three schema versions
+ * against one.
  */
 public final class Benchmarks {
 
@@ -44,6 +45,7 @@ public final class Benchmarks {
                     "cpu-breakdown",
                     "primary-key",
                     "commit-latency",
+                    "s3-commit",
                     "streaming-read",
                     "cold",
                     "probe",
@@ -93,6 +95,8 @@ public final class Benchmarks {
                     .run();
         } else if (flags.containsKey("schema-scan")) {
             SchemaScanBenchmark.run(setup.rows, setup.runs, setup.warehouse, setup.sizes);
+        } else if (flags.containsKey("s3-commit")) {
+            S3CommitBenchmark.run(Integer.parseInt(flags.getOrDefault("runs", "100")));
         } else if (flags.containsKey("commit-latency")) {
             CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));
             ExpirationBacklogBenchmark.run(setup.warehouse, 5000);

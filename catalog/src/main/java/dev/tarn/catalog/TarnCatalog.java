@@ -67,7 +67,7 @@ public final class TarnCatalog extends AbstractCatalog
         this(name, warehouse, defaultDatabase, io, Map.of());
     }
 
-    private TarnCatalog(
+    TarnCatalog(
             String name,
             Path warehouse,
             String defaultDatabase,
@@ -96,7 +96,7 @@ public final class TarnCatalog extends AbstractCatalog
 
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new TarnDynamicTableFactory(new SystemTables(), tableOptions));
+        return Optional.of(new TarnDynamicTableFactory(new SystemTables(), io, tableOptions));
     }
 
     private Warehouse warehouse() {

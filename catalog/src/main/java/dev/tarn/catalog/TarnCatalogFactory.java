@@ -1,5 +1,7 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.S3Options;
 import dev.tarn.format.snapshot.CommitLockOptions;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,7 +18,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * Creates a {@link TarnCatalog} for {@code CREATE CATALOG ... WITH ('type' = 'tarn')}. Options are
  * validated by Flink's helper, so a missing {@code warehouse} or an unknown key fails with Flink's
  * usual message; the warehouse itself is only touched when the catalog opens. The table options it
- * accepts ({@link TarnCatalogOptions#tableOptions()}) go to every table of the catalog.
+ * accepts ({@link TarnCatalogOptions#tableOptions()}) go to every table of the catalog; the S3 keys
+ * ({@link S3Options}) override Flink's configuration for the catalog's commits to an object store.
  */
 public final class TarnCatalogFactory implements CatalogFactory {
 
@@ -36,6 +39,7 @@ public final class TarnCatalogFactory implements CatalogFactory {
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(TarnCatalogOptions.tableOptions());
+        options.addAll(TarnCatalogOptions.S3);
         options.add(TarnCatalogOptions.DEFAULT_DATABASE);
         return options;
     }
@@ -62,6 +66,7 @@ public final class TarnCatalogFactory implements CatalogFactory {
                 context.getName(),
                 warehousePath(context.getName(), warehouse),
                 helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE),
+                FileIO.flinkFileSystems(S3Options.of(context.getOptions())),
                 tableOptions);
     }
 

@@ -1,5 +1,6 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.io.S3Options;
 import dev.tarn.format.snapshot.CommitLockOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,14 @@ public final class TarnCatalogOptions {
                                     + " it does not exist.");
 
     /**
+     * How the catalog's commits reach an S3-compatible store ({@code s3.endpoint}, {@code
+     * s3.path.style.access}, {@code s3.access-key}, {@code s3.secret-key}, {@code s3.region}): the
+     * keys of Flink's S3 file systems, defined in their own holder; given here, they win over
+     * Flink's configuration.
+     */
+    public static final List<ConfigOption<?>> S3 = S3Options.all();
+
+    /**
      * Table options a catalog may also take, for all of its tables: each table that does not store
      * its own value gets the catalog's, in every job, ALTER and procedure. The commit lock is one:
      * every committer of a table must take the same lock, and its password is better kept out of
@@ -44,6 +53,7 @@ public final class TarnCatalogOptions {
     public static List<ConfigOption<?>> all() {
         List<ConfigOption<?>> all = new ArrayList<>(List.of(WAREHOUSE, DEFAULT_DATABASE));
         all.addAll(tableOptions());
+        all.addAll(S3);
         return all;
     }
 

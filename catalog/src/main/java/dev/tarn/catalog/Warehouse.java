@@ -36,7 +36,8 @@ final class Warehouse {
 
     /**
      * Opens the warehouse at {@code root}, creating it if missing, and proves it writable by
-     * creating and deleting a probe file.
+     * creating and deleting a probe file, and that the table's atomic publish step works there (on
+     * an object store: reachable, and honouring conditional puts).
      *
      * @throws CatalogException naming the catalog, the warehouse and the reason otherwise
      */
@@ -50,6 +51,7 @@ final class Warehouse {
             Path probe = new Path(qualified, ".tarn-write-check-" + UUID.randomUUID());
             io.newOutputStream(probe).close();
             io.delete(probe, false);
+            SnapshotCommit.forLocation(io, qualified).verify(qualified);
         } catch (IOException | RuntimeException e) {
             throw new CatalogException(
                     String.format(
@@ -159,7 +161,10 @@ final class Warehouse {
 
     private boolean hasSchema(Path tableDir, String table) {
         return new SchemaManager(
-                        io, TablePaths.of(tableDir), table, SnapshotCommit.forFileSystem(io))
+                        io,
+                        TablePaths.of(tableDir),
+                        table,
+                        SnapshotCommit.forLocation(io, tableDir))
                 .latestId()
                 .isPresent();
     }

@@ -50,6 +50,9 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      */
     private final Map<String, String> catalogOptions;
 
+    /** How tables are reached: Flink's file systems, with a catalog's object-store settings. */
+    private final FileIO io;
+
     /** The factory Flink discovers for {@code 'connector' = 'tarn'}: no system tables. */
     public TarnDynamicTableFactory() {
         this(null);
@@ -61,16 +64,18 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      * TarnAuditLogTableSource#NAME}, the table's own read.
      */
     public TarnDynamicTableFactory(@Nullable MetadataRows metadata) {
-        this(metadata, Map.of());
+        this(metadata, FileIO.flinkFileSystems(), Map.of());
     }
 
     /**
-     * As {@link #TarnDynamicTableFactory(MetadataRows)}, with table options of the catalog that
-     * apply to each table unless it stores or is given its own value ({@code commit.lock}, ...).
+     * As {@link #TarnDynamicTableFactory(MetadataRows)}, reaching tables through {@code io}, with
+     * table options of the catalog that apply to each table unless it stores or is given its own
+     * value ({@code commit.lock}, ...).
      */
     public TarnDynamicTableFactory(
-            @Nullable MetadataRows metadata, Map<String, String> catalogOptions) {
+            @Nullable MetadataRows metadata, FileIO io, Map<String, String> catalogOptions) {
         this.metadata = metadata;
+        this.io = io;
         this.catalogOptions = Map.copyOf(catalogOptions);
     }
 
@@ -154,7 +159,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         }
     }
 
-    private Table load(Context context) {
+    Table load(Context context) {
         ResolvedCatalogTable catalogTable = context.getCatalogTable();
         Map<String, String> options = new HashMap<>(catalogTable.getOptions());
         catalogOptions.forEach(options::putIfAbsent);
@@ -170,7 +175,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         Path location = new Path(path);
         Table stored;
         try {
-            stored = Table.load(FileIO.flinkFileSystems(), location, name);
+            stored = Table.load(io, location, name);
         } catch (TableNotFoundException e) {
             if (system) {
                 // A system table never creates its table: the table was dropped since planning.
@@ -239,7 +244,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         return dynamic;
     }
 
-    private static Table createFromDdl(
+    private Table createFromDdl(
             Context context,
             ResolvedCatalogTable catalogTable,
             Path location,
@@ -263,13 +268,12 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                             primaryKeys,
                             stored,
                             catalogTable.getComment());
-            Table created = Table.create(FileIO.flinkFileSystems(), location, name, schema);
+            Table created = Table.create(io, location, name, schema);
             return created.withDynamicOptions(options);
         } catch (RuntimeException e) {
             if (e instanceof dev.tarn.format.TableAlreadyExistsException) {
                 // Another task created it first.
-                return Table.load(FileIO.flinkFileSystems(), location, name)
-                        .withDynamicOptions(options);
+                return Table.load(io, location, name).withDynamicOptions(options);
             }
             throw new ValidationException(
                     "Cannot create table " + name + " at " + location + ": " + e.getMessage(), e);

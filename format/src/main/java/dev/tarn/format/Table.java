@@ -52,7 +52,7 @@ public final class Table implements Serializable {
 
     private static SchemaManager schemas(FileIO io, Path location, String name) {
         return new SchemaManager(
-                io, TablePaths.of(location), name, SnapshotCommit.forFileSystem(io));
+                io, TablePaths.of(location), name, SnapshotCommit.forLocation(io, location));
     }
 
     /**

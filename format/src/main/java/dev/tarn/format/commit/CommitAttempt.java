@@ -32,12 +32,16 @@ final class CommitAttempt {
     private final List<String> manifestLists = new ArrayList<>();
     private final List<String> manifests = new ArrayList<>();
 
+    private final WrittenLists written;
+
     /**
      * @param base the latest snapshot when the attempt starts, or null for the first commit
+     * @param written the lists this committer wrote, read from memory instead of the store
      */
-    CommitAttempt(TableContext table, @Nullable Snapshot base) {
+    CommitAttempt(TableContext table, @Nullable Snapshot base, WrittenLists written) {
         this.table = table;
         this.base = base;
+        this.written = written;
     }
 
     /** Writes the manifest of {@code delta} for this attempt alone; cleaned up with it. */
@@ -61,7 +65,7 @@ final class CommitAttempt {
             @Nullable ManifestFileMeta changelog)
             throws IOException {
         List<ManifestFileMeta> baseManifests =
-                base == null ? List.of() : mergeBase(table.snapshotReader().manifests(base));
+                base == null ? List.of() : mergeBase(written.manifests(table, base));
         String baseList = writeList(baseManifests);
         String deltaList = writeList(manifest == null ? List.of() : List.of(manifest));
         String changelogList = changelog == null ? null : writeList(List.of(changelog));
@@ -122,6 +126,7 @@ final class CommitAttempt {
     }
 
     void cleanUp() {
+        manifestLists.forEach(written::remove);
         manifestLists.forEach(table.manifestList()::delete);
         manifests.forEach(table.manifestFile()::delete);
         manifestLists.clear();
@@ -131,6 +136,7 @@ final class CommitAttempt {
     private String writeList(List<ManifestFileMeta> metas) throws IOException {
         String name = table.manifestList().write(metas);
         manifestLists.add(name);
+        written.put(name, metas);
         return name;
     }
 

@@ -45,6 +45,9 @@ public final class TableCommit {
     /** The highest schema id the writers' schema is compatible with (SPEC.md, section 2). */
     private long schemaChecked;
 
+    /** The manifest lists this committer wrote: its next commit builds on them. */
+    private final WrittenLists written = new WrittenLists();
+
     public TableCommit(TableContext table, String commitUser) {
         this.table = table;
         this.commitUser = commitUser;
@@ -310,8 +313,7 @@ public final class TableCommit {
                         // Refuses files of a schema changed incompatibly under the writer.
                         schemaChecked =
                                 table.schemaManager().checkWriter(table.schema(), schemaChecked);
-                        OptionalLong latestId = snapshots.latestId();
-                        Snapshot latest = latestId.isPresent() ? fresh(latestId.getAsLong()) : null;
+                        Snapshot latest = snapshots.readLatest().orElse(null);
                         List<ManifestEntry> delta = staging.stage(latest);
                         List<ManifestEntry> changelog = changelogOf.get();
                         if (delta.isEmpty() && kind == CommitKind.COMPACT) {
@@ -323,7 +325,7 @@ public final class TableCommit {
                                 && !CommitAttempt.advances(header.watermark(), latest)) {
                             return OptionalLong.empty(); // The table's watermark is as high.
                         }
-                        CommitAttempt staged = new CommitAttempt(table, latest);
+                        CommitAttempt staged = new CommitAttempt(table, latest, written);
                         try {
                             ManifestFileMeta manifest;
                             if (kind == CommitKind.APPEND && delta.isEmpty()) {
@@ -375,22 +377,5 @@ public final class TableCommit {
     private CommitAttempt.Header header(
             long identifier, CommitKind kind, @Nullable Long watermark) {
         return new CommitAttempt.Header(commitUser, identifier, kind, watermark);
-    }
-
-    /**
-     * Snapshot {@code id} as its file is now: a rollback may have replaced a snapshot this process
-     * read before (SPEC.md, "Rollback"), and a commit must never build on a removed one.
-     */
-    private Snapshot fresh(long id) {
-        return snapshots
-                .reread(id)
-                .orElseThrow(
-                        () ->
-                                new IllegalStateException(
-                                        String.format(
-                                                "Cannot commit to table %s: its latest snapshot"
-                                                        + " %d vanished meanwhile (a rollback or"
-                                                        + " an expiration removed it)",
-                                                table.name(), id)));
     }
 }

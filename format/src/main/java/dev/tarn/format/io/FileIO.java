@@ -2,6 +2,7 @@ package dev.tarn.format.io;
 
 import java.io.IOException;
 import java.io.Serializable;
+import java.util.Map;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -31,7 +32,35 @@ public interface FileIO extends Serializable {
     boolean link(Path source, Path target) throws IOException;
 
     /**
+     * Creates {@code path} with {@code content} unless an object is there, in one atomic step: on
+     * an S3-compatible store a conditional put ({@code If-None-Match: *}), once the store is proven
+     * to honour it. The object-store half of {@code SnapshotCommit}.
+     *
+     * @return false if an object is at {@code path} (nothing changed)
+     * @throws IOException naming the object and the cause if the store refuses or does not honour
+     *     the condition, or if the outcome is unknown (then the object may exist)
+     * @throws UnsupportedOperationException where the store has no such put (file systems, which
+     *     use {@link #link} or {@link #rename})
+     */
+    default boolean createIfAbsent(Path path, byte[] content) throws IOException {
+        throw new UnsupportedOperationException("No conditional put for " + path);
+    }
+
+    /**
+     * Proves that {@link #createIfAbsent} works under {@code dir}: the store is reachable with the
+     * settings given and refuses a second conditional put of a probe object. Once per store and
+     * process.
+     *
+     * @throws IOException naming bucket, key and cause otherwise
+     */
+    default void checkCreateIfAbsent(Path dir) throws IOException {
+        throw new UnsupportedOperationException("No conditional put for " + dir);
+    }
+
+    /**
      * Replaces {@code path} with {@code content} atomically (readers see old or new, never a mix).
+     * On an object store the file is written directly under its name: a PUT is atomic for readers,
+     * and no temporary file, copy or delete is needed.
      */
     void overwrite(Path path, byte[] content) throws IOException;
 
@@ -61,6 +90,22 @@ public interface FileIO extends Serializable {
      * Flink's S3 plugins). Stateless; serializable with the table it serves.
      */
     static FileIO flinkFileSystems() {
-        return new FlinkFileIO();
+        return new FlinkFileIO(Map.of());
+    }
+
+    /**
+     * As {@link #flinkFileSystems()}, with settings of the object store ({@link S3Options}, a
+     * catalog's) over those of Flink's configuration for Tarn's commit path.
+     */
+    static FileIO flinkFileSystems(Map<String, String> storeOptions) {
+        return new FlinkFileIO(S3Options.of(storeOptions));
+    }
+
+    /**
+     * Settings for reaching the object store this I/O serves ({@link S3Options} keys) that win over
+     * Flink's configuration; none by default.
+     */
+    default Map<String, String> storeOptions() {
+        return Map.of();
     }
 }

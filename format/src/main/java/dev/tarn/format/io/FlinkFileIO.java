@@ -9,7 +9,11 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
+import javax.annotation.Nullable;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -19,11 +23,32 @@ import org.apache.flink.core.fs.Path;
 /**
  * {@link FileIO} over Flink's {@link FileSystem}, so local files, HDFS and Flink's S3 plugins all
  * work. Hard links exist on the local file system only; atomic replacement of a file (for hints) is
- * an atomic move there and a delete and rename elsewhere. Made by {@link FileIO#flinkFileSystems}.
+ * an atomic move there and a delete and rename elsewhere. On S3-compatible stores Tarn's small
+ * metadata objects are read and written with one request each through {@link S3Objects} (data files
+ * still go through Flink's S3 file system). Made by {@link FileIO#flinkFileSystems}; it carries the
+ * object-store settings it was given.
  */
 final class FlinkFileIO implements FileIO {
 
     private static final long serialVersionUID = 1L;
+
+    private final HashMap<String, String> storeOptions;
+
+    /** Metadata objects on S3, made on first use: a client is not serializable. */
+    @Nullable private transient S3Objects s3;
+
+    FlinkFileIO() {
+        this(Map.of());
+    }
+
+    FlinkFileIO(Map<String, String> storeOptions) {
+        this.storeOptions = new HashMap<>(storeOptions);
+    }
+
+    @Override
+    public Map<String, String> storeOptions() {
+        return Collections.unmodifiableMap(storeOptions);
+    }
 
     private static FileSystem fs(Path path) throws IOException {
         return path.getFileSystem();
@@ -31,6 +56,29 @@ final class FlinkFileIO implements FileIO {
 
     private static boolean isLocal(Path path) throws IOException {
         return !fs(path).isDistributedFS() && "file".equals(fs(path).getUri().getScheme());
+    }
+
+    private S3Objects s3() {
+        if (s3 == null) {
+            s3 = S3Objects.shared(storeOptions);
+        }
+        return s3;
+    }
+
+    @Override
+    public boolean createIfAbsent(Path path, byte[] content) throws IOException {
+        if (!S3Options.isObjectStore(path)) {
+            return FileIO.super.createIfAbsent(path, content);
+        }
+        return s3().createIfAbsent(path, content);
+    }
+
+    @Override
+    public void checkCreateIfAbsent(Path dir) throws IOException {
+        if (!S3Options.isObjectStore(dir)) {
+            FileIO.super.checkCreateIfAbsent(dir);
+        }
+        s3().verify(dir);
     }
 
     @Override
@@ -60,6 +108,11 @@ final class FlinkFileIO implements FileIO {
 
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
+        if (S3Options.isObjectStore(path)) {
+            // One PUT, atomic for readers; a temporary file and a rename would be a copy.
+            s3().write(path, content);
+            return;
+        }
         Path tmp = writeTemp(path, content);
         try {
             if (isLocal(path)) {
@@ -97,6 +150,9 @@ final class FlinkFileIO implements FileIO {
 
     @Override
     public byte[] readAllBytes(Path path) throws IOException {
+        if (S3Options.isObjectStore(path)) {
+            return s3().read(path);
+        }
         try (InputStream in = newInputStream(path)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             in.transferTo(out);

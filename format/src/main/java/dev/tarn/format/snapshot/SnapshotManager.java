@@ -37,6 +37,9 @@ public final class SnapshotManager {
     private final Cache<Long, Snapshot> cache =
             Caffeine.newBuilder().maximumSize(CACHED_SNAPSHOTS).build();
 
+    /** The id this manager published last, 0 after it lost a race: {@link #readLatest}'s guess. */
+    private volatile long knownLatest;
+
     /**
      * @param publisher the atomic publish step of {@link #tryCommit}
      */
@@ -59,9 +62,9 @@ public final class SnapshotManager {
     public OptionalLong latestId() {
         try {
             OptionalLong hint = readHint(LATEST);
-            if (hint.isPresent() && io.exists(path(hint.getAsLong()))) {
+            if (hint.isPresent() && present(hint.getAsLong())) {
                 long id = hint.getAsLong();
-                while (io.exists(path(id + 1))) {
+                while (present(id + 1)) {
                     id++;
                 }
                 return OptionalLong.of(id);
@@ -72,13 +75,72 @@ public final class SnapshotManager {
         }
     }
 
+    /**
+     * The snapshot a commit builds on, as its file is now: never from the cache, as a rollback may
+     * have replaced it (SPEC.md, "Rollback"). If this manager published the latest snapshot it
+     * knows of and lost no race since, that one, re-read with one request and taken as the latest:
+     * the exclusive create of the next id tells whether another committer got there first, and then
+     * {@link #tryCommit} makes the next call look further. Otherwise the LATEST hint (else a
+     * listing), read upward until an id is missing.
+     *
+     * @return empty if the table has no snapshot
+     */
+    public Optional<Snapshot> readLatest() {
+        try {
+            long published = knownLatest;
+            Snapshot found = published > 0 ? readFresh(published) : null;
+            if (found != null) {
+                return Optional.of(found);
+            }
+            OptionalLong hint = readHint(LATEST);
+            found = hint.isPresent() ? readFresh(hint.getAsLong()) : null;
+            if (found == null) {
+                OptionalLong listed = listIds(true);
+                if (listed.isEmpty()) {
+                    return Optional.empty();
+                }
+                found = readFresh(listed.getAsLong());
+                if (found == null) {
+                    throw new IllegalStateException(
+                            "Snapshot " + listed.getAsLong() + " of table " + table + " vanished");
+                }
+            }
+            for (Snapshot next = readFresh(found.id() + 1);
+                    next != null;
+                    next = readFresh(found.id() + 1)) {
+                found = next;
+            }
+            return Optional.of(found);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the latest snapshot of table " + table, e);
+        }
+    }
+
+    /** Snapshot {@code id} read from its file now and cached; null if there is no such file. */
+    private Snapshot readFresh(long id) throws IOException {
+        Path path = path(id);
+        byte[] bytes;
+        try {
+            bytes = io.readAllBytes(path);
+        } catch (FileNotFoundException e) {
+            return null;
+        }
+        Snapshot snapshot = SnapshotJson.fromJson(bytes, path.toString());
+        if (snapshot.id() != id) {
+            throw new IllegalArgumentException(
+                    "Corrupt snapshot file " + path + ": it holds snapshot id " + snapshot.id());
+        }
+        cache.put(id, snapshot);
+        return snapshot;
+    }
+
     /** The oldest snapshot id still present, if any. */
     public OptionalLong earliestId() {
         try {
             OptionalLong hint = readHint(EARLIEST);
-            if (hint.isPresent() && io.exists(path(hint.getAsLong()))) {
+            if (hint.isPresent() && present(hint.getAsLong())) {
                 long id = hint.getAsLong();
-                while (id > 1 && io.exists(path(id - 1))) {
+                while (id > 1 && present(id - 1)) {
                     id--;
                 }
                 return OptionalLong.of(id);
@@ -90,6 +152,32 @@ public final class SnapshotManager {
         }
     }
 
+    /**
+     * Whether snapshot file {@code id} exists now (never from the cache: expiration and rollback
+     * delete snapshot files), found by reading it and keeping what it holds: on an object store a
+     * read of a missing object is one HEAD, where an existence check through a file system may also
+     * LIST its "directory", and the caller mostly reads the snapshot next anyway.
+     */
+    private boolean present(long id) throws IOException {
+        Path path = path(id);
+        byte[] bytes;
+        try {
+            bytes = io.readAllBytes(path);
+        } catch (FileNotFoundException e) {
+            return false;
+        }
+        try {
+            Snapshot snapshot = SnapshotJson.fromJson(bytes, path.toString());
+            if (snapshot.id() == id) {
+                cache.put(id, snapshot);
+            }
+        } catch (RuntimeException corrupt) {
+            // It exists; reading it through snapshot(id) reports the corruption.
+        }
+        return true;
+    }
+
+    /** Only where the hints are missing or stale: a new table, or hints lost. */
     private OptionalLong listIds(boolean max) throws IOException {
         OptionalLong found = OptionalLong.empty();
         for (FileStatus status : io.list(dir)) {
@@ -130,7 +218,7 @@ public final class SnapshotManager {
 
     public boolean exists(long id) {
         try {
-            return io.exists(path(id));
+            return present(id);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot check snapshot " + id + " of " + table, e);
         }
@@ -214,9 +302,11 @@ public final class SnapshotManager {
      */
     public boolean tryCommit(Snapshot snapshot) throws IOException {
         if (!publisher.publish(path(snapshot.id()), SnapshotJson.toJson(snapshot))) {
+            knownLatest = 0;
             return false;
         }
         cache.put(snapshot.id(), snapshot);
+        knownLatest = snapshot.id();
         writeHint(LATEST, snapshot.id());
         if (snapshot.id() == 1) {
             writeHint(EARLIEST, 1);
@@ -249,6 +339,9 @@ public final class SnapshotManager {
      */
     public boolean delete(long id) throws IOException {
         cache.invalidate(id);
+        if (knownLatest == id) {
+            knownLatest = 0;
+        }
         return io.delete(path(id), false);
     }
 

@@ -17,12 +17,12 @@
  * missing or torn hint costs a few file checks, never a wrong answer. {@link
  * dev.tarn.format.snapshot.SnapshotManager} finds, reads (and caches) snapshots, resolves time
  * travel by timestamp, and publishes new ones through {@link
- * dev.tarn.format.snapshot.SnapshotCommit}, the one atomic, exclusive publish step (a file system
- * implementation here; an object store gets its own). {@link
- * dev.tarn.format.snapshot.SnapshotReader} is the one way to ask what a snapshot holds: its live
- * files, by bucket, its partitions, and its delta (what it added and removed), for scans, writers,
- * compaction, maintenance and the catalog alike. {@link dev.tarn.format.snapshot.Tags} stores the
- * table's tags, named snapshots that expiration keeps; {@link dev.tarn.format.snapshot.Consumers}
- * the positions of streaming readers.
+ * dev.tarn.format.snapshot.SnapshotCommit}, the one atomic, exclusive publish step, chosen by the
+ * location's scheme (exclusive creation on file systems; a conditional put on S3-compatible object
+ * stores). {@link dev.tarn.format.snapshot.SnapshotReader} is the one way to ask what a snapshot
+ * holds: its live files, by bucket, its partitions, and its delta (what it added and removed), for
+ * scans, writers, compaction, maintenance and the catalog alike. {@link
+ * dev.tarn.format.snapshot.Tags} stores the table's tags, named snapshots that expiration keeps;
+ * {@link dev.tarn.format.snapshot.Consumers} the positions of streaming readers.
  */
 package dev.tarn.format.snapshot;

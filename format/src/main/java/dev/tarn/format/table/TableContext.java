@@ -58,7 +58,11 @@ public final class TableContext implements Serializable {
         this.options = Map.copyOf(options);
         this.publisher =
                 SnapshotCommit.withLock(
-                        SnapshotCommit.forFileSystem(io), io, name, paths.location(), this.options);
+                        SnapshotCommit.forLocation(io, paths.location()),
+                        io,
+                        name,
+                        paths.location(),
+                        this.options);
         this.config = TableConfig.of(name, this.options);
     }
 

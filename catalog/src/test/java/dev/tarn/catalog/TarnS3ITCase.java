@@ -1,0 +1,229 @@
+package dev.tarn.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tarn.testing.FlinkS3Plugin;
+import dev.tarn.testing.S3MockServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Tables on S3, as users run them: a catalog whose warehouse is {@code s3://...} with the S3
+ * settings as catalog options, data files through Flink's S3 file system (loaded as a plugin, as
+ * from {@code plugins/}), commits through conditional puts, against a real S3-compatible server
+ * (S3Mock) on loopback: the SQL flows, a streaming read following a streaming write, a streaming
+ * write that fails over and still commits every row once, and a wrong endpoint. One server and one
+ * cluster for the class.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class TarnS3ITCase {
+
+    /** Slots for a following query and a writer at parallelism 2, beside a batch job. */
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(6)
+                            .build());
+
+    private static S3MockServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = S3MockServer.start("lake");
+        FlinkS3Plugin.initialize(FlinkS3Plugin.settings(server));
+    }
+
+    @AfterAll
+    static void stop() {
+        FlinkS3Plugin.reset();
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** A session on catalog {@code lake} at {@code s3://lake/<warehouse>}, settings as options. */
+    private static TableEnvironment session(
+            EnvironmentSettings mode, String warehouse, Map<String, String> s3, String... config) {
+        TableEnvironment env = TableEnvironment.create(mode);
+        env.getConfig().set("parallelism.default", "2");
+        for (int i = 0; i < config.length; i += 2) {
+            env.getConfig().set(config[i], config[i + 1]);
+        }
+        StringBuilder options = new StringBuilder();
+        s3.forEach((k, v) -> options.append(", '").append(k).append("' = '").append(v).append("'"));
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = 's3://lake/"
+                        + warehouse
+                        + "'"
+                        + options
+                        + ")");
+        env.executeSql("USE CATALOG lake");
+        return env;
+    }
+
+    private static List<String> query(TableEnvironment env, String sql) throws Exception {
+        List<String> rows = new ArrayList<>();
+        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
+            it.forEachRemaining(r -> rows.add(r.toString()));
+        }
+        return rows;
+    }
+
+    @Test
+    void appendAndPrimaryKeyTablesOnS3WithNoListOnTheCommitPath() throws Exception {
+        TableEnvironment batch =
+                session(EnvironmentSettings.inBatchMode(), "flows", FlinkS3Plugin.settings(server));
+        batch.executeSql("CREATE DATABASE db");
+        batch.executeSql("CREATE TABLE db.events (id INT, name STRING) WITH ('bucket' = '2')");
+        batch.executeSql(
+                "CREATE TABLE db.users (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '2')");
+        // A table's first commit lists its snapshot directory once: there is no LATEST hint yet.
+        batch.executeSql("INSERT INTO db.events VALUES (1, 'a'), (2, 'b'), (3, 'c')").await();
+        batch.executeSql("INSERT INTO db.users VALUES (1, 'x'), (2, 'y')").await();
+        int before = server.requests().size();
+
+        batch.executeSql("INSERT INTO db.events VALUES (4, 'd')").await();
+        batch.executeSql("INSERT INTO db.users VALUES (2, 'z'), (3, 'w')").await();
+        batch.executeSql("DELETE FROM db.users WHERE id = 1").await();
+
+        assertThat(query(batch, "SELECT * FROM db.events"))
+                .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]", "+I[3, c]", "+I[4, d]");
+        assertThat(query(batch, "SELECT * FROM db.users"))
+                .containsExactlyInAnyOrder("+I[2, z]", "+I[3, w]");
+        assertThat(query(batch, "SELECT snapshot_id FROM db.`users$snapshots`")).isNotEmpty();
+
+        List<String> requests = server.requests().subList(before, server.requests().size());
+        assertThat(requests)
+                .as("snapshot files created with a conditional put each")
+                .anyMatch(r -> r.startsWith("PUT /lake/flows/db.db/users/snapshot/snapshot-2 "));
+        assertThat(requests)
+                .as("no LIST of snapshot or manifest directories in later commits and reads")
+                .noneMatch(
+                        r ->
+                                r.contains("list-type=2")
+                                        && (r.contains("%2Fsnapshot")
+                                                || r.contains("%2Fmanifest")));
+    }
+
+    @Test
+    void aStreamingReadFollowsAStreamingWriteWithCheckpoints() throws Exception {
+        Map<String, String> s3 = FlinkS3Plugin.settings(server);
+        TableEnvironment batch = session(EnvironmentSettings.inBatchMode(), "streams", s3);
+        batch.executeSql("CREATE DATABASE db");
+        batch.executeSql("CREATE TABLE db.ticks (id INT, name STRING) WITH ('bucket' = '2')");
+
+        int rows = 300;
+        TableEnvironment follow = session(EnvironmentSettings.inStreamingMode(), "streams", s3);
+        Follower follower = new Follower(follow.executeSql("SELECT * FROM db.ticks"));
+        try {
+            follower.awaitRunning();
+            TableEnvironment write =
+                    session(
+                            EnvironmentSettings.inStreamingMode(),
+                            "streams",
+                            s3,
+                            "execution.checkpointing.interval",
+                            "300 ms");
+            write.executeSql(
+                    "CREATE TEMPORARY TABLE gen (id INT) WITH ('connector' = 'datagen',"
+                            + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                            + " 'fields.id.end' = '"
+                            + rows
+                            + "', 'rows-per-second' = '200')");
+            write.executeSql("INSERT INTO db.ticks SELECT id, 'n' || CAST(id AS STRING) FROM gen")
+                    .await();
+
+            List<String> expected =
+                    IntStream.rangeClosed(1, rows)
+                            .mapToObj(i -> "+I[" + i + ", n" + i + "]")
+                            .toList();
+            assertThat(follower.take(rows)).containsExactlyInAnyOrderElementsOf(expected);
+            follower.assertNothingMore();
+        } finally {
+            follower.close();
+        }
+        assertThat(query(batch, "SELECT COUNT(*) FROM db.`ticks$snapshots`").get(0))
+                .as("the write committed at several checkpoints")
+                .isNotEqualTo("+I[1]");
+    }
+
+    @Test
+    void aStreamingWriteWithAFailoverCommitsEveryRowExactlyOnce() throws Exception {
+        Map<String, String> s3 = FlinkS3Plugin.settings(server);
+        TableEnvironment batch = session(EnvironmentSettings.inBatchMode(), "failover", s3);
+        batch.executeSql("CREATE DATABASE db");
+        batch.executeSql("CREATE TABLE db.once (id BIGINT, name STRING) WITH ('bucket' = '2')");
+        int rows = 600;
+        StreamingFunctions.FailAt.reset(rows / 2);
+        TableEnvironment write =
+                session(
+                        EnvironmentSettings.inStreamingMode(),
+                        "failover",
+                        s3,
+                        "execution.checkpointing.interval",
+                        "200 ms",
+                        "restart-strategy.type",
+                        "fixed-delay",
+                        "restart-strategy.fixed-delay.attempts",
+                        "3",
+                        "restart-strategy.fixed-delay.delay",
+                        "200 ms");
+        write.createTemporarySystemFunction("fail_at", StreamingFunctions.FailAt.class);
+        write.executeSql(
+                "CREATE TEMPORARY TABLE gen (id INT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '"
+                        + rows
+                        + "', 'rows-per-second' = '300')");
+        write.executeSql(
+                        "INSERT INTO db.once SELECT fail_at(CAST(id AS BIGINT)),"
+                                + " 'n' || CAST(id AS STRING) FROM gen")
+                .await();
+
+        assertThat(StreamingFunctions.FailAt.failed()).as("the job failed over once").isTrue();
+        assertThat(
+                        query(
+                                batch,
+                                "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM db.once"))
+                .as("every row once, none lost and none twice")
+                .containsExactly("+I[" + rows + ", " + rows + ", 1, " + rows + "]");
+    }
+
+    @Test
+    void aCatalogWithAWrongEndpointFailsNamingBucketKeyAndCause() throws Exception {
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Map<String, String> wrong = new java.util.HashMap<>(FlinkS3Plugin.settings(server));
+        wrong.put("s3.endpoint", "http://127.0.0.1:" + closed);
+        assertThatThrownBy(() -> session(EnvironmentSettings.inBatchMode(), "wrong", wrong))
+                .hasStackTraceContaining(
+                        "Cannot open catalog lake: warehouse s3://lake/wrong cannot be created or"
+                                + " written")
+                .hasStackTraceContaining(
+                        "Cannot create s3://lake/wrong/.tarn-conditional-put-probe-")
+                .hasStackTraceContaining(
+                        "cannot reach the endpoint http://127.0.0.1:"
+                                + closed
+                                + ": ConnectException");
+    }
+}
