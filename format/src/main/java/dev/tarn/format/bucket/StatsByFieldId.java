@@ -4,12 +4,20 @@ import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.DataField;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 /**
  * A file's column statistics, recorded by the columns of the schema it was written under, as
  * statistics of a scan's schema by field id: a renamed or moved column keeps its statistics; a
  * column the file lacks is all null in it, or all its default (as a read returns it); a widened
- * column's bounds are unknown (its bounds are values of the old type).
+ * column's bounds are converted to the new type where the widening keeps order and value (integers
+ * to wider integers, FLOAT to DOUBLE, DECIMAL to more digits, a string to a longer one), and
+ * unknown otherwise.
  */
 final class StatsByFieldId {
 
@@ -19,6 +27,9 @@ final class StatsByFieldId {
     /** Per column of the scan's schema: whether its type is the file's, ignoring nullability. */
     private final boolean[] sameType;
 
+    /** Per column of the scan's schema: its type, where the file's is another. */
+    private final LogicalType[] types;
+
     /** Per column of the scan's schema the file lacks: its default, or null. */
     private final Object[] defaults;
 
@@ -26,6 +37,7 @@ final class StatsByFieldId {
         int arity = scan.fields().size();
         this.sources = new int[arity];
         this.sameType = new boolean[arity];
+        this.types = new LogicalType[arity];
         this.defaults = new Object[arity];
         for (int i = 0; i < arity; i++) {
             DataField f = scan.fields().get(i);
@@ -35,6 +47,7 @@ final class StatsByFieldId {
                 if (written.id() == f.id()) {
                     sources[i] = j;
                     sameType[i] = written.type().copy(true).equals(f.type().copy(true));
+                    types[i] = f.type();
                 }
             }
             if (sources[i] < 0) {
@@ -63,6 +76,9 @@ final class StatsByFieldId {
                 if (sameType[i]) {
                     mins[i] = stats.min(j);
                     maxs[i] = stats.max(j);
+                } else {
+                    mins[i] = widened(stats.min(j), types[i]);
+                    maxs[i] = widened(stats.max(j), types[i]);
                 }
             }
         }
@@ -75,5 +91,38 @@ final class StatsByFieldId {
                 file.sequence(),
                 new ColumnStats(mins, maxs, nulls),
                 file.keyRange());
+    }
+
+    /**
+     * A bound of the old type as a value of the widened {@code type}, or null (unknown) where the
+     * widening has no exact, order-keeping image of it.
+     */
+    @Nullable
+    static Object widened(@Nullable Object bound, LogicalType type) {
+        if (bound == null) {
+            return null;
+        }
+        LogicalTypeRoot root = type.getTypeRoot();
+        if (bound instanceof Byte || bound instanceof Short || bound instanceof Integer) {
+            long value = ((Number) bound).longValue();
+            return switch (root) {
+                case SMALLINT -> (short) value;
+                case INTEGER -> (int) value;
+                case BIGINT -> value;
+                default -> null;
+            };
+        }
+        if (bound instanceof Float f && root == LogicalTypeRoot.DOUBLE) {
+            return (double) f;
+        }
+        if (bound instanceof DecimalData d && type instanceof DecimalType decimal) {
+            return DecimalData.fromBigDecimal(
+                    d.toBigDecimal(), decimal.getPrecision(), decimal.getScale());
+        }
+        if (bound instanceof StringData
+                && (root == LogicalTypeRoot.VARCHAR || root == LogicalTypeRoot.CHAR)) {
+            return bound;
+        }
+        return null;
     }
 }

@@ -208,10 +208,12 @@ class SchemaEvolutionReadTest {
                 List.of(
                         new RenameColumn("n", "m"),
                         new AddColumn("email", VarCharType.STRING_TYPE, null, Position.FIRST),
-                        new UpdateColumnType("f", new DoubleType())));
-        // m (id 1, formerly n) holds 10 and 20 in the old file, now at index 2.
-        Predicate m99 = new Predicate.Leaf(Predicate.Op.EQ, 2, "m", new IntType(), List.of(99));
-        Predicate m20 = new Predicate.Leaf(Predicate.Op.EQ, 2, "m", new IntType(), List.of(20));
+                        new UpdateColumnType("f", new DoubleType()),
+                        new UpdateColumnType("m", new BigIntType()),
+                        new UpdateColumnType("d", new DecimalType(18, 4))));
+        // m (id 1, formerly n, widened to BIGINT) holds 10 and 20 in the old file, now at index 2.
+        Predicate m99 = new Predicate.Leaf(Predicate.Op.EQ, 2, "m", new BigIntType(), List.of(99L));
+        Predicate m20 = new Predicate.Leaf(Predicate.Op.EQ, 2, "m", new BigIntType(), List.of(20L));
         assertThat(plannedFiles(t, m99)).isZero();
         assertThat(plannedFiles(t, m20)).isEqualTo(1);
         // The old file has no email: all null in it.
@@ -227,10 +229,30 @@ class SchemaEvolutionReadTest {
                         Predicate.Op.IS_NULL, 0, "email", VarCharType.STRING_TYPE, List.of());
         assertThat(plannedFiles(t, emailX)).isZero();
         assertThat(plannedFiles(t, emailNull)).isEqualTo(1);
-        // A widened column's old bounds are of the old type: they do not prune.
+        // A widened column's old bounds are converted to the new type, so they still prune.
         Predicate f99 =
-                new Predicate.Leaf(Predicate.Op.EQ, 4, "f", new DoubleType(), List.of(99.0));
-        assertThat(plannedFiles(t, f99)).isEqualTo(1);
+                new Predicate.Leaf(Predicate.Op.EQ, 3, "f", new DoubleType(), List.of(99.0));
+        Predicate fLow =
+                new Predicate.Leaf(Predicate.Op.LT, 3, "f", new DoubleType(), List.of(1.5));
+        assertThat(plannedFiles(t, f99)).isZero();
+        assertThat(plannedFiles(t, fLow)).isEqualTo(1);
+        DecimalType wide = new DecimalType(18, 4);
+        Predicate dHigh =
+                new Predicate.Leaf(
+                        Predicate.Op.GT,
+                        4,
+                        "d",
+                        wide,
+                        List.of(DecimalData.fromBigDecimal(new BigDecimal("2.0100"), 18, 4)));
+        Predicate dLow =
+                new Predicate.Leaf(
+                        Predicate.Op.LT,
+                        4,
+                        "d",
+                        wide,
+                        List.of(DecimalData.fromBigDecimal(new BigDecimal("1.0200"), 18, 4)));
+        assertThat(plannedFiles(t, dHigh)).isZero();
+        assertThat(plannedFiles(t, dLow)).isEqualTo(1);
         assertThat(t.read(m20)).extracting(r -> r.get(2)).containsExactly("10", "20");
     }
 
