@@ -67,7 +67,7 @@ class ProbesTest {
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
                                 + " parquet-write-cpu, sort-buffer, changelog-cost,"
-                                + " maintenance, expire-snapshots");
+                                + " maintenance, schema-scan, expire-snapshots");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");
