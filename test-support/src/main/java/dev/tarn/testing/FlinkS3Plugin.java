@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.MalformedURLException;
 import java.net.URL;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
@@ -30,6 +31,18 @@ public final class FlinkS3Plugin {
                 "s3.path.style.access", "true",
                 "s3.access-key", "tarn-test",
                 "s3.secret-key", "tarn-test-secret");
+    }
+
+    /**
+     * The {@code flink-s3-fs-hadoop} jar, for a Flink home's {@code plugins/s3-fs-hadoop/}
+     * directory.
+     */
+    public static Path jar() {
+        try {
+            return Path.of(S3MockServer.resource("s3-plugin.classpath"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.tarn.assembly.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.assembly.cluster.JobWatch.Failures;
+import dev.tarn.testing.FlinkS3Plugin;
+import dev.tarn.testing.S3MockServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  * (a JobManager and a TaskManager on loopback), driven by Flink's SQL client. The SQL examples
  * return their checked-in rows there; a streaming upsert survives {@code kill -9} of its
  * TaskManager and a new one taking over, leaving every key exactly once with its last value; a
- * streaming read follows the table while the upsert writes it. Figures go to the output with the
- * prefix {@code [cluster]}.
+ * streaming read follows the table while the upsert writes it. The upsert's table is on S3 (Adobe
+ * S3Mock on loopback, reached through Flink's S3 plugin in the cluster's {@code plugins/},
+ * snapshots published by conditional puts); the examples use a local directory. Figures go to the
+ * output with the prefix {@code [cluster]}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FlinkClusterITCase {
@@ -42,9 +46,17 @@ class FlinkClusterITCase {
 
     @TempDir static Path work;
 
+    /** The S3-compatible server of the upsert's warehouse, {@code s3://analytics/lake}. */
+    static S3MockServer s3;
+
     static LocalFlinkCluster cluster;
     static SqlClient sql;
+
+    /** The upsert's tables: on S3, through Flink's S3 plugin in the cluster's plugins/. */
     static Warehouse warehouse;
+
+    /** The SQL examples' tables: a local directory, which every process of the cluster sees. */
+    static Warehouse examplesWarehouse;
 
     /** Prints the cluster's logs when a test fails. */
     @RegisterExtension
@@ -81,17 +93,31 @@ class FlinkClusterITCase {
             }
         }
         System.out.println("[cluster] logs in " + logDir);
-        warehouse = Warehouse.local(Files.createDirectories(work.resolve("warehouse")));
+        examplesWarehouse = Warehouse.local(Files.createDirectories(work.resolve("warehouse")));
+        s3 = S3MockServer.start("analytics");
+        // Flink's S3 file system as a distribution installs it: plugins/s3-fs-hadoop/<its jar>.
+        Path plugins = work.resolve("flink-home").resolve("plugins");
+        Path s3Plugin = Files.createDirectories(plugins.resolve("s3-fs-hadoop"));
+        Files.copy(FlinkS3Plugin.jar(), s3Plugin.resolve(FlinkS3Plugin.jar().getFileName()));
+        warehouse = Warehouse.s3("analytics", "lake", FlinkS3Plugin.settings(s3), plugins);
+        System.out.println(
+                "[cluster] warehouse " + warehouse.uri() + " on S3Mock at " + s3.endpoint());
         cluster = LocalFlinkCluster.start(runtime, work, logDir, warehouse);
         sql = new SqlClient(cluster, work.resolve("sql"));
     }
 
     @AfterAll
     static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
+        try {
+            if (cluster != null) {
+                cluster.close();
+            }
+            JavaProcess.killAll();
+        } finally {
+            if (s3 != null) {
+                s3.close();
+            }
         }
-        JavaProcess.killAll();
     }
 
     @Test
@@ -101,7 +127,7 @@ class FlinkClusterITCase {
                 ExampleScripts.load(
                         property("tarn.cluster.examples"),
                         property("tarn.cluster.examples-expected"),
-                        warehouse);
+                        examplesWarehouse);
         List<String> statements =
                 new ArrayList<>(
                         List.of(
@@ -136,7 +162,7 @@ class FlinkClusterITCase {
     @Test
     @Order(2)
     void streamingUpsertSurvivesTaskManagerKillAndIsFollowed() throws Exception {
-        SnapshotFiles snapshots = new SnapshotFiles(warehouse.snapshotDir("db", "upserts"));
+        SnapshotObjects snapshots = warehouse.snapshots("db", "upserts");
         sql.run(
                 "upsert-submit",
                 List.of(
@@ -181,7 +207,7 @@ class FlinkClusterITCase {
         cluster.taskManager().kill();
         long killedAt = System.currentTimeMillis();
         long lastBefore = snapshots.latestId();
-        SnapshotFiles.Commit lastCommit = snapshots.commits(lastBefore).get((int) lastBefore - 1);
+        SnapshotObjects.Commit lastCommit = snapshots.commits(lastBefore).get((int) lastBefore - 1);
         cluster.startTaskManager();
         upserts.await(
                 "a snapshot after " + lastBefore + " from the restarted job",
@@ -255,7 +281,7 @@ class FlinkClusterITCase {
         // Each checkpoint published once, the one restored from included (its commit retried).
         long last = snapshots.latestId();
         Map<String, Long> published = new TreeMap<>();
-        for (SnapshotFiles.Commit c : snapshots.commits(last)) {
+        for (SnapshotObjects.Commit c : snapshots.commits(last)) {
             published.merge(c.user() + " " + c.kind() + " " + c.identifier(), 1L, Long::sum);
         }
         published.values().removeIf(n -> n == 1);

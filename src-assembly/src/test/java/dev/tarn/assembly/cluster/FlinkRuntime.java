@@ -19,9 +19,16 @@ record FlinkRuntime(List<Path> lib, List<Path> sqlClient, Path tarnJar) {
 
     /**
      * Classes no Flink jar of the test may hold: Tarn's own (it comes as the shaded jar only) and
-     * Hadoop's (Tarn needs none on local files, so none is there to lean on).
+     * Hadoop's (it comes as Flink's S3 plugin only, in its own class loader), and the test's own S3
+     * server and clients (S3Mock, its Spring, the AWS SDK, which Tarn bundles relocated).
      */
-    private static final List<String> FORBIDDEN = List.of("dev/tarn/", "org/apache/hadoop/");
+    private static final List<String> FORBIDDEN =
+            List.of(
+                    "dev/tarn/",
+                    "org/apache/hadoop/",
+                    "com/adobe/testing/",
+                    "org/springframework/",
+                    "software/amazon/awssdk/");
 
     FlinkRuntime {
         lib = List.copyOf(lib);
@@ -41,7 +48,7 @@ record FlinkRuntime(List<Path> lib, List<Path> sqlClient, Path tarnJar) {
             if (forbidden != null) {
                 throw new IllegalArgumentException(
                         "Flink's class path must hold neither Tarn (but as its shaded jar) nor"
-                                + " Hadoop, but "
+                                + " Hadoop, S3Mock, Spring or the AWS SDK, but "
                                 + jar
                                 + " has "
                                 + forbidden);

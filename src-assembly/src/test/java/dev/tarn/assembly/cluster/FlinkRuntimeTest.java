@@ -13,7 +13,10 @@ import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The cluster test's class path holds Tarn only as the shaded jar, and no Hadoop. */
+/**
+ * The cluster test's class path holds Tarn only as the shaded jar, and no Hadoop, S3Mock, Spring or
+ * AWS SDK.
+ */
 class FlinkRuntimeTest {
 
     @TempDir Path dir;
@@ -36,7 +39,7 @@ class FlinkRuntimeTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Flink's class path must hold neither Tarn (but as its shaded jar) nor"
-                                + " Hadoop, but "
+                                + " Hadoop, S3Mock, Spring or the AWS SDK, but "
                                 + leaked
                                 + " has dev/tarn/catalog/TarnCatalog.class");
         assertThatThrownBy(() -> new FlinkRuntime(List.of(tarn), List.of(), tarn))
@@ -50,6 +53,20 @@ class FlinkRuntimeTest {
         Path tarn = jar("tarn-flink.jar", "dev/tarn/catalog/TarnCatalog.class");
         assertThatThrownBy(() -> new FlinkRuntime(List.of(), List.of(hadoop), tarn))
                 .hasMessageEndingWith(hadoop + " has org/apache/hadoop/fs/FileSystem.class");
+    }
+
+    @Test
+    void refusesTheTestsS3ServerAndClients() throws IOException {
+        Path tarn = jar("tarn-flink.jar", "dev/tarn/catalog/TarnCatalog.class");
+        for (String entry :
+                List.of(
+                        "com/adobe/testing/s3mock/S3MockApplication.class",
+                        "org/springframework/boot/SpringApplication.class",
+                        "software/amazon/awssdk/services/s3/S3Client.class")) {
+            Path leaked = jar("leaked.jar", entry);
+            assertThatThrownBy(() -> new FlinkRuntime(List.of(leaked), List.of(), tarn))
+                    .hasMessageEndingWith(leaked + " has " + entry);
+        }
     }
 
     private Path jar(String name, String entry) throws IOException {

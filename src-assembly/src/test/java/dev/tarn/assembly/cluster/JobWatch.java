@@ -52,7 +52,7 @@ final class JobWatch {
 
     /** A condition over the job's outcome, checked until it holds. */
     interface Check {
-        boolean holds() throws IOException;
+        boolean holds() throws IOException, InterruptedException;
     }
 
     /**
