@@ -17,9 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
 
 /**
- * Runs every example script against a fresh warehouse and compares each query's rows with the
- * checked-in expectation in {@code expected/<script>.out} (queries separated by a {@code ---}
- * line), so the examples in the README cannot rot.
+ * Runs every example script and compares each query's rows with the checked-in expectation in
+ * {@code expected/<script>.out} (queries separated by a {@code ---} line), so the examples in the
+ * README cannot rot. As the README's quick start does, the scripts run in order against one
+ * warehouse, so a script that collides with an earlier one's tables fails here too.
  */
 class SqlExamplesITCase {
 
@@ -33,7 +34,8 @@ class SqlExamplesITCase {
 
     static final List<String> SCRIPTS = SqlExamples.SCRIPTS;
 
-    @TempDir Path warehouse;
+    /** One warehouse for all scripts, in order, as the quick start runs them. */
+    @TempDir static Path warehouse;
 
     @ParameterizedTest
     @FieldSource("SCRIPTS")
