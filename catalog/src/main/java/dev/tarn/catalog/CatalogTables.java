@@ -178,12 +178,14 @@ final class CatalogTables {
                         .sorted(Comparator.comparingInt(TableSchema.ComputedColumn::position))
                         .toList();
         int next = 0;
+        int placed = 0; // columns put so far, physical and computed
         for (DataField field : schema.fields()) {
-            while (next < computed.size()
-                    && computed.get(next).position() <= builderColumns(field, schema, next)) {
+            while (next < computed.size() && computed.get(next).position() <= placed) {
                 computedColumn(builder, computed.get(next++));
+                placed++;
             }
             builder.column(field.name(), TypeConversions.fromLogicalToDataType(field.type()));
+            placed++;
             if (field.description() != null) {
                 builder.withComment(field.description());
             }
@@ -206,11 +208,6 @@ final class CatalogTables {
                 .options(options)
                 .comment(schema.comment())
                 .build();
-    }
-
-    /** How many columns stand before {@code field}: physical ones before it, computed ones put. */
-    private static int builderColumns(DataField field, TableSchema schema, int computedPut) {
-        return schema.fields().indexOf(field) + computedPut;
     }
 
     private static void computedColumn(Schema.Builder builder, TableSchema.ComputedColumn column) {

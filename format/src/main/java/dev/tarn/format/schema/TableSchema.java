@@ -241,20 +241,6 @@ public record TableSchema(
                 fields.size() - 1);
     }
 
-    /** This schema, the same version, declaring {@code computed} columns instead of its own. */
-    public TableSchema withComputedColumns(List<ComputedColumn> computed) {
-        return new TableSchema(
-                id,
-                fields,
-                partitionKeys,
-                primaryKeys,
-                options,
-                comment,
-                watermark,
-                computed,
-                highestFieldId);
-    }
-
     /** The next version of this schema with other options. */
     public TableSchema withOptions(Map<String, String> newOptions) {
         return new TableSchema(

@@ -69,14 +69,26 @@ class SchemaJsonTest {
                 .doesNotContain("computedColumns");
         assertThatThrownBy(
                         () ->
-                                schema.withComputedColumns(
+                                TableSchema.create(
+                                        TYPE,
+                                        List.of(),
+                                        List.of(),
+                                        Map.of(),
+                                        null,
+                                        null,
                                         List.of(
                                                 new TableSchema.ComputedColumn(
                                                         "id", "1", 2, null))))
                 .hasMessage("Column id appears twice");
         assertThatThrownBy(
                         () ->
-                                schema.withComputedColumns(
+                                TableSchema.create(
+                                        TYPE,
+                                        List.of(),
+                                        List.of(),
+                                        Map.of(),
+                                        null,
+                                        null,
                                         List.of(
                                                 new TableSchema.ComputedColumn("a", "1", 2, null),
                                                 new TableSchema.ComputedColumn("b", "2", 2, null))))
