@@ -123,6 +123,38 @@ class TarnStreamingReadITCase {
         f.awaitMaterialized(expected);
     }
 
+    /**
+     * With {@code changelog-producer = 'none'} a read from a full snapshot completes the upserts
+     * itself: the old row of each update and delete comes from the reader, and the plan has no
+     * normalizing operator; a read from {@code latest}, which never saw the rows it would retract,
+     * and one with the option off, emit upserts that Flink normalizes.
+     */
+    @Test
+    void aReadFromAFullSnapshotCompletesItsChangelogWithoutANormalizingOperator() throws Exception {
+        batch.exec(
+                "CREATE TABLE db.users (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '2')");
+        batch.exec("INSERT INTO db.users VALUES (1, 'a'), (2, 'b')");
+        TableEnvironment env = streaming();
+        assertThat(env.explainSql("SELECT * FROM db.users")).doesNotContain("ChangelogNormalize");
+        assertThat(env.explainSql("SELECT v FROM db.users")).doesNotContain("ChangelogNormalize");
+        assertThat(env.explainSql("SELECT * FROM db.users /*+ OPTIONS('scan.mode' = 'latest') */"))
+                .contains("ChangelogNormalize");
+        assertThat(
+                        env.explainSql(
+                                "SELECT * FROM db.users /*+ OPTIONS("
+                                        + "'streaming-read.lookup-changelog' = 'false') */"))
+                .contains("ChangelogNormalize");
+
+        Follower f = follow("SELECT v FROM db.users");
+        assertThat(f.take(2)).containsExactlyInAnyOrder("+I[a]", "+I[b]");
+        batch.exec("INSERT INTO db.users VALUES (1, 'a2'), (3, 'c'), (2, 'b')");
+        assertThat(f.take(3)).containsExactlyInAnyOrder("-U[a]", "+U[a2]", "+I[c]");
+        batch.exec("DELETE FROM db.users WHERE id = 2");
+        assertThat(f.take(1)).containsExactly("-D[b]");
+        f.assertNothingMore();
+    }
+
     @Test
     void inputChangelogPassesThroughAsWritten() throws Exception {
         batch.exec(

@@ -4,6 +4,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
 import dev.tarn.format.schema.StreamConfig;
 import dev.tarn.format.snapshot.Consumers;
@@ -61,6 +62,7 @@ public final class TarnSource
     private final long limit;
     private final Mode mode;
     private final Watermarks watermarks;
+    private final boolean completesChangelog;
 
     /**
      * The watermark a read that follows the table (or reads its changes) emits.
@@ -83,9 +85,6 @@ public final class TarnSource
         }
     }
 
-    /**
-     * @param watermarks the watermark to emit, ignored by a SNAPSHOT read
-     */
     TarnSource(
             Table table,
             RowType readType,
@@ -93,6 +92,23 @@ public final class TarnSource
             long limit,
             Mode mode,
             Watermarks watermarks) {
+        this(table, readType, filter, limit, mode, watermarks, false);
+    }
+
+    /**
+     * @param watermarks the watermark to emit, ignored by a SNAPSHOT read
+     * @param completesChangelog whether the readers complete a primary-key table's upserts into a
+     *     changelog ({@link TableRead#completingChangelog})
+     */
+    TarnSource(
+            Table table,
+            RowType readType,
+            @Nullable Predicate filter,
+            long limit,
+            Mode mode,
+            Watermarks watermarks,
+            boolean completesChangelog) {
+        this.completesChangelog = completesChangelog && mode == Mode.FOLLOW;
         this.table = table;
         this.readType = readType;
         this.filter = filter;
@@ -110,7 +126,12 @@ public final class TarnSource
     public SourceReader<RowData, TarnSplit> createReader(SourceReaderContext context) {
         return new TarnSourceReader(
                 context,
-                table.newRead().withReadType(readType).withFilter(filter),
+                completesChangelog
+                        ? table.newRead()
+                                .withReadType(readType)
+                                .withFilter(filter)
+                                .completingChangelog()
+                        : table.newRead().withReadType(readType).withFilter(filter),
                 limit,
                 mode == Mode.SNAPSHOT,
                 watermarks);

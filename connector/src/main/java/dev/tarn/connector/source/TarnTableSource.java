@@ -4,6 +4,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema.TableKind;
@@ -101,9 +102,28 @@ public final class TarnTableSource
                             .build()
                     : ChangelogMode.insertOnly();
         }
-        return table.config().stream().changelogProducer() == ChangelogProducer.NONE
-                ? ChangelogMode.upsert()
-                : ChangelogMode.all();
+        if (table.config().stream().changelogProducer() != ChangelogProducer.NONE) {
+            return ChangelogMode.all();
+        }
+        return completesChangelog() ? ChangelogMode.all() : ChangelogMode.upsert();
+    }
+
+    /**
+     * Whether the read completes a primary-key table's upserts into a changelog itself, so that
+     * Flink adds no normalizing operator: a read that follows the table from a full phase (or its
+     * first snapshot), with {@code streaming-read.lookup-changelog} on. Bad start options count as
+     * false here; the plan reports them.
+     */
+    private boolean completesChangelog() {
+        if (mode() != TarnSource.Mode.FOLLOW || table.schema().kind() != TableKind.PRIMARY_KEY) {
+            return false;
+        }
+        try {
+            return TableRead.completesChangelog(
+                    table.context(), new StreamScan(table.context(), null).seesWholeTable());
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return false;
+        }
     }
 
     @Override
@@ -141,7 +161,8 @@ public final class TarnTableSource
                             filter,
                             Long.MAX_VALUE,
                             mode,
-                            new TarnSource.Watermarks(watermarkStrategy, sourceWatermark));
+                            new TarnSource.Watermarks(watermarkStrategy, sourceWatermark),
+                            completesChangelog());
             return watermarkStrategy == null && !sourceWatermark
                     ? SourceProvider.of(source)
                     : withWatermarks(source, mode != TarnSource.Mode.FOLLOW);

@@ -105,6 +105,21 @@ public final class StreamScan {
         position();
     }
 
+    /**
+     * Whether the read, started now, sees the whole table: a full phase, or every change from the
+     * first snapshot on (not {@code latest}, whose start moves with each commit until the job
+     * starts). Then the consumers of its changes know every key's current row, and a read may
+     * complete its upserts into a changelog ({@link TableRead#completesChangelog}).
+     *
+     * @throws IllegalArgumentException as {@link #start}
+     */
+    public boolean seesWholeTable() {
+        Start position = position();
+        return position.fullSnapshot() != null
+                || (position.nextSnapshotId() == 1
+                        && StartOptions.resolve(table.name(), table.config()) != ScanMode.LATEST);
+    }
+
     /** Where the read starts; a full phase's snapshot is named, its splits not planned. */
     private Start position() {
         TableConfig config = table.config();

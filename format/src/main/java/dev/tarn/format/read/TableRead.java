@@ -28,6 +28,7 @@ public final class TableRead {
     private final TableContext table;
     private RowType readType;
     @Nullable private Predicate filter;
+    @Nullable private ChangelogCompletion completion;
 
     public TableRead(TableContext table) {
         this.table = table;
@@ -50,11 +51,43 @@ public final class TableRead {
     }
 
     /**
+     * Whether a streaming read of {@code table} that {@code seesWholeTable} (from a full phase, or
+     * from the first snapshot: {@link StreamScan#seesWholeTable}) returns a complete changelog when
+     * asked to ({@link #completingChangelog}), rather than upserts: a primary-key table that stores
+     * no changelog, with the deduplicate engine and {@code streaming-read.lookup-changelog} on.
+     */
+    public static boolean completesChangelog(TableContext table, boolean seesWholeTable) {
+        return ChangelogCompletion.applies(table, seesWholeTable);
+    }
+
+    /**
+     * Returns a complete changelog instead of upserts ({@link ChangelogCompletion}): the read keeps
+     * the current rows of the buckets it reads, in {@code streaming-read.lookup-memory}, so one
+     * such read serves one reader, which opens the splits of a bucket in snapshot order. Call after
+     * {@link #withReadType} and {@link #withFilter}.
+     */
+    public TableRead completingChangelog() {
+        TableRead raw = new TableRead(table).withReadType(readType).withFilter(filter);
+        completion =
+                new ChangelogCompletion(
+                        table, raw, table.config().stream().completion().memoryBytes());
+        return this;
+    }
+
+    /** Bytes of memory a completing read's current rows take, 0 for another read. */
+    public long completionMemoryBytes() {
+        return completion == null ? 0 : completion.memoryBytes();
+    }
+
+    /**
      * Opens {@code split} for reading as its {@link Split.Kind} says: the rows of a snapshot as
      * INSERTs, a snapshot's new rows or versions as changes, stored changelog files as written, or
      * the rows an overwrite removed as DELETEs.
      */
     public SplitReader open(Split split) {
+        if (completion != null) {
+            return completion.open(split);
+        }
         return switch (table.kind()) {
             case APPEND -> {
                 if (split.kind() == Split.Kind.CHANGELOG) {

@@ -16,6 +16,7 @@ import org.apache.flink.configuration.Configuration;
  * @param changelogProducer what a primary-key table's writers store for streaming reads
  * @param consumerId the id under which a streaming read records its progress, or null
  * @param discoveryInterval how often a streaming read probes for the next snapshot
+ * @param completion whether and with how much memory a read completes upserts into a changelog
  */
 public record StreamConfig(
         ScanMode mode,
@@ -23,7 +24,17 @@ public record StreamConfig(
         boolean readOverwrite,
         ChangelogProducer changelogProducer,
         @Nullable String consumerId,
-        Duration discoveryInterval) {
+        Duration discoveryInterval,
+        Completion completion) {
+
+    /**
+     * A read's completion of a primary-key table's upserts into a changelog ({@code
+     * streaming-read.lookup-changelog}).
+     *
+     * @param enabled whether a read that may complete them does
+     * @param memoryBytes the memory of one source subtask for its buckets' current rows
+     */
+    public record Completion(boolean enabled, long memoryBytes) {}
 
     /** The changes of snapshots {@code after + 1} to {@code upTo}, both ids of the table. */
     public record Between(long after, long upTo) {}
@@ -235,7 +246,8 @@ public record StreamConfig(
                 ChangelogProducer.fromOption(
                         table, TableConfig.get(table, conf, TableOptions.CHANGELOG_PRODUCER)),
                 consumer,
-                interval);
+                interval,
+                StreamReadOptions.read(table, conf));
     }
 
     @Nullable

@@ -224,17 +224,14 @@ public final class TableOptions {
                     .defaultValue(MemorySize.parse("8mb"))
                     .withDescription("Target size of a merged manifest file.");
 
-    /**
-     * Every option a table accepts, for validation and the README's options table: these, then
-     * those of primary-key tables ({@link LsmOptions}), then who compacts ({@link
-     * CompactionOptions}).
-     */
+    /** Every option a table accepts (validation, the README's tables): these, then the holders'. */
     public static List<ConfigOption<?>> all() {
         List<ConfigOption<?>> all = new ArrayList<>(common());
         all.addAll(LsmOptions.all());
         all.addAll(RetentionOptions.all());
         all.addAll(CompactionOptions.all());
         all.addAll(CommitLockOptions.all());
+        all.addAll(StreamReadOptions.all());
         return all;
     }
 
@@ -347,6 +344,8 @@ public final class TableOptions {
                 RetentionOptions.SCAN_TAG_NAME);
         // Which lock a commit takes is the committing job's setting (usually the catalog's).
         put(scopes, OptionScope.QUERY, CommitLockOptions.all().toArray(ConfigOption[]::new));
+        // Whether a streaming read completes upserts into a changelog is its own choice.
+        put(scopes, OptionScope.QUERY, StreamReadOptions.all().toArray(ConfigOption[]::new));
         for (ConfigOption<?> option : all()) {
             if (!scopes.containsKey(option.key())) {
                 throw new IllegalStateException(

@@ -1,0 +1,456 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.tree.CurrentRows;
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.schema.TableSchema.TableKind;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.Nullable;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * A streaming read's completion of a primary-key table's upserts into a changelog (SPEC.md,
+ * "Streaming reads", completed changelog): the table stores no changelog ({@code
+ * changelog-producer} = {@code none}), so each snapshot's changes are the new versions of its keys;
+ * this reader keeps the current row of every key of its buckets ({@link CurrentRows}) and turns
+ * each change into what it does to them: {@code +I} for a new key, {@code -U} with the row it
+ * replaces and {@code +U}, {@code -D} with the row it deletes, nothing for a delete of a missing
+ * key or a version equal to the current row. Flink then needs no normalizing operator.
+ *
+ * <p>A bucket's rows are those of the full phase's split of it, kept as they pass; a bucket this
+ * reader has not seen whole (a restored reader, a bucket that gave way to others in memory) is read
+ * again from its files as of the snapshot before the changes in hand: the snapshot's files but the
+ * split's. A bucket too large for the memory is looked up in those files at each snapshot instead,
+ * a merge join in key order. Positions count the rows returned, so a restore replays the changes up
+ * to it against the rebuilt rows and resumes exactly there, between a {@code -U} and its {@code +U}
+ * too.
+ *
+ * <p>One instance serves one source reader: its splits of a bucket come in snapshot order. Not
+ * thread-safe.
+ */
+final class ChangelogCompletion {
+
+    private final TableContext table;
+    private final TableRead raw;
+    private final RowType rowType;
+    @Nullable private final int[] projection;
+    private final CurrentRows rows;
+    private final Map<BucketId, CurrentRows.Bucket> buckets = new HashMap<>();
+    private final RowCopier copier;
+    private final RowCopier oldCopier;
+    private final BinaryRowData encoded;
+    private byte[] bytes = new byte[256];
+    private MemorySegment[] segment = {MemorySegmentFactory.wrap(bytes)};
+    private byte[] oldBytes = new byte[256];
+
+    /**
+     * @param raw reads the splits as they are, with the read's columns
+     */
+    ChangelogCompletion(TableContext table, TableRead raw, long memoryBytes) {
+        this.table = table;
+        RowType readType = raw.readType();
+        this.rowType = withKeys(table.schema(), readType);
+        this.raw = rowType.equals(readType) ? raw : raw.withReadType(rowType);
+        this.projection =
+                rowType.equals(readType)
+                        ? null
+                        : readType.getFieldNames().stream()
+                                .mapToInt(n -> rowType.getFieldNames().indexOf(n))
+                                .toArray();
+        int[] keys =
+                table.schema().primaryKeys().stream()
+                        .mapToInt(k -> rowType.getFieldNames().indexOf(k))
+                        .toArray();
+        this.rows = new CurrentRows(new KeyValueSchema(rowType, keys), memoryBytes);
+        this.copier = new RowCopier(rowType);
+        this.oldCopier = new RowCopier(rowType);
+        this.encoded = new BinaryRowData(rowType.getFieldCount());
+    }
+
+    /**
+     * Whether a streaming read of {@code table} completes its upserts, given whether it sees the
+     * whole table (a full phase, or every change from the first snapshot): only then is a key's
+     * current row known to the read's consumers too. The table must store no changelog, and its
+     * engine must make each change the key's new row: deduplicate, without a sequence field or
+     * dropped deletes.
+     */
+    static boolean applies(TableContext table, boolean seesWholeTable) {
+        TableConfig config = table.config();
+        return seesWholeTable
+                && table.kind() == TableKind.PRIMARY_KEY
+                && config.stream().completion().enabled()
+                && config.stream().changelogProducer() == ChangelogProducer.NONE
+                && config.lsm().mergeEngine() == MergeEngine.DEDUPLICATE
+                && !config.lsm().ordersBySequenceField()
+                && !config.lsm().ignoreDelete();
+    }
+
+    /** The read's columns and, after them, the key columns it does not return. */
+    private static RowType withKeys(TableSchema schema, RowType readType) {
+        List<RowType.RowField> fields = new ArrayList<>(readType.getFields());
+        for (RowType.RowField f : schema.rowType().getFields()) {
+            if (schema.primaryKeys().contains(f.getName())
+                    && !readType.getFieldNames().contains(f.getName())) {
+                fields.add(f);
+            }
+        }
+        return new RowType(readType.isNullable(), fields);
+    }
+
+    /**
+     * Opens {@code split}, reading its bucket's rows first if this reader does not hold them.
+     *
+     * @throws UncheckedIOException if they cannot be read
+     */
+    TableRead.SplitReader open(Split split) {
+        try {
+            return switch (split.kind()) {
+                case SNAPSHOT -> new Indexing(split);
+                case DELTA -> new Resolving(split);
+                case RETRACT -> new Retracting(split);
+                case CHANGELOG ->
+                        throw new IllegalStateException(
+                                "A read that completes upserts got stored changelog files: "
+                                        + split);
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    String.format(
+                            "Cannot read the rows of bucket %d of partition %s of table %s as of"
+                                    + " snapshot %d, which the changes this streaming read"
+                                    + " completes replace: %s",
+                            split.bucket(),
+                            split.partition(),
+                            table.name(),
+                            split.snapshotId(),
+                            e.getMessage()),
+                    e);
+        }
+    }
+
+    /** Bytes the buckets' rows take in memory now. */
+    long memoryBytes() {
+        return rows.usedBytes();
+    }
+
+    private CurrentRows.Bucket bucket(Split split) {
+        return buckets.computeIfAbsent(
+                new BucketId(split.partition(), split.bucket()), b -> rows.newBucket());
+    }
+
+    /**
+     * The bucket's files before the changes of {@code split}: those of its snapshot but the ones
+     * the split adds, as a split of current rows.
+     */
+    private Split before(Split split) {
+        Snapshot snapshot = table.snapshotReader().snapshot(split.snapshotId());
+        Set<String> added = new HashSet<>();
+        split.files().forEach(f -> added.add(f.fileName()));
+        List<DataFile> files = new ArrayList<>();
+        for (ManifestEntry e :
+                table.snapshotReader()
+                        .filesByBucket(snapshot)
+                        .getOrDefault(new BucketId(split.partition(), split.bucket()), List.of())) {
+            if (!added.contains(e.file().fileName())) {
+                files.add(e.file());
+            }
+        }
+        return new Split(
+                split.snapshotId(), split.partition(), split.bucket(), split.totalBuckets(), files);
+    }
+
+    /** A self-contained copy of {@code row}, kind INSERT, in a buffer the next call reuses. */
+    private BinaryRowData encode(RowData row) {
+        int size = copier.prepare(row, RowKind.INSERT);
+        if (bytes.length < size) {
+            bytes = new byte[Math.max(size, 2 * bytes.length)];
+            segment = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
+        }
+        copier.writePrepared(bytes, 0);
+        encoded.pointTo(segment, 0, size);
+        return encoded;
+    }
+
+    /** Whether two rows hold the same values: their binary forms but the row kind byte. */
+    private boolean sameRow(RowData old, BinaryRowData row) {
+        int size = row.getSizeInBytes();
+        if (old instanceof BinaryRowData binary && binary.getArity() == row.getArity()) {
+            return binary.getSizeInBytes() == size
+                    && BinarySegmentUtils.equals(
+                            binary.getSegments(),
+                            binary.getOffset() + 1,
+                            row.getSegments(),
+                            row.getOffset() + 1,
+                            size - 1);
+        }
+        if (oldCopier.prepare(old, RowKind.INSERT) != size) {
+            return false;
+        }
+        if (oldBytes.length < size) {
+            oldBytes = new byte[Math.max(size, 2 * oldBytes.length)];
+        }
+        oldCopier.writePrepared(oldBytes, 0);
+        return Arrays.equals(oldBytes, 1, size, bytes, 1, size);
+    }
+
+    /**
+     * A split's rows as the completed changelog: positions count the rows returned, and a seek
+     * replays up to one ({@link TableRead.SplitReader#seek}).
+     */
+    private abstract class Completing implements TableRead.SplitReader {
+
+        final TableRead.SplitReader in;
+        final CurrentRows.Bucket bucket;
+        @Nullable private final ProjectedRowData out;
+        long returned;
+        long extraBytes;
+
+        Completing(Split split) throws IOException {
+            this.bucket = bucket(split);
+            this.out = projection == null ? null : ProjectedRowData.from(projection);
+            this.in = raw.open(split);
+        }
+
+        /** {@code row} as the read returns it, counted, of kind {@code kind}. */
+        final RowData emit(RowData row, RowKind kind) {
+            row.setRowKind(kind);
+            returned++;
+            return out == null ? row : out.replaceRow(row);
+        }
+
+        @Override
+        public final long rowsInFile() {
+            return returned;
+        }
+
+        @Override
+        public final long bytesRead() {
+            return in.bytesRead() + extraBytes;
+        }
+
+        @Override
+        public void close() throws IOException {
+            bucket.close();
+            in.close();
+        }
+    }
+
+    /** A full phase's split: the bucket's rows, kept as they pass. */
+    private final class Indexing extends Completing {
+
+        private boolean live;
+
+        Indexing(Split split) throws IOException {
+            super(split);
+            bucket.open();
+            live = bucket.reset();
+        }
+
+        @Override
+        @Nullable
+        public RowData next() throws IOException {
+            RowData row = in.next();
+            if (row == null) {
+                return null;
+            }
+            BinaryRowData copy = encode(row);
+            if (live) {
+                bucket.find(copy);
+                live = bucket.put(copy);
+            }
+            return emit(copy, RowKind.INSERT);
+        }
+    }
+
+    /** An overwrite's removed rows, as DELETEs, taken out of the bucket's rows. */
+    private final class Retracting extends Completing {
+
+        private final boolean live;
+
+        Retracting(Split split) throws IOException {
+            super(split);
+            live = bucket.open();
+        }
+
+        @Override
+        @Nullable
+        public RowData next() throws IOException {
+            RowData row = in.next();
+            if (row == null) {
+                return null;
+            }
+            if (live && bucket.find(row) != null) {
+                bucket.remove();
+            }
+            return emit(row, RowKind.DELETE);
+        }
+    }
+
+    /** A snapshot's changes of a bucket, each turned into what it does to the current rows. */
+    private final class Resolving extends Completing {
+
+        private final Split split;
+        private boolean live;
+        @Nullable private Previous files;
+        @Nullable private BinaryRowData after;
+
+        Resolving(Split split) throws IOException {
+            super(split);
+            this.split = split;
+            live = bucket.open() || rebuild();
+            if (!live) {
+                files = new Previous(before(split));
+            }
+        }
+
+        /** Reads the bucket's rows before the split's changes; false if they do not fit. */
+        private boolean rebuild() throws IOException {
+            if (!bucket.reset()) {
+                return false;
+            }
+            Split before = before(split);
+            if (before.files().isEmpty()) {
+                return true;
+            }
+            try (TableRead.SplitReader rows = raw.open(before)) {
+                for (RowData row = rows.next(); row != null; row = rows.next()) {
+                    BinaryRowData copy = encode(row);
+                    bucket.find(copy);
+                    if (!bucket.put(copy)) {
+                        extraBytes += rows.bytesRead();
+                        return false;
+                    }
+                }
+                extraBytes += rows.bytesRead();
+            }
+            return true;
+        }
+
+        @Override
+        @Nullable
+        public RowData next() throws IOException {
+            if (after != null) {
+                BinaryRowData row = after;
+                after = null;
+                keep(row);
+                return emit(row, RowKind.UPDATE_AFTER);
+            }
+            while (true) {
+                RowData change = in.next();
+                if (change == null) {
+                    return null;
+                }
+                RowData old = live ? bucket.find(change) : files.find(change);
+                RowKind kind = change.getRowKind();
+                if (kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE) {
+                    if (old == null) {
+                        continue;
+                    }
+                    if (live) {
+                        bucket.remove();
+                    }
+                    return emit(old, RowKind.DELETE);
+                }
+                BinaryRowData row = encode(change);
+                if (old == null) {
+                    keep(row);
+                    return emit(row, RowKind.INSERT);
+                }
+                if (sameRow(old, row)) {
+                    continue;
+                }
+                // The new row follows at the next call, which keeps it: the old one stays valid
+                // until then, and nothing else is looked up meanwhile.
+                after = row;
+                return emit(old, RowKind.UPDATE_BEFORE);
+            }
+        }
+
+        /** Makes {@code row} its key's current row (the key of the last lookup). */
+        private void keep(BinaryRowData row) throws IOException {
+            if (live && !bucket.put(row)) {
+                // Out of memory: the rest of the split looks up the files before it.
+                live = false;
+                files = new Previous(before(split));
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                if (files != null) {
+                    extraBytes += files.bytesRead();
+                    files.close();
+                }
+            } finally {
+                super.close();
+            }
+        }
+    }
+
+    /**
+     * The current rows of keys asked for in ascending order, from a bucket's files: a merge join
+     * against the bucket's merged rows, for a bucket whose rows do not fit in memory.
+     */
+    private final class Previous {
+
+        @Nullable private final TableRead.SplitReader rows;
+        @Nullable private RowData head;
+        private boolean started;
+
+        Previous(Split before) throws IOException {
+            this.rows = before.files().isEmpty() ? null : raw.open(before);
+        }
+
+        @Nullable
+        RowData find(RowData key) throws IOException {
+            if (rows == null) {
+                return null;
+            }
+            if (!started) {
+                started = true;
+                head = rows.next();
+            }
+            while (head != null && ChangelogCompletion.this.rows.compareKeys(head, key) < 0) {
+                head = rows.next();
+            }
+            return head != null && ChangelogCompletion.this.rows.compareKeys(head, key) == 0
+                    ? head
+                    : null;
+        }
+
+        long bytesRead() {
+            return rows == null ? 0 : rows.bytesRead();
+        }
+
+        void close() throws IOException {
+            if (rows != null) {
+                rows.close();
+            }
+        }
+    }
+}
