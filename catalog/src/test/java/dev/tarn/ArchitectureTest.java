@@ -19,6 +19,7 @@ import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.tree.BucketTreeReader;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
+import dev.tarn.format.lsm.tree.CurrentRows;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,8 @@ class ArchitectureTest {
      * opened with the bucket reader's file opener, each bucket's writer and the changes it hands
      * out), the create- time validation (the buckets' trees), and the table reader (the key-value
      * layout, the merge functions, the bucket's reader and its opener), and the source's reader
-     * (the row copier, which writes the rows it hands between threads in Flink's binary format).
+     * (the row copier, which writes the rows it hands between threads in Flink's binary format),
+     * and a streaming read that completes upserts (the current rows of its buckets).
      */
     private static final List<Class<?>> LSM_ENTRY_POINTS =
             List.of(
@@ -47,6 +49,8 @@ class ArchitectureTest {
                     BucketTreeWriter.Changes.class,
                     BucketTreeReader.class,
                     BucketTreeReader.ColumnOpener.class,
+                    CurrentRows.class,
+                    CurrentRows.Bucket.class,
                     RowCopier.class);
 
     private static JavaClasses classes;

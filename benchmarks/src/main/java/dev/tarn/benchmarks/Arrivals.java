@@ -26,6 +26,7 @@ final class Arrivals {
     private final Map<Long, AtomicInteger> batchRows = new ConcurrentHashMap<>();
     private final CountDownLatch reached = new CountDownLatch(1);
     private volatile long reachedAt;
+    private volatile long firstAt;
 
     Arrivals(long target, boolean perBatch) {
         this.target = target;
@@ -49,10 +50,19 @@ final class Arrivals {
             firstArrival.putIfAbsent(key, System.nanoTime());
             batchRows.computeIfAbsent(key, b -> new AtomicInteger()).incrementAndGet();
         }
-        if (total.incrementAndGet() == target) {
+        long n = total.incrementAndGet();
+        if (n == 1) {
+            firstAt = System.nanoTime();
+        }
+        if (n == target) {
             reachedAt = System.nanoTime();
             reached.countDown();
         }
+    }
+
+    /** When the first row arrived ({@link System#nanoTime}), 0 before. */
+    long firstAt() {
+        return firstAt;
     }
 
     long total() {

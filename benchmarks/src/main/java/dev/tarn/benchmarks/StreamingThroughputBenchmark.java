@@ -16,11 +16,12 @@ import org.apache.flink.types.RowKind;
  * <p>Append table: half of the rows in commit 1, the rest in {@value #LATER_COMMITS} commits; every
  * row arrives once as {@code +I}. Primary-key table ({@code 'bucket' = '4'}): upserts over a
  * quarter as many keys, version 1 of every key in commit 1 (the full phase), versions 2 to 4 in
- * {@value #LATER_COMMITS} commits, none of which writes a key twice. Its stream is an upsert
- * changelog, which Flink normalizes in front of the sink: each key arrives once as {@code +I}, and
- * every later version as {@code -U} (the version before) and {@code +U}; that count is exact for a
- * source that emits each snapshot's changes (Paimon's with {@code changelog-producer = none}).
- * Checked: the rows and a checksum of the keys of each row kind.
+ * {@value #LATER_COMMITS} commits, none of which writes a key twice, with {@code changelog-producer
+ * = none}: each key arrives once as {@code +I}, and every later version as {@code -U} (the version
+ * before) and {@code +U}. Paimon's source emits upserts, which Flink normalizes in front of the
+ * sink; Tarn's completes them itself from the rows it read before ({@code
+ * streaming-read.lookup-changelog}), so its plan has no normalizing operator. Checked: the rows and
+ * a checksum of the keys of each row kind.
  */
 final class StreamingThroughputBenchmark {
 
@@ -181,6 +182,12 @@ final class StreamingThroughputBenchmark {
             }
             Measurement measured =
                     new Measurement((arrivals.reachedAt() - t0) / 1e9, (cpu1 - cpu0) / 1e9);
+            System.out.printf(
+                    "  %s %s: first row after %.2f s, last after %.2f s%n",
+                    system.name(),
+                    kind.description,
+                    (arrivals.firstAt() - t0) / 1e9,
+                    measured.seconds());
             Thread.sleep(FreshnessBenchmark.SETTLE_MILLIS);
             check(arrivals, expected);
             return StreamRun.of(measured);
