@@ -124,14 +124,14 @@ public final class TarnSource
 
     @Override
     public SourceReader<RowData, TarnSplit> createReader(SourceReaderContext context) {
+        int threads = mode == Mode.SNAPSHOT ? 1 : table.config().stream().decodeThreads();
         return new TarnSourceReader(
                 context,
-                completesChangelog
-                        ? table.newRead()
-                                .withReadType(readType)
-                                .withFilter(filter)
-                                .completingChangelog()
-                        : table.newRead().withReadType(readType).withFilter(filter),
+                lane -> {
+                    TableRead read = table.newRead().withReadType(readType).withFilter(filter);
+                    return completesChangelog ? read.completingChangelog(threads) : read;
+                },
+                threads,
                 limit,
                 mode == Mode.SNAPSHOT,
                 watermarks);

@@ -5,22 +5,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.connector.base.source.reader.SingleThreadMultiplexSourceReaderBase;
+import org.apache.flink.connector.base.source.reader.SourceReaderBase;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.table.data.RowData;
 
 /**
- * A source subtask: its splits are read by one {@link TarnSplitReader} on a fetcher thread, and the
- * task thread only emits rows and tracks each split's position, which is what a checkpoint holds. A
- * bounded read asks the enumerator for a split when it starts and whenever it finishes one; a read
- * that follows the table is sent its splits and reports each finished one, so that a consumer's
- * recorded position never passes a split still being read.
+ * A source subtask: its splits are read by {@link TarnSplitReader}s on fetcher threads (one in a
+ * batch read; {@code streaming-read.decode-threads} in a streaming one, each bucket's splits on one
+ * of them, {@link BucketFetchers}), and the task thread only emits rows and tracks each split's
+ * position, which is what a checkpoint holds. A bounded read asks the enumerator for a split when
+ * it starts and whenever it finishes one; a read that follows the table is sent its splits and
+ * reports each finished one, so that a consumer's recorded position never passes a split still
+ * being read.
  *
  * <p>With a watermark it emits those the enumerator sends, each once it has emitted every row of
  * its splits of the snapshots that watermark covers ({@link SnapshotWatermarks}); a watermark that
@@ -29,8 +32,7 @@ import org.apache.flink.table.data.RowData;
  * it finishes, which is what the enumerator makes the table's watermark of.
  */
 final class TarnSourceReader
-        extends SingleThreadMultiplexSourceReaderBase<
-                RowBatch, RowData, TarnSplit, TarnSplitState> {
+        extends SourceReaderBase<RowBatch, RowData, TarnSplit, TarnSplitState> {
 
     private final boolean pull;
     @Nullable private final SnapshotWatermarks watermarks;
@@ -44,16 +46,20 @@ final class TarnSourceReader
     /** Completed when a watermark becomes due while the reader waits; then replaced. */
     private CompletableFuture<Void> watermarkDue = new CompletableFuture<>();
 
+    /**
+     * @param reads the read of each of the {@code threads} fetcher threads (lanes), made once per
+     *     lane: what a read keeps across splits belongs to its lane
+     */
     TarnSourceReader(
             SourceReaderContext context,
-            TableRead read,
+            IntFunction<TableRead> reads,
+            int threads,
             long limit,
             boolean pull,
             TarnSource.Watermarks watermarks) {
         this(
                 context,
-                read,
-                limit,
+                lanes(reads, threads, limit, pull),
                 pull,
                 watermarks,
                 watermarks.declared() == null
@@ -63,19 +69,28 @@ final class TarnSourceReader
 
     private TarnSourceReader(
             SourceReaderContext context,
-            TableRead read,
-            long limit,
+            BucketFetchers fetchers,
             boolean pull,
             TarnSource.Watermarks watermarks,
             @Nullable RowWatermarks declared) {
-        super(
-                () -> new TarnSplitReader(read, limit, pull),
-                new TarnRecordEmitter(declared),
-                new Configuration(),
-                context);
+        super(fetchers, new TarnRecordEmitter(declared), new Configuration(), context);
         this.pull = pull;
         this.watermarks = watermarks.source() == null ? null : new SnapshotWatermarks();
         this.declared = declared;
+    }
+
+    /** The fetchers of {@code threads} lanes, each lane's reads on one read of its own. */
+    private static BucketFetchers lanes(
+            IntFunction<TableRead> reads, int threads, long limit, boolean pull) {
+        TableRead[] lanes = new TableRead[threads];
+        return BucketFetchers.create(
+                lane -> {
+                    if (lanes[lane] == null) {
+                        lanes[lane] = reads.apply(lane);
+                    }
+                    return new TarnSplitReader(lanes[lane], limit, pull);
+                },
+                threads);
     }
 
     @Override

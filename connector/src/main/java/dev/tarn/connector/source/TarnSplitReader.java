@@ -18,9 +18,10 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.table.data.RowData;
 
 /**
- * Reads a source subtask's splits on its fetcher thread, one split at a time in the order they were
- * assigned (so the changes of one bucket stay in snapshot order): it opens each split's files,
- * seeks to a restored position, and decodes rows there, never on the task thread.
+ * Reads the splits of one lane of a source subtask ({@link BucketFetchers}) on its fetcher thread,
+ * one split at a time in the order they were assigned (so the changes of one bucket stay in
+ * snapshot order): it opens each split's files, seeks to a restored position, and decodes rows
+ * there, never on the task thread.
  *
  * <p>A following read hands rows over in batches of Flink's binary rows ({@link Batches.Binary}):
  * the task thread only points a row at each in turn, Flink copies (object reuse is off in a

@@ -63,14 +63,18 @@ public final class TableRead {
     /**
      * Returns a complete changelog instead of upserts ({@link ChangelogCompletion}): the read keeps
      * the current rows of the buckets it reads, in {@code streaming-read.lookup-memory}, so one
-     * such read serves one reader, which opens the splits of a bucket in snapshot order. Call after
-     * {@link #withReadType} and {@link #withFilter}.
+     * such read serves one reader thread, which opens the splits of a bucket in snapshot order.
+     * Call after {@link #withReadType} and {@link #withFilter}.
+     *
+     * @param shares how many such reads share the memory: each gets its part
      */
-    public TableRead completingChangelog() {
+    public TableRead completingChangelog(int shares) {
         TableRead raw = new TableRead(table).withReadType(readType).withFilter(filter);
         completion =
                 new ChangelogCompletion(
-                        table, raw, table.config().stream().completion().memoryBytes());
+                        table,
+                        raw,
+                        Math.max(1, table.config().stream().completion().memoryBytes() / shares));
         return this;
     }
 

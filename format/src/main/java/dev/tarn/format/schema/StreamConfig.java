@@ -17,6 +17,8 @@ import org.apache.flink.configuration.Configuration;
  * @param consumerId the id under which a streaming read records its progress, or null
  * @param discoveryInterval how often a streaming read probes for the next snapshot
  * @param completion whether and with how much memory a read completes upserts into a changelog
+ * @param decodeThreads the threads of one source subtask that open and decode a streaming read's
+ *     files
  */
 public record StreamConfig(
         ScanMode mode,
@@ -25,7 +27,8 @@ public record StreamConfig(
         ChangelogProducer changelogProducer,
         @Nullable String consumerId,
         Duration discoveryInterval,
-        Completion completion) {
+        Completion completion,
+        int decodeThreads) {
 
     /**
      * A read's completion of a primary-key table's upserts into a changelog ({@code
@@ -247,7 +250,8 @@ public record StreamConfig(
                         table, TableConfig.get(table, conf, TableOptions.CHANGELOG_PRODUCER)),
                 consumer,
                 interval,
-                StreamReadOptions.read(table, conf));
+                StreamReadOptions.read(table, conf),
+                StreamReadOptions.decodeThreads(table, conf));
     }
 
     @Nullable

@@ -7,9 +7,9 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 
 /**
- * The table options of a streaming read that completes a primary-key table's upserts into a
- * changelog itself (SPEC.md, "Streaming reads"): whether it does, and the memory it may keep per
- * source subtask. Read once into {@link StreamConfig.Completion}.
+ * The table options of a streaming read's source subtasks: whether they complete a primary-key
+ * table's upserts into a changelog themselves (SPEC.md, "Streaming reads") and the memory they may
+ * keep for it ({@link StreamConfig.Completion}), and how many threads decode their files.
  */
 final class StreamReadOptions {
 
@@ -39,8 +39,30 @@ final class StreamReadOptions {
                                     + " it reads the previous rows from its files at each"
                                     + " snapshot.");
 
+    static final ConfigOption<Integer> DECODE_THREADS =
+            ConfigOptions.key("streaming-read.decode-threads")
+                    .intType()
+                    .defaultValue(2)
+                    .withDescription(
+                            "Threads of one source subtask that open and decode the files of a"
+                                    + " streaming read, beside the task thread that emits the"
+                                    + " rows; each bucket's splits go to one of them, in order, so"
+                                    + " a key's changes keep their order (1 to 16; a batch read"
+                                    + " decodes on one).");
+
     static List<ConfigOption<?>> all() {
-        return List.of(LOOKUP_CHANGELOG, LOOKUP_MEMORY);
+        return List.of(LOOKUP_CHANGELOG, LOOKUP_MEMORY, DECODE_THREADS);
+    }
+
+    static int decodeThreads(String table, Configuration conf) {
+        int threads = TableConfig.get(table, conf, DECODE_THREADS);
+        if (threads < 1 || threads > 16) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%d' for option '%s' of table %s: must be 1 to 16",
+                            threads, DECODE_THREADS.key(), table));
+        }
+        return threads;
     }
 
     static StreamConfig.Completion read(String table, Configuration conf) {

@@ -106,7 +106,7 @@ class ChangelogCompletionTest {
 
     private TableRead completing(Table table, RowType readType) {
         assertThat(TableRead.completesChangelog(table.context(), true)).isTrue();
-        return table.newRead().withReadType(readType).completingChangelog();
+        return table.newRead().withReadType(readType).completingChangelog(1);
     }
 
     /** The rows of {@code splits} from {@code first} on, that one at {@code position}. */
