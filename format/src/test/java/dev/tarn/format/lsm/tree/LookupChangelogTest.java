@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.schema.MergeEngine;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -187,6 +188,35 @@ class LookupChangelogTest {
                     .as("at the end of the input, against the files given")
                     .containsExactly("-U[2, 20, y]", "+U[2, 21, y]");
             assertThat(b.files()).as("which the tree does not take in").hasSize(1);
+        }
+    }
+
+    @Test
+    void aFlushWhoseIndexOutgrowsTheMemoryMidwayLooksTheRestUpInTheFiles() throws Exception {
+        // One page of the index and its slots, not two pages: the second commit's inserts outgrow
+        // it after about a thousand keys, in the middle of the flush; the keys after that are
+        // looked up in the first commit's files.
+        long memory = LookupIndex.PAGE_BYTES + (64 << 10);
+        String text = "b".repeat(20);
+        try (LookupBucket b = bucket(MergeEngine.DEDUPLICATE, Map.of(), memory, List.of())) {
+            for (int k = 0; k < 4000; k += 2) {
+                b.write(change(INSERT, k, 1L, text));
+            }
+            assertThat(b.commit()).hasSize(2000);
+            assertThat(b.memory().used()).as("the first commit's keys fit").isPositive();
+
+            List<String> expected = new ArrayList<>();
+            for (int k = 0; k < 6000; k++) {
+                b.write(change(UPDATE_AFTER, k, 2L, text));
+                if (k % 2 == 0 && k < 4000) {
+                    expected.add("-U[" + k + ", 1, " + text + "]");
+                    expected.add("+U[" + k + ", 2, " + text + "]");
+                } else {
+                    expected.add("+I[" + k + ", 2, " + text + "]");
+                }
+            }
+            assertThat(b.commit()).containsExactlyElementsOf(expected);
+            assertThat(b.memory().used()).as("the index was dropped").isZero();
         }
     }
 }
