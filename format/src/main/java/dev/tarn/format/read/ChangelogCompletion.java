@@ -1,7 +1,6 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.lsm.tree.CurrentRows;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
@@ -16,18 +15,14 @@ import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -60,12 +55,7 @@ final class ChangelogCompletion {
     @Nullable private final int[] projection;
     private final CurrentRows rows;
     private final Map<BucketId, CurrentRows.Bucket> buckets = new HashMap<>();
-    private final RowCopier copier;
-    private final RowCopier oldCopier;
-    private final BinaryRowData encoded;
-    private byte[] bytes = new byte[256];
-    private MemorySegment[] segment = {MemorySegmentFactory.wrap(bytes)};
-    private byte[] oldBytes = new byte[256];
+    private final RowBytes bytes;
 
     /**
      * @param raw reads the splits as they are, with the read's columns
@@ -86,9 +76,7 @@ final class ChangelogCompletion {
                         .mapToInt(k -> rowType.getFieldNames().indexOf(k))
                         .toArray();
         this.rows = new CurrentRows(new KeyValueSchema(rowType, keys), memoryBytes);
-        this.copier = new RowCopier(rowType);
-        this.oldCopier = new RowCopier(rowType);
-        this.encoded = new BinaryRowData(rowType.getFieldCount());
+        this.bytes = new RowBytes(rowType);
     }
 
     /**
@@ -183,40 +171,6 @@ final class ChangelogCompletion {
                 split.snapshotId(), split.partition(), split.bucket(), split.totalBuckets(), files);
     }
 
-    /** A self-contained copy of {@code row}, kind INSERT, in a buffer the next call reuses. */
-    private BinaryRowData encode(RowData row) {
-        int size = copier.prepare(row, RowKind.INSERT);
-        if (bytes.length < size) {
-            bytes = new byte[Math.max(size, 2 * bytes.length)];
-            segment = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
-        }
-        copier.writePrepared(bytes, 0);
-        encoded.pointTo(segment, 0, size);
-        return encoded;
-    }
-
-    /** Whether two rows hold the same values: their binary forms but the row kind byte. */
-    private boolean sameRow(RowData old, BinaryRowData row) {
-        int size = row.getSizeInBytes();
-        if (old instanceof BinaryRowData binary && binary.getArity() == row.getArity()) {
-            return binary.getSizeInBytes() == size
-                    && BinarySegmentUtils.equals(
-                            binary.getSegments(),
-                            binary.getOffset() + 1,
-                            row.getSegments(),
-                            row.getOffset() + 1,
-                            size - 1);
-        }
-        if (oldCopier.prepare(old, RowKind.INSERT) != size) {
-            return false;
-        }
-        if (oldBytes.length < size) {
-            oldBytes = new byte[Math.max(size, 2 * oldBytes.length)];
-        }
-        oldCopier.writePrepared(oldBytes, 0);
-        return Arrays.equals(oldBytes, 1, size, bytes, 1, size);
-    }
-
     /**
      * A split's rows as the completed changelog: positions count the rows returned, and a seek
      * replays up to one ({@link TableRead.SplitReader#seek}).
@@ -277,7 +231,7 @@ final class ChangelogCompletion {
             if (row == null) {
                 return null;
             }
-            BinaryRowData copy = encode(row);
+            BinaryRowData copy = bytes.encode(row);
             if (live) {
                 bucket.find(copy);
                 live = bucket.put(copy);
@@ -315,7 +269,7 @@ final class ChangelogCompletion {
 
         private final Split split;
         private boolean live;
-        @Nullable private Previous files;
+        @Nullable private SortedLookup files;
         @Nullable private BinaryRowData after;
 
         Resolving(Split split) throws IOException {
@@ -323,7 +277,7 @@ final class ChangelogCompletion {
             this.split = split;
             live = bucket.open() || rebuild();
             if (!live) {
-                files = new Previous(before(split));
+                files = new SortedLookup(raw, rows, before(split));
             }
         }
 
@@ -338,7 +292,7 @@ final class ChangelogCompletion {
             }
             try (TableRead.SplitReader rows = raw.open(before)) {
                 for (RowData row = rows.next(); row != null; row = rows.next()) {
-                    BinaryRowData copy = encode(row);
+                    BinaryRowData copy = bytes.encode(row);
                     bucket.find(copy);
                     if (!bucket.put(copy)) {
                         extraBytes += rows.bytesRead();
@@ -375,12 +329,12 @@ final class ChangelogCompletion {
                     }
                     return emit(old, RowKind.DELETE);
                 }
-                BinaryRowData row = encode(change);
+                BinaryRowData row = bytes.encode(change);
                 if (old == null) {
                     keep(row);
                     return emit(row, RowKind.INSERT);
                 }
-                if (sameRow(old, row)) {
+                if (bytes.sameRow(old, row)) {
                     continue;
                 }
                 // The new row follows at the next call, which keeps it: the old one stays valid
@@ -395,7 +349,7 @@ final class ChangelogCompletion {
             if (live && !bucket.put(row)) {
                 // Out of memory: the rest of the split looks up the files before it.
                 live = false;
-                files = new Previous(before(split));
+                files = new SortedLookup(raw, rows, before(split));
             }
         }
 
@@ -408,48 +362,6 @@ final class ChangelogCompletion {
                 }
             } finally {
                 super.close();
-            }
-        }
-    }
-
-    /**
-     * The current rows of keys asked for in ascending order, from a bucket's files: a merge join
-     * against the bucket's merged rows, for a bucket whose rows do not fit in memory.
-     */
-    private final class Previous {
-
-        @Nullable private final TableRead.SplitReader rows;
-        @Nullable private RowData head;
-        private boolean started;
-
-        Previous(Split before) throws IOException {
-            this.rows = before.files().isEmpty() ? null : raw.open(before);
-        }
-
-        @Nullable
-        RowData find(RowData key) throws IOException {
-            if (rows == null) {
-                return null;
-            }
-            if (!started) {
-                started = true;
-                head = rows.next();
-            }
-            while (head != null && ChangelogCompletion.this.rows.compareKeys(head, key) < 0) {
-                head = rows.next();
-            }
-            return head != null && ChangelogCompletion.this.rows.compareKeys(head, key) == 0
-                    ? head
-                    : null;
-        }
-
-        long bytesRead() {
-            return rows == null ? 0 : rows.bytesRead();
-        }
-
-        void close() throws IOException {
-            if (rows != null) {
-                rows.close();
             }
         }
     }

@@ -1,0 +1,69 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.lsm.RowCopier;
+import java.util.Arrays;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+
+/**
+ * Rows of one type as Flink binary rows in a buffer that each call reuses, and whether two rows
+ * hold the same values: what a {@link ChangelogCompletion} keeps and compares, without allocating
+ * per row once its buffers have grown. Not thread-safe.
+ */
+final class RowBytes {
+
+    private final RowCopier copier;
+    private final RowCopier oldCopier;
+    private final BinaryRowData encoded;
+    private byte[] bytes = new byte[256];
+    private MemorySegment[] segment = {MemorySegmentFactory.wrap(bytes)};
+    private byte[] oldBytes = new byte[256];
+
+    RowBytes(RowType rowType) {
+        this.copier = new RowCopier(rowType);
+        this.oldCopier = new RowCopier(rowType);
+        this.encoded = new BinaryRowData(rowType.getFieldCount());
+    }
+
+    /** A self-contained copy of {@code row}, kind INSERT, valid until the next call. */
+    BinaryRowData encode(RowData row) {
+        int size = copier.prepare(row, RowKind.INSERT);
+        if (bytes.length < size) {
+            bytes = new byte[Math.max(size, 2 * bytes.length)];
+            segment = new MemorySegment[] {MemorySegmentFactory.wrap(bytes)};
+        }
+        copier.writePrepared(bytes, 0);
+        encoded.pointTo(segment, 0, size);
+        return encoded;
+    }
+
+    /**
+     * Whether {@code old} holds the values of {@code row}, the last {@link #encode}'s: their binary
+     * forms but the row kind byte.
+     */
+    boolean sameRow(RowData old, BinaryRowData row) {
+        int size = row.getSizeInBytes();
+        if (old instanceof BinaryRowData binary && binary.getArity() == row.getArity()) {
+            return binary.getSizeInBytes() == size
+                    && BinarySegmentUtils.equals(
+                            binary.getSegments(),
+                            binary.getOffset() + 1,
+                            row.getSegments(),
+                            row.getOffset() + 1,
+                            size - 1);
+        }
+        if (oldCopier.prepare(old, RowKind.INSERT) != size) {
+            return false;
+        }
+        if (oldBytes.length < size) {
+            oldBytes = new byte[Math.max(size, 2 * oldBytes.length)];
+        }
+        oldCopier.writePrepared(oldBytes, 0);
+        return Arrays.equals(oldBytes, 1, size, bytes, 1, size);
+    }
+}
