@@ -125,11 +125,20 @@ public final class TarnSource
     @Override
     public SourceReader<RowData, TarnSplit> createReader(SourceReaderContext context) {
         int threads = mode == Mode.SNAPSHOT ? 1 : table.config().stream().decodeThreads();
+        // The lanes' completing reads share one memory: the first lane's.
+        TableRead[] first = new TableRead[1];
         return new TarnSourceReader(
                 context,
                 lane -> {
                     TableRead read = table.newRead().withReadType(readType).withFilter(filter);
-                    return completesChangelog ? read.completingChangelog(threads) : read;
+                    if (!completesChangelog) {
+                        return read;
+                    }
+                    read.completingChangelog(first[0]);
+                    if (first[0] == null) {
+                        first[0] = read;
+                    }
+                    return read;
                 },
                 threads,
                 limit,

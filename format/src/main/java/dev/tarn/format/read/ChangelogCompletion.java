@@ -59,8 +59,10 @@ final class ChangelogCompletion {
 
     /**
      * @param raw reads the splits as they are, with the read's columns
+     * @param sharing another completion whose memory this one shares (of another fetcher thread),
+     *     or null for memory of its own ({@code streaming-read.lookup-memory})
      */
-    ChangelogCompletion(TableContext table, TableRead raw, long memoryBytes) {
+    ChangelogCompletion(TableContext table, TableRead raw, @Nullable ChangelogCompletion sharing) {
         this.table = table;
         RowType readType = raw.readType();
         this.rowType = withKeys(table.schema(), readType);
@@ -75,7 +77,12 @@ final class ChangelogCompletion {
                 table.schema().primaryKeys().stream()
                         .mapToInt(k -> rowType.getFieldNames().indexOf(k))
                         .toArray();
-        this.rows = new CurrentRows(new KeyValueSchema(rowType, keys), memoryBytes);
+        KeyValueSchema schema = new KeyValueSchema(rowType, keys);
+        this.rows =
+                sharing == null
+                        ? new CurrentRows(
+                                schema, table.config().stream().completion().memoryBytes())
+                        : new CurrentRows(schema, sharing.rows);
         this.bytes = new RowBytes(rowType);
     }
 

@@ -66,15 +66,13 @@ public final class TableRead {
      * such read serves one reader thread, which opens the splits of a bucket in snapshot order.
      * Call after {@link #withReadType} and {@link #withFilter}.
      *
-     * @param shares how many such reads share the memory: each gets its part
+     * @param sharing a completing read of another fetcher thread of the same subtask, whose memory
+     *     this one shares, or null for memory of its own
      */
-    public TableRead completingChangelog(int shares) {
+    public TableRead completingChangelog(@Nullable TableRead sharing) {
         TableRead raw = new TableRead(table).withReadType(readType).withFilter(filter);
         completion =
-                new ChangelogCompletion(
-                        table,
-                        raw,
-                        Math.max(1, table.config().stream().completion().memoryBytes() / shares));
+                new ChangelogCompletion(table, raw, sharing == null ? null : sharing.completion);
         return this;
     }
 

@@ -106,7 +106,7 @@ class ChangelogCompletionTest {
 
     private TableRead completing(Table table, RowType readType) {
         assertThat(TableRead.completesChangelog(table.context(), true)).isTrue();
-        return table.newRead().withReadType(readType).completingChangelog(1);
+        return table.newRead().withReadType(readType).completingChangelog(null);
     }
 
     /** The rows of {@code splits} from {@code first} on, that one at {@code position}. */
@@ -218,6 +218,35 @@ class ChangelogCompletionTest {
         // One bucket's rows fit: the two take turns, each read again from its files.
         Table one = table.withDynamicOptions(Map.of("streaming-read.lookup-memory", "300kb"));
         assertThat(read(completing(one, TYPE), splits, 0, 0)).isEqualTo(expected);
+    }
+
+    @Test
+    void readsOfTwoLanesSharingTooLittleMemoryGiveWayToEachOther() throws IOException {
+        // One bucket's rows fit the shared memory: each lane's bucket evicts the other's.
+        Table one = table.withDynamicOptions(Map.of("streaming-read.lookup-memory", "300kb"));
+        TableRead first = completing(one, TYPE);
+        TableRead second = one.newRead().withReadType(TYPE).completingChangelog(first);
+        Map<Integer, List<String>> byBucket = new TreeMap<>();
+        for (Split split : splits) {
+            TableRead lane = split.bucket() == 0 ? first : second;
+            byBucket.computeIfAbsent(split.bucket(), b -> new ArrayList<>())
+                    .addAll(read(lane, List.of(split), 0, 0));
+            if (byBucket.size() == 1) {
+                assertThat(second.completionMemoryBytes())
+                        .as("the memory the first lane's bucket takes, seen from the second")
+                        .isPositive()
+                        .isEqualTo(first.completionMemoryBytes());
+            }
+        }
+        Map<Integer, List<String>> expectedByBucket = new TreeMap<>();
+        TableRead solo = completing(table, TYPE);
+        for (Split split : splits) {
+            expectedByBucket
+                    .computeIfAbsent(split.bucket(), b -> new ArrayList<>())
+                    .addAll(read(solo, List.of(split), 0, 0));
+        }
+        assertThat(byBucket).isEqualTo(expectedByBucket);
+        assertThat(second.completionMemoryBytes()).isLessThanOrEqualTo(300 * 1024);
     }
 
     @Test

@@ -10,7 +10,8 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * row each change of a primary-key table replaces: one {@link LookupIndex} per bucket, all within
  * one {@link LookupMemory}, so that when the memory runs out the least recently used bucket gives
  * way (it is then read from its files again when next needed). Rows are of the read's row type,
- * keyed by its key columns. Not thread-safe: one reader's fetcher thread uses it.
+ * keyed by its key columns. Not thread-safe but for the memory, which several may share: one
+ * fetcher thread uses each.
  */
 public final class CurrentRows {
 
@@ -22,8 +23,20 @@ public final class CurrentRows {
      * @param memoryBytes the most memory all buckets' rows may take
      */
     public CurrentRows(KeyValueSchema schema, long memoryBytes) {
+        this(schema, new LookupMemory(memoryBytes));
+    }
+
+    /**
+     * Current rows of more buckets, in the memory of {@code sharing}: the buckets of both give way
+     * to each other. The memory is thread-safe, so each may be used on a thread of its own.
+     */
+    public CurrentRows(KeyValueSchema schema, CurrentRows sharing) {
+        this(schema, sharing.memory);
+    }
+
+    private CurrentRows(KeyValueSchema schema, LookupMemory memory) {
         this.schema = schema;
-        this.memory = new LookupMemory(memoryBytes);
+        this.memory = memory;
     }
 
     /** A new bucket, holding nothing until {@link Bucket#reset}. */
