@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
@@ -51,7 +52,8 @@ class ArchitectureTest {
                     BucketTreeReader.ColumnOpener.class,
                     CurrentRows.class,
                     CurrentRows.Bucket.class,
-                    RowCopier.class);
+                    RowCopier.class,
+                    RowBytes.class);
 
     private static JavaClasses classes;
 

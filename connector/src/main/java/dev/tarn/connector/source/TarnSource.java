@@ -85,16 +85,6 @@ public final class TarnSource
         }
     }
 
-    TarnSource(
-            Table table,
-            RowType readType,
-            @Nullable Predicate filter,
-            long limit,
-            Mode mode,
-            Watermarks watermarks) {
-        this(table, readType, filter, limit, mode, watermarks, false);
-    }
-
     /**
      * @param watermarks the watermark to emit, ignored by a SNAPSHOT read
      * @param completesChangelog whether the readers complete a primary-key table's upserts into a

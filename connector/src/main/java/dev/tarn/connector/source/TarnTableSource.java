@@ -182,7 +182,8 @@ public final class TarnTableSource
             throw new ValidationException(e.getMessage(), e);
         }
         return SourceProvider.of(
-                new TarnSource(pinned, readType, filter, limit, mode, TarnSource.Watermarks.NONE));
+                new TarnSource(
+                        pinned, readType, filter, limit, mode, TarnSource.Watermarks.NONE, false));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.tree.CurrentRows;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;

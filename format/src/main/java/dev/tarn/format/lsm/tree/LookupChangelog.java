@@ -2,12 +2,11 @@ package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
-import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.manifest.DataFile;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -15,11 +14,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.types.RowKind;
 
 /**
@@ -50,12 +46,7 @@ final class LookupChangelog {
     private final KeyValueFileWriter out;
     private final LookupIndex index;
     private final LookupMemory memory;
-    private final RowCopier copier;
-    private final BinaryRowData next;
-    private byte[] nextBytes = new byte[256];
-    private MemorySegment[] nextSegment = {MemorySegmentFactory.wrap(nextBytes)};
-    private final RowCopier oldCopier;
-    private byte[] oldBytes = new byte[256];
+    private final RowBytes bytes;
 
     private boolean caughtUp;
     private boolean unindexable;
@@ -82,9 +73,7 @@ final class LookupChangelog {
         this.out = out;
         this.memory = memory;
         this.index = new LookupIndex(schema, memory);
-        this.copier = new RowCopier(schema.tableType());
-        this.oldCopier = new RowCopier(schema.tableType());
-        this.next = new BinaryRowData(schema.tableType().getFieldCount());
+        this.bytes = new RowBytes(schema.tableType());
         this.caughtUp = true;
     }
 
@@ -202,7 +191,7 @@ final class LookupChangelog {
         try (BucketTreeReader rows = new BucketTreeReader(schema, base, opener, merges.get())) {
             for (RowData row = rows.next(); row != null; row = rows.next()) {
                 index.find(row);
-                if (!index.put(encode(row))) {
+                if (!index.put(bytes.encode(row))) {
                     // Alone over the limit: reading the files at each flush is all there is. Beside
                     // indexes in use: the next flush tries again.
                     unindexable = index.tooLarge();
@@ -234,10 +223,10 @@ final class LookupChangelog {
             }
             return;
         }
-        BinaryRowData row = encode(result.row());
+        BinaryRowData row = bytes.encode(result.row());
         if (old == null) {
             out.writeChange(sequence, RowKind.INSERT, row);
-        } else if (!sameRow(old, row)) {
+        } else if (!bytes.sameRow(old, row)) {
             out.writeChange(sequence, RowKind.UPDATE_BEFORE, old);
             out.writeChange(sequence, RowKind.UPDATE_AFTER, row);
         } else {
@@ -283,42 +272,5 @@ final class LookupChangelog {
     /** Bytes of memory its index holds. */
     long indexBytes() {
         return index.reservedBytes();
-    }
-
-    /** A self-contained copy of a row in a buffer reused by the next call, kind INSERT. */
-    private BinaryRowData encode(RowData row) {
-        int size = copier.prepare(row, RowKind.INSERT);
-        if (nextBytes.length < size) {
-            nextBytes = new byte[Math.max(size, 2 * nextBytes.length)];
-            nextSegment = new MemorySegment[] {MemorySegmentFactory.wrap(nextBytes)};
-        }
-        copier.writePrepared(nextBytes, 0);
-        next.pointTo(nextSegment, 0, size);
-        return next;
-    }
-
-    /**
-     * Whether two rows hold the same values, compared in their binary form as the same encoder
-     * writes it: byte 0 (the row kind) aside, the null bits, the fields and their variable part.
-     */
-    private boolean sameRow(RowData old, BinaryRowData row) {
-        int size = row.getSizeInBytes();
-        if (old instanceof BinaryRowData binary && binary.getArity() == row.getArity()) {
-            return binary.getSizeInBytes() == size
-                    && BinarySegmentUtils.equals(
-                            binary.getSegments(),
-                            binary.getOffset() + 1,
-                            row.getSegments(),
-                            row.getOffset() + 1,
-                            size - 1);
-        }
-        if (oldCopier.prepare(old, RowKind.INSERT) != size) {
-            return false;
-        }
-        if (oldBytes.length < size) {
-            oldBytes = new byte[Math.max(size, 2 * oldBytes.length)];
-        }
-        oldCopier.writePrepared(oldBytes, 0);
-        return Arrays.equals(oldBytes, 1, size, nextBytes, 1, size);
     }
 }

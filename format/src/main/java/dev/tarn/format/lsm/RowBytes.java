@@ -1,6 +1,5 @@
-package dev.tarn.format.read;
+package dev.tarn.format.lsm;
 
-import dev.tarn.format.lsm.RowCopier;
 import java.util.Arrays;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
@@ -12,10 +11,11 @@ import org.apache.flink.types.RowKind;
 
 /**
  * Rows of one type as Flink binary rows in a buffer that each call reuses, and whether two rows
- * hold the same values: what a {@link ChangelogCompletion} keeps and compares, without allocating
- * per row once its buffers have grown. Not thread-safe.
+ * hold the same values: what the lookup changelog's writer and a read that completes upserts keep
+ * in their indexes and compare, without allocating per row once the buffers have grown. Not
+ * thread-safe.
  */
-final class RowBytes {
+public final class RowBytes {
 
     private final RowCopier copier;
     private final RowCopier oldCopier;
@@ -24,14 +24,14 @@ final class RowBytes {
     private MemorySegment[] segment = {MemorySegmentFactory.wrap(bytes)};
     private byte[] oldBytes = new byte[256];
 
-    RowBytes(RowType rowType) {
+    public RowBytes(RowType rowType) {
         this.copier = new RowCopier(rowType);
         this.oldCopier = new RowCopier(rowType);
         this.encoded = new BinaryRowData(rowType.getFieldCount());
     }
 
     /** A self-contained copy of {@code row}, kind INSERT, valid until the next call. */
-    BinaryRowData encode(RowData row) {
+    public BinaryRowData encode(RowData row) {
         int size = copier.prepare(row, RowKind.INSERT);
         if (bytes.length < size) {
             bytes = new byte[Math.max(size, 2 * bytes.length)];
@@ -46,7 +46,7 @@ final class RowBytes {
      * Whether {@code old} holds the values of {@code row}, the last {@link #encode}'s: their binary
      * forms but the row kind byte.
      */
-    boolean sameRow(RowData old, BinaryRowData row) {
+    public boolean sameRow(RowData old, BinaryRowData row) {
         int size = row.getSizeInBytes();
         if (old instanceof BinaryRowData binary && binary.getArity() == row.getArity()) {
             return binary.getSizeInBytes() == size
