@@ -125,9 +125,9 @@ final class ChangelogCompletion {
     TableRead.SplitReader open(Split split) {
         try {
             return switch (split.kind()) {
-                case SNAPSHOT -> new Indexing(split);
+                case SNAPSHOT -> new Passing(split, false);
                 case DELTA -> new Resolving(split);
-                case RETRACT -> new Retracting(split);
+                case RETRACT -> new Passing(split, true);
                 case CHANGELOG ->
                         throw new IllegalStateException(
                                 "A read that completes upserts got stored changelog files: "
@@ -221,15 +221,22 @@ final class ChangelogCompletion {
         }
     }
 
-    /** A full phase's split: the bucket's rows, kept as they pass. */
-    private final class Indexing extends Completing {
+    /**
+     * A split whose rows pass one for one: a full phase's, kept as the bucket's rows, or the rows
+     * an overwrite removed, as DELETEs taken out of them.
+     */
+    private final class Passing extends Completing {
 
+        private final boolean removes;
         private boolean live;
 
-        Indexing(Split split) throws IOException {
+        Passing(Split split, boolean removes) throws IOException {
             super(split);
-            bucket.open();
-            live = bucket.reset();
+            this.removes = removes;
+            live = bucket.open();
+            if (!removes) {
+                live = bucket.reset();
+            }
         }
 
         @Override
@@ -238,6 +245,12 @@ final class ChangelogCompletion {
             RowData row = in.next();
             if (row == null) {
                 return null;
+            }
+            if (removes) {
+                if (live && bucket.find(row) != null) {
+                    bucket.remove();
+                }
+                return emit(row, RowKind.DELETE);
             }
             BinaryRowData copy = bytes.encode(row);
             if (live) {
@@ -245,30 +258,6 @@ final class ChangelogCompletion {
                 live = bucket.put(copy);
             }
             return emit(copy, RowKind.INSERT);
-        }
-    }
-
-    /** An overwrite's removed rows, as DELETEs, taken out of the bucket's rows. */
-    private final class Retracting extends Completing {
-
-        private final boolean live;
-
-        Retracting(Split split) throws IOException {
-            super(split);
-            live = bucket.open();
-        }
-
-        @Override
-        @Nullable
-        public RowData next() throws IOException {
-            RowData row = in.next();
-            if (row == null) {
-                return null;
-            }
-            if (live && bucket.find(row) != null) {
-                bucket.remove();
-            }
-            return emit(row, RowKind.DELETE);
         }
     }
 
