@@ -73,6 +73,9 @@ public final class TarnTableSource
     @Nullable private WatermarkStrategy<RowData> watermarkStrategy;
     private boolean sourceWatermark;
 
+    /** Whether the read completes upserts: its start is read from the table once, when asked. */
+    @Nullable private Boolean completesChangelog;
+
     /**
      * @param streaming whether the query runs in streaming mode, where the read follows the table
      */
@@ -115,6 +118,14 @@ public final class TarnTableSource
      * false here; the plan reports them.
      */
     private boolean completesChangelog() {
+        if (completesChangelog == null) {
+            completesChangelog = decideCompletion();
+        }
+        return completesChangelog;
+    }
+
+    /** What {@link #completesChangelog} answers, read from the table once per source. */
+    private boolean decideCompletion() {
         if (mode() != TarnSource.Mode.FOLLOW || table.schema().kind() != TableKind.PRIMARY_KEY) {
             return false;
         }
@@ -286,6 +297,7 @@ public final class TarnTableSource
         copy.limit = limit;
         copy.watermarkStrategy = watermarkStrategy;
         copy.sourceWatermark = sourceWatermark;
+        copy.completesChangelog = completesChangelog;
         return copy;
     }
 

@@ -265,6 +265,7 @@ final class ChangelogCompletion {
     private final class Resolving extends Completing {
 
         private final Split split;
+        @Nullable private Split before;
         private boolean live;
         @Nullable private SortedLookup files;
         @Nullable private BinaryRowData after;
@@ -274,8 +275,16 @@ final class ChangelogCompletion {
             this.split = split;
             live = bucket.open() || rebuild();
             if (!live) {
-                files = new SortedLookup(raw, rows, before(split));
+                files = new SortedLookup(raw, rows, before());
             }
+        }
+
+        /** The bucket's files before the split's changes, planned once from the manifests. */
+        private Split before() {
+            if (before == null) {
+                before = ChangelogCompletion.this.before(split);
+            }
+            return before;
         }
 
         /** Reads the bucket's rows before the split's changes; false if they do not fit. */
@@ -283,7 +292,7 @@ final class ChangelogCompletion {
             if (!bucket.reset()) {
                 return false;
             }
-            Split before = before(split);
+            Split before = before();
             if (before.files().isEmpty()) {
                 return true;
             }
@@ -346,7 +355,7 @@ final class ChangelogCompletion {
             if (live && !bucket.put(row)) {
                 // Out of memory: the rest of the split looks up the files before it.
                 live = false;
-                files = new SortedLookup(raw, rows, before(split));
+                files = new SortedLookup(raw, rows, before());
             }
         }
 
