@@ -1,6 +1,5 @@
 package dev.tarn.format.lsm;
 
-import java.util.Arrays;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
@@ -23,6 +22,7 @@ public final class RowBytes {
     private byte[] bytes = new byte[256];
     private MemorySegment[] segment = {MemorySegmentFactory.wrap(bytes)};
     private byte[] oldBytes = new byte[256];
+    private MemorySegment[] oldSegment = {MemorySegmentFactory.wrap(oldBytes)};
 
     public RowBytes(RowType rowType) {
         this.copier = new RowCopier(rowType);
@@ -43,7 +43,18 @@ public final class RowBytes {
     }
 
     /**
-     * Whether {@code old} holds the values of {@code row}, the last {@link #encode}'s: their binary
+     * {@code row} as a self-contained binary row: itself if it is one of this type's arity (its row
+     * kind byte as it is), else its {@link #encode}. Valid while both are.
+     */
+    public BinaryRowData binary(RowData row) {
+        if (row instanceof BinaryRowData binary && binary.getArity() == encoded.getArity()) {
+            return binary;
+        }
+        return encode(row);
+    }
+
+    /**
+     * Whether {@code old} holds the values of {@code row} (a binary row of this type): their binary
      * forms but the row kind byte.
      */
     public boolean sameRow(RowData old, BinaryRowData row) {
@@ -62,8 +73,10 @@ public final class RowBytes {
         }
         if (oldBytes.length < size) {
             oldBytes = new byte[Math.max(size, 2 * oldBytes.length)];
+            oldSegment = new MemorySegment[] {MemorySegmentFactory.wrap(oldBytes)};
         }
         oldCopier.writePrepared(oldBytes, 0);
-        return Arrays.equals(oldBytes, 1, size, bytes, 1, size);
+        return BinarySegmentUtils.equals(
+                oldSegment, 1, row.getSegments(), row.getOffset() + 1, size - 1);
     }
 }

@@ -24,6 +24,17 @@ public record DataFile(
         @Nullable KeyRange keyRange)
         implements Serializable {
 
+    /** How the names of before-image files start (SPEC.md, "Changelog files"). */
+    public static final String BEFORE_IMAGES_PREFIX = "before-";
+
+    /**
+     * Whether this is a before-image file: a changelog file of the previous rows of one flush's
+     * keys, which the flush's level-0 files complete.
+     */
+    public boolean isBeforeImages() {
+        return fileName.startsWith(BEFORE_IMAGES_PREFIX);
+    }
+
     /**
      * Per-column statistics of one data file, in the file's column order. Values are Flink internal
      * data ({@code Long}, {@code StringData}, {@code DecimalData}, {@code TimestampData}, ...). A

@@ -44,6 +44,10 @@ final class BucketSplits {
                     kept.add(e);
                 }
             }
+            if (!kept.isEmpty() && files.stream().anyMatch(e -> e.file().isBeforeImages())) {
+                // A flush's before-images and new rows pair one for one: all or none.
+                kept = files;
+            }
             if (!kept.isEmpty()) {
                 splits.addAll(planner.split(snapshot, kept, kind));
             }

@@ -6,7 +6,6 @@ import dev.tarn.format.lsm.tree.CurrentRows;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
-import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema;
@@ -100,9 +99,7 @@ final class ChangelogCompletion {
                 && table.kind() == TableKind.PRIMARY_KEY
                 && config.stream().completion().enabled()
                 && config.stream().changelogProducer() == ChangelogProducer.NONE
-                && config.lsm().mergeEngine() == MergeEngine.DEDUPLICATE
-                && !config.lsm().ordersBySequenceField()
-                && !config.lsm().ignoreDelete();
+                && config.lsm().newestVersionIsRow();
     }
 
     /** The read's columns and, after them, the key columns it does not return. */

@@ -16,11 +16,13 @@ import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
@@ -311,6 +313,22 @@ public final class StreamScan {
 
     private List<Split> changelog(Snapshot snapshot) {
         List<ManifestEntry> files = reader.changelog(snapshot);
+        Set<BucketId> imaged = new HashSet<>();
+        for (ManifestEntry e : files) {
+            if (e.file().isBeforeImages()) {
+                imaged.add(e.bucketId());
+            }
+        }
+        if (!imaged.isEmpty()) {
+            // The new rows of the flushes whose before-images it stores: its level-0 files.
+            List<ManifestEntry> all = new ArrayList<>(files);
+            for (ManifestEntry e : reader.delta(snapshot).added()) {
+                if (imaged.contains(e.bucketId())) {
+                    all.add(e);
+                }
+            }
+            files = all;
+        }
         return files.isEmpty() ? List.of() : splits.of(snapshot, files, Split.Kind.CHANGELOG);
     }
 }

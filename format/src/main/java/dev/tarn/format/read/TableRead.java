@@ -1,5 +1,6 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.row.BinaryRowBatch;
 import dev.tarn.format.table.DataFileOpener;
@@ -116,7 +117,10 @@ public final class TableRead {
                     case SNAPSHOT ->
                             new MergeTreeSplitReader(table, split, readType, keyFilter, false);
                     case DELTA -> new MergeTreeSplitReader(table, split, readType, keyFilter, true);
-                    case CHANGELOG -> new ChangelogSplitReader(table, split, readType, keyFilter);
+                    case CHANGELOG ->
+                            split.files().stream().anyMatch(DataFile::isBeforeImages)
+                                    ? new FlushChangelogReader(table, split, readType)
+                                    : new ChangelogSplitReader(table, split, readType, keyFilter);
                     case RETRACT ->
                             new Retractions(
                                     new MergeTreeSplitReader(

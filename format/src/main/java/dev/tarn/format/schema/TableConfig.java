@@ -95,7 +95,19 @@ public record TableConfig(
             boolean ignoreDelete,
             Memory memory,
             int sortedRunStopTrigger,
-            int fullCompactionDeltaCommits) {}
+            int fullCompactionDeltaCommits) {
+
+        /**
+         * Whether a key's row is its newest version, whole: the deduplicate engine, ordered by
+         * sequence number alone, keeping retractions. The new versions of a flush are then the new
+         * rows of its keys.
+         */
+        public boolean newestVersionIsRow() {
+            return mergeEngine == MergeEngine.DEDUPLICATE
+                    && !ordersBySequenceField
+                    && !ignoreDelete;
+        }
+    }
 
     /**
      * The memory of one writer task of a primary-key table, shared by its buckets.

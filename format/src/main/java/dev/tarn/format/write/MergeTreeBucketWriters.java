@@ -77,7 +77,8 @@ final class MergeTreeBucketWriters implements BucketWriters {
                         table.options(),
                         table.config(),
                         table.io(),
-                        parquetOptions);
+                        parquetOptions,
+                        overwrite);
     }
 
     boolean overwrite() {

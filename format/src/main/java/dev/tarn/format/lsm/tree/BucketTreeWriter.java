@@ -113,7 +113,8 @@ public final class BucketTreeWriter implements AutoCloseable {
         ChangelogSetup changes = setup.changelog();
         this.changelog =
                 changes.storesInput()
-                        ? new KeyValueFileWriter(target.forChangelog(), 0, true)
+                        ? new KeyValueFileWriter(
+                                target.forChangelog(), 0, KeyValueFileWriter.Kind.CHANGELOG)
                         : null;
         this.lookup = LookupChangelog.of(setup, target, opener, this::treeFiles);
         this.fullCompactions = FullCompactionSchedule.of(setup);

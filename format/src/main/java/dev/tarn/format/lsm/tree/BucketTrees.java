@@ -55,6 +55,7 @@ public final class BucketTrees implements AutoCloseable {
      * @param options the table's options as this write sees them (the schema's, and a query's over
      *     them)
      * @param config the same options, typed
+     * @param overwrite the write replaces the buckets' files and hands out only their final files
      * @throws IllegalArgumentException if the schema or options make no valid tree, naming the
      *     column or option
      */
@@ -64,7 +65,8 @@ public final class BucketTrees implements AutoCloseable {
             Map<String, String> options,
             TableConfig config,
             FileIO io,
-            ParquetDataWriter.Options parquetOptions) {
+            ParquetDataWriter.Options parquetOptions,
+            boolean overwrite) {
         validate(schema, options, config.lsm().mergeEngine());
         this.tableName = tableName;
         this.schema = KeyValueSchema.of(schema);
@@ -77,8 +79,12 @@ public final class BucketTrees implements AutoCloseable {
                                     config.lsm().ignoreDelete()
                                             ? ChangelogSetup.Kind.WITHOUT_RETRACTIONS
                                             : ChangelogSetup.Kind.ALL,
-                                    null);
-                    case LOOKUP -> ChangelogSetup.lookup(config.lsm().memory().lookupCacheSize());
+                                    null,
+                                    false);
+                    case LOOKUP ->
+                            ChangelogSetup.lookup(
+                                    config.lsm().memory().lookupCacheSize(),
+                                    config.lsm().newestVersionIsRow() && !overwrite);
                     case FULL_COMPACTION -> ChangelogSetup.FULL_COMPACTION;
                 };
         this.io = io;

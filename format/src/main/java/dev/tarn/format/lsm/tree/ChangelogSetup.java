@@ -9,8 +9,12 @@ import javax.annotation.Nullable;
  * @param kind what the writer stores
  * @param lookupMemory with {@link Kind#LOOKUP}, and only then: the memory the lookup indexes of the
  *     table write's buckets share
+ * @param beforeImages with {@link Kind#LOOKUP}: a flush stores the previous rows of the keys it
+ *     changes alone, as before-image files, its level-0 files holding their new rows (SPEC.md,
+ *     "Changelog files"); for the deduplicate engine ordered by sequence number, whose new versions
+ *     are the new rows, in writes whose level-0 files the commit publishes (not an overwrite's)
  */
-record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory) {
+record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory, boolean beforeImages) {
 
     /** Which changes a writer stores. */
     enum Kind {
@@ -32,9 +36,10 @@ record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory) {
         FULL_COMPACTION
     }
 
-    static final ChangelogSetup NONE = new ChangelogSetup(Kind.NONE, null);
+    static final ChangelogSetup NONE = new ChangelogSetup(Kind.NONE, null, false);
 
-    static final ChangelogSetup FULL_COMPACTION = new ChangelogSetup(Kind.FULL_COMPACTION, null);
+    static final ChangelogSetup FULL_COMPACTION =
+            new ChangelogSetup(Kind.FULL_COMPACTION, null, false);
 
     ChangelogSetup {
         if ((kind == Kind.LOOKUP) != (lookupMemory != null)) {
@@ -44,10 +49,18 @@ record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory) {
                             + " with "
                             + lookupMemory);
         }
+        if (beforeImages && kind != Kind.LOOKUP) {
+            throw new IllegalArgumentException("Only a lookup changelog stores before-images");
+        }
     }
 
+    /** Full changelog rows, looked up at each flush. */
     static ChangelogSetup lookup(long memoryBytes) {
-        return new ChangelogSetup(Kind.LOOKUP, new LookupMemory(memoryBytes));
+        return lookup(memoryBytes, false);
+    }
+
+    static ChangelogSetup lookup(long memoryBytes, boolean beforeImages) {
+        return new ChangelogSetup(Kind.LOOKUP, new LookupMemory(memoryBytes), beforeImages);
     }
 
     /** Whether the writer stores its input changes as they come. */

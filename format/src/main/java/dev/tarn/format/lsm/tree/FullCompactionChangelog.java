@@ -31,7 +31,8 @@ final class FullCompactionChangelog implements FileRunMerge.Diff {
     private byte[] afterBytes = new byte[256];
 
     FullCompactionChangelog(KeyValueFileWriter.Target target) {
-        this.out = new KeyValueFileWriter(target.forChangelog(), 0, true);
+        this.out =
+                new KeyValueFileWriter(target.forChangelog(), 0, KeyValueFileWriter.Kind.CHANGELOG);
         this.beforeCopier = new RowCopier(target.schema().tableType());
         this.afterCopier = new RowCopier(target.schema().tableType());
     }

@@ -58,8 +58,29 @@ final class KeyValueFileWriter {
         }
     }
 
+    /** The files a writer writes (SPEC.md, "Changelog files"). */
+    enum Kind {
+        /** Data files of a sorted run, named {@code data-<uuid>.parquet}, with a key range. */
+        DATA("data-"),
+        /** Changelog files, named {@code changelog-<uuid>.parquet}: changes in the order given. */
+        CHANGELOG("changelog-"),
+        /**
+         * Before-image files, named {@code before-<uuid>.parquet}: the previous rows of the keys
+         * one flush changed, in its key order, each file with the flush's sequence range ({@link
+         * #endFlush}).
+         */
+        BEFORE_IMAGES(DataFile.BEFORE_IMAGES_PREFIX);
+
+        private final String prefix;
+
+        Kind(String prefix) {
+            this.prefix = prefix;
+        }
+    }
+
     private final Target target;
     private final int level;
+    private final Kind kind;
     private final boolean changelog;
     private final KeyValueRow fileRow;
     private final List<DataFile> finished = new ArrayList<>();
@@ -73,16 +94,20 @@ final class KeyValueFileWriter {
     private long maxSequence;
     private long rowsSinceCheck;
 
+    /** Files of {@link #finished} from the first one of the open flush ({@link #endFlush}). */
+    private int flushStart;
+
     KeyValueFileWriter(Target target, int level) {
-        this(target, level, false);
+        this(target, level, Kind.DATA);
     }
 
     /**
-     * @param changelog writes changelog files (SPEC.md, "Changelog files"): changes in the order
-     *     given, named {@code changelog-<uuid>.parquet}, without a key range
+     * @param kind {@link Kind#DATA}, or a changelog kind, whose changes come in the order given to
+     *     {@link #writeChange} and whose files have no key range
      */
-    KeyValueFileWriter(Target target, int level, boolean changelog) {
-        this.changelog = changelog;
+    KeyValueFileWriter(Target target, int level, Kind kind) {
+        this.kind = kind;
+        this.changelog = kind != Kind.DATA;
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
@@ -103,7 +128,7 @@ final class KeyValueFileWriter {
     }
 
     private void open() throws IOException {
-        currentName = (changelog ? "changelog-" : "data-") + UUID.randomUUID() + ".parquet";
+        currentName = kind.prefix + UUID.randomUUID() + ".parquet";
         current =
                 ParquetDataWriter.create(
                         target.io(),
@@ -150,6 +175,38 @@ final class KeyValueFileWriter {
         }
     }
 
+    /**
+     * Ends the before-images of one flush, whose changes have the sequence numbers {@code [min,
+     * max]}: closes its files, writing an empty one if it had no row (the file marks the flush),
+     * and gives each that range, which the flush's data files lie within.
+     */
+    void endFlush(long min, long max) throws IOException {
+        if (current == null && finished.size() == flushStart) {
+            open();
+        }
+        if (current != null) {
+            minSequence = min;
+            maxSequence = max;
+            closeCurrent();
+        }
+        SequenceRange range = new SequenceRange(min, max);
+        for (int i = flushStart; i < finished.size(); i++) {
+            DataFile f = finished.get(i);
+            finished.set(
+                    i,
+                    new DataFile(
+                            f.fileName(),
+                            f.fileSize(),
+                            f.rowCount(),
+                            f.level(),
+                            f.schemaId(),
+                            range,
+                            f.valueStats(),
+                            f.keyRange()));
+        }
+        flushStart = finished.size();
+    }
+
     /** Closes the open file and returns every file written, in key order. */
     List<DataFile> finish() throws IOException {
         if (current != null) {
@@ -157,6 +214,7 @@ final class KeyValueFileWriter {
         }
         List<DataFile> files = List.copyOf(finished);
         finished.clear();
+        flushStart = 0;
         return files;
     }
 
@@ -168,6 +226,7 @@ final class KeyValueFileWriter {
         }
         DataFiles.deleteUnreferenced(target.io(), target.dir(), finished);
         finished.clear();
+        flushStart = 0;
     }
 
     private void closeCurrent() throws IOException {

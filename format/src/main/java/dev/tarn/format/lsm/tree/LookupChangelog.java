@@ -32,8 +32,14 @@ import org.apache.flink.types.RowKind;
  * reads them from its files at each flush instead ({@link PreviousRows}); an index evicted by
  * another bucket is rebuilt when next needed.
  *
+ * <p>Where the new rows are the flush's changes ({@link ChangelogSetup#beforeImages}), a flush
+ * stores only what its level-0 files lack: the previous rows, as a before-image file per flush
+ * (SPEC.md, "Changelog files"), which readers pair with those files. That is under half the rows of
+ * a full changelog of updates, and no copy of the new rows.
+ *
  * <p>A writer awaiting its restore does not know the bucket's published files: what it flushes
- * meanwhile is kept as pending and looked up at {@link #catchUp}. Not thread-safe: the writer's
+ * meanwhile is kept as pending and looked up at {@link #catchUp}, as full changelog rows (the
+ * level-0 files are flushed by then, without a before-image file). Not thread-safe: the writer's
  * thread, or the flush thread it waits for, calls it.
  */
 final class LookupChangelog {
@@ -44,6 +50,7 @@ final class LookupChangelog {
     private final BucketTreeReader.ColumnOpener opener;
     private final Supplier<List<DataFile>> treeFiles;
     private final KeyValueFileWriter out;
+    @Nullable private final KeyValueFileWriter beforeImages;
     private final LookupIndex index;
     private final LookupMemory memory;
     private final RowBytes bytes;
@@ -55,6 +62,12 @@ final class LookupChangelog {
     private List<DataFile> base = List.of();
     @Nullable private PreviousRows scan;
 
+    /** Whether this flush stores before-images, and the least and greatest sequence it applied. */
+    private boolean imaging;
+
+    private long flushMin;
+    private long flushMax;
+
     /**
      * @param treeFiles the files of the bucket's tree as its writer knows them
      */
@@ -64,6 +77,7 @@ final class LookupChangelog {
             BucketTreeReader.ColumnOpener opener,
             Supplier<List<DataFile>> treeFiles,
             KeyValueFileWriter out,
+            @Nullable KeyValueFileWriter beforeImages,
             LookupMemory memory) {
         this.schema = schema;
         this.merges = merges;
@@ -71,6 +85,7 @@ final class LookupChangelog {
         this.opener = opener;
         this.treeFiles = treeFiles;
         this.out = out;
+        this.beforeImages = beforeImages;
         this.memory = memory;
         this.index = new LookupIndex(schema, memory);
         this.bytes = new RowBytes(schema.tableType());
@@ -93,7 +108,11 @@ final class LookupChangelog {
                 setup.merges(),
                 opener,
                 treeFiles,
-                new KeyValueFileWriter(target.forChangelog(), 0, true),
+                new KeyValueFileWriter(target.forChangelog(), 0, KeyValueFileWriter.Kind.CHANGELOG),
+                changelog.beforeImages()
+                        ? new KeyValueFileWriter(
+                                target.forChangelog(), 0, KeyValueFileWriter.Kind.BEFORE_IMAGES)
+                        : null,
                 changelog.lookupMemory());
     }
 
@@ -111,6 +130,7 @@ final class LookupChangelog {
             return false;
         }
         open(base(List.of()));
+        imaging = beforeImages != null;
         return true;
     }
 
@@ -136,6 +156,7 @@ final class LookupChangelog {
         List<DataFile> files = new ArrayList<>(pending);
         pending.clear();
         open(base(files));
+        imaging = false;
         files.sort(Comparator.comparingLong(f -> f.sequence().max()));
         List<SortedRunReader> runs = new ArrayList<>();
         try {
@@ -173,6 +194,8 @@ final class LookupChangelog {
 
     private void open(List<DataFile> base) throws IOException {
         this.base = base;
+        flushMin = Long.MAX_VALUE;
+        flushMax = Long.MIN_VALUE;
         memory.pin(index);
         if (index.isDropped() && !unindexable) {
             build();
@@ -207,6 +230,10 @@ final class LookupChangelog {
      */
     void apply(KeyValue change) throws IOException {
         RowData old = scan == null ? index.find(change.row()) : scan.find(change.row());
+        if (imaging) {
+            applyImaging(change, old);
+            return;
+        }
         merge.reset();
         if (old != null) {
             merge.add(new KeyValue(change.sequence() - 1, RowKind.INSERT, old));
@@ -224,6 +251,11 @@ final class LookupChangelog {
             return;
         }
         BinaryRowData row = bytes.encode(result.row());
+        putFull(sequence, old, row);
+    }
+
+    private void putFull(long sequence, @Nullable RowData old, BinaryRowData row)
+            throws IOException {
         if (old == null) {
             out.writeChange(sequence, RowKind.INSERT, row);
         } else if (!bytes.sameRow(old, row)) {
@@ -232,6 +264,41 @@ final class LookupChangelog {
         } else {
             return;
         }
+        take(row);
+    }
+
+    /**
+     * The flush's change is the key's new row: stores the previous row alone, marked by what the
+     * change does to it ({@code -U} replaced, {@code -D} deleted, {@code +U} unchanged); nothing
+     * for a new key or a delete of a missing one.
+     */
+    private void applyImaging(KeyValue change, @Nullable RowData old) throws IOException {
+        long sequence = change.sequence();
+        flushMin = Math.min(flushMin, sequence);
+        flushMax = Math.max(flushMax, sequence);
+        if (change.isRetraction()) {
+            if (old != null) {
+                beforeImages.writeChange(sequence, RowKind.DELETE, old);
+                if (scan == null) {
+                    index.remove();
+                }
+            }
+            return;
+        }
+        BinaryRowData row = bytes.binary(change.row());
+        if (old != null) {
+            boolean same = bytes.sameRow(old, row);
+            beforeImages.writeChange(
+                    sequence, same ? RowKind.UPDATE_AFTER : RowKind.UPDATE_BEFORE, old);
+            if (same) {
+                return;
+            }
+        }
+        take(row);
+    }
+
+    /** Makes {@code row} the current row of the key last looked up. */
+    private void take(BinaryRowData row) {
         if (scan == null && !index.put(row)) {
             // Out of memory: the rest of the flush reads the files before it.
             unindexable = index.tooLarge();
@@ -241,11 +308,18 @@ final class LookupChangelog {
 
     /** Ends the flush. */
     void end() throws IOException {
-        if (scan != null) {
-            scan.close();
-            scan = null;
+        try {
+            if (imaging && flushMin <= flushMax) {
+                beforeImages.endFlush(flushMin, flushMax);
+            }
+        } finally {
+            imaging = false;
+            if (scan != null) {
+                scan.close();
+                scan = null;
+            }
+            memory.unpin(index);
         }
-        memory.unpin(index);
     }
 
     /** The bucket's files changed under the writer: the index is built again when next needed. */
@@ -257,13 +331,23 @@ final class LookupChangelog {
         extraBase = List.of();
     }
 
-    /** Finishes the changelog files written since the last call. */
+    /**
+     * Finishes the changelog files written since the last call: full ones (of a catch-up, whose
+     * changes come first), then before-image files.
+     */
     List<DataFile> finish() throws IOException {
-        return out.finish();
+        List<DataFile> files = new ArrayList<>(out.finish());
+        if (beforeImages != null) {
+            files.addAll(beforeImages.finish());
+        }
+        return files;
     }
 
     void close() {
         out.abort();
+        if (beforeImages != null) {
+            beforeImages.abort();
+        }
         memory.pin(index);
         index.release();
         memory.forget(index);

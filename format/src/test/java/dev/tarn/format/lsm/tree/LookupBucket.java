@@ -1,18 +1,21 @@
 package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.TestRows;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -47,6 +50,7 @@ final class LookupBucket implements AutoCloseable {
     private final BucketTreeReader.ColumnOpener opener;
     private final BucketTreeWriter.Setup setup;
     private final BucketTreeWriter writer;
+    private List<DataFile> lastChangelog = List.of();
 
     /**
      * @param changelog a lookup changelog, and the memory its index takes from
@@ -123,17 +127,84 @@ final class LookupBucket implements AutoCloseable {
 
     /** Commits what was written and returns the commit's changelog, file after file. */
     List<String> commit() throws IOException {
-        return read(writer.prepareCommit(false).changelogFiles());
+        BucketTreeWriter.Changes changes = writer.prepareCommit(false);
+        lastChangelog = changes.changelogFiles();
+        return read(changes.changelogFiles(), changes.newFiles());
     }
 
-    /** The rows of changelog files as text, in file order, each with its kind. */
-    List<String> read(List<DataFile> changelogFiles) throws IOException {
+    /** The changelog files of the last {@link #commit}. */
+    List<DataFile> lastChangelog() {
+        return lastChangelog;
+    }
+
+    /**
+     * The changelog of a commit as text, each row with its kind, as SPEC.md ("Changelog files")
+     * defines it: the rows of full changelog files as written, then per flush, the new rows of its
+     * level-0 files (those within its before-image files' sequence range) with its before-images.
+     */
+    List<String> read(List<DataFile> changelogFiles, List<DataFile> newFiles) throws IOException {
         List<String> rows = new ArrayList<>();
-        int kind = TABLE.getFieldCount() + 1;
+        Map<SequenceRange, List<DataFile>> flushes = new LinkedHashMap<>();
         for (DataFile file : changelogFiles) {
+            if (file.isBeforeImages()) {
+                flushes.computeIfAbsent(file.sequence(), r -> new ArrayList<>()).add(file);
+            } else {
+                for (Stored row : stored(List.of(file))) {
+                    rows.add(row.kind().shortString() + row.text());
+                }
+            }
+        }
+        for (Map.Entry<SequenceRange, List<DataFile>> flush : flushes.entrySet()) {
+            SequenceRange range = flush.getKey();
+            List<Stored> images = stored(flush.getValue());
+            List<DataFile> level0 =
+                    newFiles.stream()
+                            .filter(
+                                    f ->
+                                            f.sequence().min() >= range.min()
+                                                    && f.sequence().max() <= range.max())
+                            .toList();
+            int i = 0;
+            for (Stored row : stored(level0)) {
+                Stored image =
+                        i < images.size() && images.get(i).sequence() == row.sequence()
+                                ? images.get(i++)
+                                : null;
+                if (image == null) {
+                    if (!KeyValue.isRetraction(row.kind())) {
+                        rows.add("+I" + row.text());
+                    }
+                } else if (image.kind() == RowKind.UPDATE_BEFORE) {
+                    rows.add("-U" + image.text());
+                    rows.add("+U" + row.text());
+                } else if (image.kind() == RowKind.DELETE) {
+                    rows.add("-D" + image.text());
+                } else if (image.kind() != RowKind.UPDATE_AFTER) {
+                    throw new AssertionError("A before-image of kind " + image.kind());
+                }
+            }
+            if (i != images.size()) {
+                throw new AssertionError(
+                        (images.size() - i) + " before-images of " + range + " have no new row");
+            }
+        }
+        return rows;
+    }
+
+    /** A stored row of a data or changelog file, as text. */
+    private record Stored(long sequence, RowKind kind, String text) {}
+
+    private List<Stored> stored(List<DataFile> files) throws IOException {
+        List<Stored> rows = new ArrayList<>();
+        int sequence = TABLE.getFieldCount();
+        for (DataFile file : files) {
             try (ParquetDataReader reader = opener.open(file, schema.fileType())) {
                 for (RowData row = reader.next(); row != null; row = reader.next()) {
-                    rows.add(RowKind.fromByteValue(row.getByte(kind)).shortString() + text(row));
+                    rows.add(
+                            new Stored(
+                                    row.getLong(sequence),
+                                    RowKind.fromByteValue(row.getByte(sequence + 1)),
+                                    text(row)));
                 }
             }
         }

@@ -39,26 +39,30 @@ class LookupChangelogModelTest {
         compactions.shutdownNow();
     }
 
-    @ParameterizedTest(name = "{0}, {1} bytes of lookup memory")
+    @ParameterizedTest(name = "{0}, {1} bytes of lookup memory, before-images {2}")
     @CsvSource({
-        "deduplicate, 67108864",
-        "deduplicate, 400000",
-        "deduplicate, 1000",
-        "aggregation, 67108864",
-        "aggregation, 400000",
-        "aggregation, 1000",
-        "partial-update, 67108864",
-        "partial-update, 1000",
-        "first-row, 67108864",
-        "first-row, 1000"
+        "deduplicate, 67108864, true",
+        "deduplicate, 400000, true",
+        "deduplicate, 1000, true",
+        "deduplicate, 67108864, false",
+        "deduplicate, 400000, false",
+        "deduplicate, 1000, false",
+        "aggregation, 67108864, false",
+        "aggregation, 400000, false",
+        "aggregation, 1000, false",
+        "partial-update, 67108864, false",
+        "partial-update, 1000, false",
+        "first-row, 67108864, false",
+        "first-row, 1000, false"
     })
-    void theChangelogAppliedToAMapIsTheBucket(String engineName, long memory) throws Exception {
+    void theChangelogAppliedToAMapIsTheBucket(String engineName, long memory, boolean images)
+            throws Exception {
         MergeEngine engine = MergeEngine.fromOption("t", engineName);
         Map<String, String> options =
                 engine == MergeEngine.AGGREGATION
                         ? Map.of("fields.a.aggregate-function", "sum")
                         : Map.of();
-        ChangelogSetup shared = ChangelogSetup.lookup(memory);
+        ChangelogSetup shared = ChangelogSetup.lookup(memory, images);
         Random random = new Random(42 + memory + engine.ordinal());
         try (LookupBucket b = bucket("b1", engine, options, shared);
                 LookupBucket other = bucket("b2", engine, options, shared)) {
@@ -67,6 +71,9 @@ class LookupChangelogModelTest {
             for (int commit = 0; commit < 25; commit++) {
                 writeRandom(b, engine, random, 120);
                 apply(b.commit(), view, commit);
+                assertThat(b.lastChangelog())
+                        .as("commit %d: before-image files alone, or none", commit)
+                        .allMatch(f -> f.isBeforeImages() == images);
                 assertThat(new ArrayList<>(view.values()))
                         .as("commit %d: the changelog applied to a map", commit)
                         .isEqualTo(b.currentRows());
