@@ -84,6 +84,14 @@ public final class KeyValueSchema {
         return keys;
     }
 
+    /**
+     * Whether a stored row of {@link #KIND_COLUMN} {@code kind} is a tombstone: it removes the
+     * key's current row ({@link KeyValue#isRetraction()}).
+     */
+    public static boolean isTombstone(RowKind kind) {
+        return KeyValue.isRetraction(kind);
+    }
+
     /** The change a file row holds; the row is the file reader's, reused by its next row. */
     public KeyValue fromFileRow(RowData fileRow) {
         int n = tableArity;

@@ -1,6 +1,5 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
@@ -184,7 +183,7 @@ final class FlushChangelogReader implements TableRead.SplitReader {
                 }
                 return null;
             }
-            boolean tombstone = KeyValue.isRetraction(kindOf(row));
+            boolean tombstone = KeyValueSchema.isTombstone(kindOf(row));
             if (image == null || sequence(image) != sequence(row)) {
                 if (!tombstone) {
                     return out(rowOut, row, RowKind.INSERT);
