@@ -28,7 +28,8 @@ import org.apache.flink.table.types.logical.RowType;
  * update a key written by an earlier one), once with {@code none} and once with each producer per
  * round. Prints the process CPU time of each (flushes and compactions run on threads of their own)
  * and their ratios to {@code none}. Checks that all leave one row per key and that each producer's
- * changelog holds a row per new key and two per changed one.
+ * changelog holds a row per new key and two per changed one; {@code lookup} of this deduplicating
+ * table stores the before-images alone, a row per changed key (its level-0 files hold the rest).
  */
 final class ChangelogCostProbe {
 

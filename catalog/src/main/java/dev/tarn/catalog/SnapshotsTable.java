@@ -19,7 +19,8 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * {@code t$snapshots}: one row per snapshot the table still has, oldest first, with what its
  * snapshot file records. {@code changelog_record_count} is the rows of the changelog files the
- * snapshot stored (null if it stored none), read from its changelog manifests.
+ * snapshot stored (null if it stored none), read from its changelog manifests: with before-image
+ * files, a row per previous row its changes replace, delete or rewrite unchanged.
  */
 final class SnapshotsTable {
 
