@@ -2,6 +2,7 @@ package dev.tarn.format.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.ChangelogChecks;
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
@@ -232,36 +233,12 @@ class FlushChangelogReaderTest {
         }
     }
 
-    /** Applies changes, checking that each retraction names the row it removes. */
     private static void apply(List<String> rows, Map<Long, String> view, long snapshot) {
-        String retracted = null;
-        for (String change : rows) {
-            String kind = change.substring(0, 2);
-            String row = change.substring(2);
-            long id = Long.parseLong(row.substring(0, row.indexOf('|')));
-            switch (kind) {
-                case "+I" -> {
-                    assertThat(view)
-                            .as("%d: %s of a new key", snapshot, change)
-                            .doesNotContainKey(id);
-                    view.put(id, row);
-                }
-                case "-U", "-D" -> {
-                    assertThat(view.get(id))
-                            .as("%d: %s retracts the key's row", snapshot, change)
-                            .isEqualTo(row);
-                    view.remove(id);
-                    retracted = kind.equals("-U") ? row : null;
-                }
-                case "+U" -> {
-                    assertThat(retracted).as("%d: %s follows its -U", snapshot, change).isNotNull();
-                    assertThat(retracted).isNotEqualTo(row);
-                    view.put(id, row);
-                    retracted = null;
-                }
-                default -> throw new AssertionError(change);
-            }
-        }
+        ChangelogChecks.apply(
+                rows,
+                view,
+                row -> Long.parseLong(row.substring(0, row.indexOf('|'))),
+                "snapshot " + snapshot);
     }
 
     private static Map<Long, String> tableRows(Table table) throws IOException {

@@ -44,8 +44,9 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>With a changelog producer it also writes changelog files, handed out with the commit: its
  * input as it comes ({@code input}), or, at each flush, the changes of the rows the flush makes
  * ({@code lookup}, {@link LookupChangelog}: the previous row of each key it changes, from an index
- * of the bucket's current rows); or each full compaction, the changes of the rows of the last level
- * ({@code full-compaction}, {@link FullCompactionChangelog}), handed out with the compaction.
+ * of the bucket's current rows, alone where the level-0 files hold the rest of the changes); or
+ * each full compaction, the changes of the rows of the last level ({@code full-compaction}, {@link
+ * FullCompactionChangelog}), handed out with the compaction.
  *
  * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share.
  */
@@ -386,10 +387,7 @@ public final class BucketTreeWriter implements AutoCloseable {
 
     /** Starts a compaction if none runs and the levels call for one; true if one started. */
     private boolean startCompaction(boolean full) {
-        if (awaitingRestore || stale) {
-            return false;
-        }
-        return compactions.start(full);
+        return !awaitingRestore && !stale && compactions.start(full);
     }
 
     /** Applies a finished compaction; with {@code block}, waits for a running one first. */

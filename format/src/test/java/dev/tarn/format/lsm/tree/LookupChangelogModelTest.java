@@ -3,6 +3,7 @@ package dev.tarn.format.lsm.tree;
 import static dev.tarn.format.lsm.tree.LookupBucket.change;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.ChangelogChecks;
 import dev.tarn.format.schema.MergeEngine;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,37 +125,11 @@ class LookupChangelogModelTest {
         }
     }
 
-    /** Applies one commit's changelog, checking that each retraction names the row it removes. */
     private static void apply(List<String> changelog, Map<Integer, String> view, int commit) {
-        String pendingBefore = null;
-        for (String change : changelog) {
-            String kind = change.substring(0, 2);
-            String row = change.substring(2);
-            int key = Integer.parseInt(row.substring(1, row.indexOf(',')));
-            switch (kind) {
-                case "+I" -> {
-                    assertThat(view)
-                            .as("commit %d: %s of a new key", commit, change)
-                            .doesNotContainKey(key);
-                    view.put(key, row);
-                }
-                case "-U", "-D" -> {
-                    assertThat(view.get(key))
-                            .as("commit %d: %s retracts the key's row", commit, change)
-                            .isEqualTo(row);
-                    view.remove(key);
-                    pendingBefore = kind.equals("-U") ? row : null;
-                }
-                case "+U" -> {
-                    assertThat(pendingBefore)
-                            .as("commit %d: %s follows the -U of its key", commit, change)
-                            .isNotNull()
-                            .isNotEqualTo(row);
-                    view.put(key, row);
-                    pendingBefore = null;
-                }
-                default -> throw new AssertionError("Unknown kind in " + change);
-            }
-        }
+        ChangelogChecks.apply(
+                changelog,
+                view,
+                row -> Integer.parseInt(row.substring(1, row.indexOf(','))),
+                "commit " + commit);
     }
 }
