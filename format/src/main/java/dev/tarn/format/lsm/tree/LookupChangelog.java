@@ -242,12 +242,7 @@ final class LookupChangelog {
         KeyValue result = merge.result();
         long sequence = change.sequence();
         if (result == null || result.isRetraction()) {
-            if (old != null) {
-                out.writeChange(sequence, RowKind.DELETE, old);
-                if (scan == null) {
-                    index.remove();
-                }
-            }
+            delete(out, sequence, old);
             return;
         }
         BinaryRowData row = bytes.encode(result.row());
@@ -277,12 +272,7 @@ final class LookupChangelog {
         flushMin = Math.min(flushMin, sequence);
         flushMax = Math.max(flushMax, sequence);
         if (change.isRetraction()) {
-            if (old != null) {
-                beforeImages.writeChange(sequence, RowKind.DELETE, old);
-                if (scan == null) {
-                    index.remove();
-                }
-            }
+            delete(beforeImages, sequence, old);
             return;
         }
         BinaryRowData row = bytes.binary(change.row());
@@ -295,6 +285,17 @@ final class LookupChangelog {
             }
         }
         take(row);
+    }
+
+    /** The key last looked up is deleted: stores its row, if any, as {@code -D} to {@code file}. */
+    private void delete(KeyValueFileWriter file, long sequence, @Nullable RowData old)
+            throws IOException {
+        if (old != null) {
+            file.writeChange(sequence, RowKind.DELETE, old);
+            if (scan == null) {
+                index.remove();
+            }
+        }
     }
 
     /** Makes {@code row} the current row of the key last looked up. */
