@@ -137,8 +137,8 @@ public final class KeyValueSchema {
 
         /**
          * A hash of the last key set's bytes, for hash tables of keys in memory (never stored): the
-         * bytes are mixed 8 at a time, so keys that differ in any bit hash apart. (A polynomial of
-         * base 31 over single bytes, as before, made a number key collide with many others.)
+         * bytes are mixed 8 at a time, so keys that differ in any bit, close numbers too, hash
+         * apart.
          */
         public int hash() {
             MemorySegment bytes = encoder.segment();
