@@ -4,7 +4,6 @@ import dev.tarn.format.manifest.DataFile.KeyRange;
 import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -21,9 +20,6 @@ import org.apache.flink.types.RowKind;
  * Thread-safe; a {@link LastKey} is not and belongs to one writer.
  */
 public final class KeyValueSchema {
-
-    /** The golden ratio's odd 64-bit multiplier, which spreads a word's bits in a key hash. */
-    private static final long MIX = 0x9E3779B97F4A7C15L;
 
     /** Column of a change's sequence number, BIGINT NOT NULL. */
     public static final String SEQUENCE_COLUMN = "_SEQUENCE_NUMBER";
@@ -133,36 +129,6 @@ public final class KeyValueSchema {
         /** Bytes of the last key set: equal keys have equal bytes. */
         public int size() {
             return size;
-        }
-
-        /**
-         * A hash of the last key set's bytes, for hash tables of keys in memory (never stored): the
-         * bytes are mixed 8 at a time, so keys that differ in any bit, close numbers too, hash
-         * apart.
-         */
-        public int hash() {
-            MemorySegment bytes = encoder.segment();
-            long h = size;
-            int i = 0;
-            for (; i + Long.BYTES <= size; i += Long.BYTES) {
-                h = Long.rotateLeft((h ^ bytes.getLong(i)) * MIX, 31);
-            }
-            for (; i < size; i++) {
-                h = Long.rotateLeft((h ^ bytes.get(i)) * MIX, 31);
-            }
-            // MurmurHash3's 64-bit finalizer: every bit of h reaches the low bits a table uses.
-            h ^= h >>> 33;
-            h *= 0xff51afd7ed558ccdL;
-            h ^= h >>> 33;
-            h *= 0xc4ceb9fe1a85ec53L;
-            return (int) (h ^ (h >>> 33));
-        }
-
-        /** Whether the {@code length} bytes at {@code offset} of {@code bytes} are the last key. */
-        public boolean equalsBytes(byte[] bytes, int offset, int length) {
-            return length == size
-                    && java.util.Arrays.equals(
-                            encoder.buffer(), 0, size, bytes, offset, offset + length);
         }
 
         /** Copies the last key set's bytes to {@code target} at {@code offset}. */

@@ -27,10 +27,10 @@ import org.apache.flink.types.RowKind;
  * the row stays the same (first-row: a key already present) or a missing key is deleted.
  *
  * <p>Previous rows come from a {@link LookupIndex} kept across flushes: built from the bucket's
- * files at its first flush, then updated with each flush's new rows, so a flush costs a hash lookup
- * per changed key. A bucket whose index does not fit in the table write's {@link LookupMemory}
- * reads them from its files at each flush instead ({@link PreviousRows}); an index evicted by
- * another bucket is rebuilt when next needed.
+ * files at its first flush, then updated with each flush's new rows, so a flush costs a step of a
+ * merge join per changed key. A bucket whose index does not fit in the table write's {@link
+ * LookupMemory} reads them from its files at each flush instead ({@link PreviousRows}); an index
+ * evicted by another bucket is rebuilt when next needed.
  *
  * <p>Where the new rows are the flush's changes ({@link ChangelogSetup#beforeImages}), a flush
  * stores only what its level-0 files lack: the previous rows, as a before-image file per flush
@@ -213,8 +213,9 @@ final class LookupChangelog {
         }
         try (BucketTreeReader rows = new BucketTreeReader(schema, base, opener, merges.get())) {
             for (RowData row = rows.next(); row != null; row = rows.next()) {
-                index.find(row);
-                if (!index.put(bytes.encode(row))) {
+                BinaryRowData copy = bytes.encode(row);
+                index.find(copy);
+                if (!index.put(copy)) {
                     // Alone over the limit: reading the files at each flush is all there is. Beside
                     // indexes in use: the next flush tries again.
                     unindexable = index.tooLarge();

@@ -1,6 +1,8 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.RowBytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,11 +14,21 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 
 /**
- * The current row of every key of one bucket, in memory, for the {@code lookup} changelog producer:
- * an open-addressing hash table (linear probing) from a key's bytes to an entry {@code [key length,
- * row capacity, row length, key bytes, row bytes]} in heap pages. A row that fits its entry is
- * replaced in place; otherwise it moves to a new entry and the old one is garbage, which the pages
- * are compacted of, in place, once it is half of them. Allocation free per row once grown.
+ * The current row of every key of one bucket, in memory, for the {@code lookup} changelog producer
+ * and a read that completes upserts: a sorted run. Entries {@code [row capacity, row length, row
+ * bytes]} lie in heap pages; the run is two arrays in key order, each key's {@linkplain
+ * KeyComparator#prefix normalized prefix} and its entry's address. Its users look keys up in
+ * ascending order (a flush's merged changes, a split's rows), so a lookup gallops forward from the
+ * last one over the prefixes, and the entries it reads lie mostly in the order it reads them: a
+ * pass over a bucket touches memory in sequence instead of at random, as a hash table would.
+ *
+ * <p>A row that fits its entry is replaced in place; otherwise it moves to a new entry and the old
+ * one is garbage, which the pages are compacted of, in place, once it is half of them. A removed
+ * key stays in the run, marked, until the next pass. A key the run lacks is appended when it is the
+ * greatest, else kept aside, in order, with the position it goes to; a lookup of a key not above
+ * the last one starts a new pass, which first merges those in and drops the removed ones, in place
+ * (the arrays are grown when a key is added, so a pass never fails). Keys looked up in any order
+ * still get the right answers, at the cost of a merge and a binary search each.
  *
  * <p>Memory is reserved from {@link LookupMemory} before it is allocated. When a reservation fails
  * the call returns false and the index is {@linkplain #isDropped dropped}: it holds nothing, and
@@ -34,51 +46,82 @@ final class LookupIndex {
     /** 2^16 pages of 256 KB: 16 GB, beyond any limit a writer task sets. */
     private static final int MAX_PAGES = 1 << (31 - OFFSET_BITS);
 
-    /** Entry header: key length, row capacity, row length. */
-    private static final int HEADER = 12;
+    /** Entry header: row capacity, row length. */
+    private static final int HEADER = 8;
 
-    private static final int MIN_SLOTS = 1024;
+    private static final int MIN_KEYS = 1024;
+
+    /** Bytes per key of the run (prefix and address) and of a key kept aside (and its position). */
+    private static final int RUN_BYTES = Long.BYTES + Integer.BYTES;
+
+    private static final int ASIDE_BYTES = Long.BYTES + 2 * Integer.BYTES;
+
+    /** Bytes an empty index reserves. */
+    static final long EMPTY_BYTES = (long) (RUN_BYTES + ASIDE_BYTES) * MIN_KEYS;
 
     private final LookupMemory memory;
-    private final KeyValueSchema.LastKey key;
+    private final KeyComparator keys;
+    private final boolean prefixDecides;
+    private final RowBytes encoder;
     private final BinaryRowData view;
+    private final BinaryRowData probe;
 
     /** The pages, each as the one-segment array {@code BinaryRowData.pointTo} takes. */
     private final List<MemorySegment[]> pages = new ArrayList<>();
 
     private int position;
-
-    /** Per slot {@code hash << 32 | address}, 0 where empty: one array, one cache miss. */
-    private long[] slots;
-
-    private int size;
     private long pageBytes;
     private long garbage;
     private long reserved;
     private boolean dropped;
     private boolean tooLarge;
 
-    /** Slot of the key of the last {@link #find}, or the empty slot where it would go. */
-    private int slot;
+    /** The run: prefixes and addresses in key order; a removed key's address is negated. */
+    private long[] prefixes;
 
-    private boolean found;
-    private int foundHash;
+    private int[] addresses;
+    private int count;
+    private int removed;
+
+    /** Keys added within the run since its last merge, ascending, with the positions they go to. */
+    private long[] asidePrefixes;
+
+    private int[] asideAddresses;
+    private int[] asidePositions;
+    private int aside;
+
+    /** Every key of the run before it orders before the last key looked up. */
+    private int cursor;
+
+    /** What the last {@link #find} found: an entry of the run, one kept aside, or neither. */
+    private int[] current;
+
+    private int currentIndex;
+    private long lastPrefix;
 
     LookupIndex(KeyValueSchema schema, LookupMemory memory) {
         this.memory = memory;
-        this.key = schema.newLastKey();
-        this.view = new BinaryRowData(schema.tableType().getFieldCount());
+        this.keys = schema.keys();
+        this.prefixDecides = keys.prefixDecides();
+        this.encoder = new RowBytes(schema.tableType());
+        int arity = schema.tableType().getFieldCount();
+        this.view = new BinaryRowData(arity);
+        this.probe = new BinaryRowData(arity);
         this.dropped = true;
     }
 
-    /** Starts empty; false (and dropped) if not even the empty table fits in the memory. */
+    /** Starts empty; false (and dropped) if not even the empty index fits in the memory. */
     boolean reset() {
         release();
         tooLarge = false;
-        if (!reserve((long) Long.BYTES * MIN_SLOTS)) {
+        if (!reserve(EMPTY_BYTES)) {
             return false;
         }
-        slots = new long[MIN_SLOTS];
+        prefixes = new long[MIN_KEYS];
+        addresses = new int[MIN_KEYS];
+        asidePrefixes = new long[MIN_KEYS];
+        asideAddresses = new int[MIN_KEYS];
+        asidePositions = new int[MIN_KEYS];
         dropped = false;
         return true;
     }
@@ -97,7 +140,7 @@ final class LookupIndex {
     }
 
     int size() {
-        return size;
+        return count - removed + aside;
     }
 
     /** Bytes of memory it holds. */
@@ -107,27 +150,42 @@ final class LookupIndex {
 
     /**
      * The current row of the key of {@code row} (a table row), or null if the key has none. The
-     * returned row is valid until the next call of any method. REQUIRES: not dropped.
+     * returned row is valid until the next call of any method. Fastest when each call's key is
+     * greater than the last call's. REQUIRES: not dropped.
      */
     @Nullable
     BinaryRowData find(RowData row) {
-        key.set(row);
-        int h = key.hash();
-        int mask = slots.length - 1;
-        int i = h & mask;
-        long entry;
-        while ((entry = slots[i]) != 0) {
-            if ((int) (entry >>> 32) == h && keyAt((int) entry)) {
-                slot = i;
-                found = true;
-                return rowAt((int) entry);
-            }
-            i = (i + 1) & mask;
+        long prefix = keys.prefix(encoder.binary(row));
+        if (notAboveLast(prefix, row)) {
+            merge(); // A new pass.
         }
-        slot = i;
-        found = false;
-        foundHash = h;
-        return null;
+        int at = cursor;
+        if (at < count && compare(at, prefix, row) < 0) {
+            // Gallop: keys before lo order before the row; from hi on (if any), not.
+            int lo = at;
+            int step = 1;
+            int hi = lo + 1;
+            while (hi < count && compare(hi, prefix, row) < 0) {
+                lo = hi;
+                step <<= 1;
+                hi = lo + step;
+            }
+            hi = Math.min(hi, count);
+            while (hi - lo > 1) {
+                int mid = (lo + hi) >>> 1;
+                if (compare(mid, prefix, row) < 0) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            at = hi;
+        }
+        cursor = at;
+        currentIndex = at;
+        lastPrefix = prefix;
+        current = at < count && compare(at, prefix, row) == 0 ? addresses : null;
+        return current != null && addresses[at] > 0 ? rowAt(addresses[at], view) : null;
     }
 
     /**
@@ -136,71 +194,89 @@ final class LookupIndex {
      * @return false if the memory for it could not be reserved: the index is dropped
      */
     boolean put(BinaryRowData row) {
-        int length = row.getSizeInBytes();
-        if (found) {
-            int address = (int) slots[slot];
+        if (current != null && current[currentIndex] > 0) {
+            int address = current[currentIndex];
             MemorySegment page = pages.get(page(address))[0];
             int offset = offset(address);
-            if (length <= page.getInt(offset + 4)) {
-                int keyLength = page.getInt(offset);
-                page.putInt(offset + 8, length);
-                copy(row, page, offset + HEADER + keyLength);
+            if (row.getSizeInBytes() <= page.getInt(offset)) {
+                page.putInt(offset + 4, row.getSizeInBytes());
+                copy(row, page, offset + HEADER);
                 return true;
             }
-            long old = entryBytes(page.getInt(offset), page.getInt(offset + 4));
+            long old = entryBytes(page.getInt(offset));
             int moved = allocate(row);
             if (moved == 0) {
                 return false;
             }
             garbage += old;
-            slots[slot] = (slots[slot] & 0xFFFFFFFF00000000L) | (moved & 0xFFFFFFFFL);
+            current[currentIndex] = moved;
             return true;
         }
-        if ((size + 1) * 4L > slots.length * 3L) {
-            if (!grow()) {
+        if (current == addresses) {
+            // A removed key comes back: its old entry is garbage now.
+            int address = -addresses[currentIndex];
+            long old = entryBytes(pages.get(page(address))[0].getInt(offset(address)));
+            int moved = allocate(row);
+            if (moved == 0) {
                 return false;
             }
-            slot = emptySlot(foundHash);
+            garbage += old;
+            addresses[currentIndex] = moved;
+            removed--;
+            return true;
+        }
+        if (!ensureRoom()) {
+            return false;
         }
         int address = allocate(row);
         if (address == 0) {
             return false;
         }
-        slots[slot] = ((long) foundHash << 32) | (address & 0xFFFFFFFFL);
-        size++;
-        found = true;
+        if (cursor == count && aside == 0) {
+            prefixes[count] = lastPrefix;
+            addresses[count++] = address;
+            current = addresses;
+            currentIndex = cursor;
+        } else {
+            asidePrefixes[aside] = lastPrefix;
+            asideAddresses[aside] = address;
+            asidePositions[aside] = cursor;
+            current = asideAddresses;
+            currentIndex = aside++;
+        }
         return true;
     }
 
     /** Removes the key of the last {@link #find}, which found it. */
     void remove() {
-        if (!found) {
+        if (current == null || current[currentIndex] <= 0) {
             return;
         }
-        MemorySegment page = pages.get(page((int) slots[slot]))[0];
-        int offset = offset((int) slots[slot]);
-        garbage += entryBytes(page.getInt(offset), page.getInt(offset + 4));
-        // Backward-shift deletion: no tombstones, so probe sequences stay short.
-        int mask = slots.length - 1;
-        int hole = slot;
-        for (int i = (hole + 1) & mask; slots[i] != 0; i = (i + 1) & mask) {
-            int home = (int) (slots[i] >>> 32) & mask;
-            boolean stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
-            if (!stays) {
-                slots[hole] = slots[i];
-                hole = i;
-            }
+        if (current == addresses) {
+            // Its entry stays readable until the next pass: lookups compare keys with it.
+            addresses[currentIndex] = -addresses[currentIndex];
+            removed++;
+        } else {
+            // Kept aside by the last put, so the last one kept aside.
+            int address = asideAddresses[--aside];
+            garbage += entryBytes(pages.get(page(address))[0].getInt(offset(address)));
+            current = null;
         }
-        slots[hole] = 0;
-        size--;
-        found = false;
     }
 
     /** Frees everything; the index is dropped until {@link #reset}. */
     void release() {
         pages.clear();
-        slots = null;
-        size = 0;
+        prefixes = null;
+        addresses = null;
+        asidePrefixes = null;
+        asideAddresses = null;
+        asidePositions = null;
+        count = 0;
+        removed = 0;
+        aside = 0;
+        cursor = 0;
+        current = null;
         position = 0;
         pageBytes = 0;
         garbage = 0;
@@ -217,24 +293,108 @@ final class LookupIndex {
         release();
     }
 
-    private boolean keyAt(int address) {
-        MemorySegment page = pages.get(page(address))[0];
-        int offset = offset(address);
-        return key.equalsBytes(page.getArray(), offset + HEADER, page.getInt(offset));
+    /**
+     * Whether the key of {@code row} may not order after every key passed since the last merge: the
+     * keys before the cursor and those kept aside.
+     */
+    private boolean notAboveLast(long prefix, RowData row) {
+        int last = aside - 1;
+        return (last >= 0 && compare(asidePrefixes[last], asideAddresses[last], prefix, row) >= 0)
+                || (cursor > 0 && compare(cursor - 1, prefix, row) >= 0);
     }
 
-    private BinaryRowData rowAt(int address) {
+    /** Orders the key at {@code i} of the run against the key of {@code row}. */
+    private int compare(int i, long prefix, RowData row) {
+        return compare(prefixes[i], addresses[i], prefix, row);
+    }
+
+    private int compare(long entryPrefix, int address, long prefix, RowData row) {
+        if (entryPrefix != prefix || prefixDecides) {
+            return Long.compare(entryPrefix, prefix);
+        }
+        return keys.compare(rowAt(Math.abs(address), probe), row);
+    }
+
+    /**
+     * Starts a new pass: drops the removed keys and merges those kept aside in, in place (the
+     * arrays hold both since {@link #ensureRoom}).
+     */
+    private void merge() {
+        current = null;
+        cursor = 0;
+        if (removed > 0) {
+            int w = 0;
+            int j = 0;
+            for (int r = 0; r < count; r++) {
+                while (j < aside && asidePositions[j] == r) {
+                    asidePositions[j++] = w;
+                }
+                int address = addresses[r];
+                if (address > 0) {
+                    prefixes[w] = prefixes[r];
+                    addresses[w++] = address;
+                } else {
+                    garbage += entryBytes(pages.get(page(-address))[0].getInt(offset(-address)));
+                }
+            }
+            while (j < aside) {
+                asidePositions[j++] = w;
+            }
+            count = w;
+            removed = 0;
+        }
+        // From the back: each key kept aside goes before the key at its position.
+        int i = count - 1;
+        int w = count + aside - 1;
+        for (int j = aside - 1; j >= 0; w--) {
+            if (i >= asidePositions[j]) {
+                prefixes[w] = prefixes[i];
+                addresses[w] = addresses[i--];
+            } else {
+                prefixes[w] = asidePrefixes[j];
+                addresses[w] = asideAddresses[j--];
+            }
+        }
+        count += aside;
+        aside = 0;
+    }
+
+    /** Grows the arrays so that one more key fits both in the run and aside. */
+    private boolean ensureRoom() {
+        int needed = count + aside + 1;
+        if (needed > prefixes.length) {
+            int length = Math.max(needed, prefixes.length * 2);
+            if (!reserve((long) RUN_BYTES * (length - prefixes.length))) {
+                release();
+                return false;
+            }
+            prefixes = Arrays.copyOf(prefixes, length);
+            addresses = Arrays.copyOf(addresses, length);
+        }
+        if (aside == asidePrefixes.length) {
+            int length = aside * 2;
+            if (!reserve((long) ASIDE_BYTES * aside)) {
+                release();
+                return false;
+            }
+            asidePrefixes = Arrays.copyOf(asidePrefixes, length);
+            asideAddresses = Arrays.copyOf(asideAddresses, length);
+            asidePositions = Arrays.copyOf(asidePositions, length);
+        }
+        return true;
+    }
+
+    private BinaryRowData rowAt(int address, BinaryRowData target) {
         MemorySegment[] page = pages.get(page(address));
         int offset = offset(address);
-        int keyLength = page[0].getInt(offset);
-        view.pointTo(page, offset + HEADER + keyLength, page[0].getInt(offset + 8));
-        return view;
+        target.pointTo(page, offset + HEADER, page[0].getInt(offset + 4));
+        return target;
     }
 
-    /** Writes a new entry for the last key found and {@code row}; 0 if out of memory. */
+    /** Writes a new entry for {@code row}; 0 if out of memory. */
     private int allocate(BinaryRowData row) {
         int length = row.getSizeInBytes();
-        int bytes = (int) entryBytes(key.size(), length);
+        int bytes = (int) entryBytes(length);
         if (pages.isEmpty() || !fits(pages.size() - 1, position, bytes)) {
             if (garbage * 2 > pageBytes && garbage >= PAGE_BYTES) {
                 compact();
@@ -253,40 +413,46 @@ final class LookupIndex {
         int pageIndex = pages.size() - 1;
         MemorySegment page = pages.get(pageIndex)[0];
         int offset = position;
-        page.putInt(offset, key.size());
-        page.putInt(offset + 4, bytes - HEADER - key.size());
-        page.putInt(offset + 8, length);
-        key.copyTo(page.getArray(), offset + HEADER);
-        copy(row, page, offset + HEADER + key.size());
+        page.putInt(offset, bytes - HEADER);
+        page.putInt(offset + 4, length);
+        copy(row, page, offset + HEADER);
         position += bytes;
         return address(pageIndex, offset);
     }
 
-    /** Moves the live entries to the front of the pages, in address order, and frees the rest. */
+    /**
+     * Moves the entries in use (removed keys' too, until the next pass) to the front of the pages,
+     * in address order, and frees the rest.
+     */
     private void compact() {
-        long[] order = new long[size];
-        int n = 0;
-        for (int i = 0; i < slots.length; i++) {
-            if (slots[i] != 0) {
-                order[n++] = ((long) (int) slots[i] << 32) | i;
-            }
+        long[] order = new long[count + aside];
+        for (int i = 0; i < count; i++) {
+            order[i] = ((long) Math.abs(addresses[i]) << 32) | i;
         }
-        Arrays.sort(order, 0, n);
+        for (int j = 0; j < aside; j++) {
+            order[count + j] = ((long) asideAddresses[j] << 32) | (count + j);
+        }
+        Arrays.sort(order);
         int target = 0;
         int at = 0;
-        for (int e = 0; e < n; e++) {
-            int address = (int) (order[e] >>> 32);
+        for (long e : order) {
+            int address = (int) (e >>> 32);
             MemorySegment source = pages.get(page(address))[0];
             int offset = offset(address);
-            int bytes = (int) entryBytes(source.getInt(offset), source.getInt(offset + 4));
+            int bytes = (int) entryBytes(source.getInt(offset));
             // Never past the source: entries move down only, so none is overwritten unread.
             while (!fits(target, at, bytes)) {
                 target++;
                 at = 0;
             }
             System.arraycopy(source.getArray(), offset, pages.get(target)[0].getArray(), at, bytes);
-            int s = (int) order[e];
-            slots[s] = (slots[s] & 0xFFFFFFFF00000000L) | (address(target, at) & 0xFFFFFFFFL);
+            int moved = address(target, at);
+            int i = (int) e;
+            if (i >= count) {
+                asideAddresses[i - count] = moved;
+            } else {
+                addresses[i] = addresses[i] > 0 ? moved : -moved;
+            }
             at += bytes;
         }
         long freed = 0;
@@ -298,24 +464,6 @@ final class LookupIndex {
         garbage = 0;
         reserved -= freed;
         memory.release(freed);
-    }
-
-    private boolean grow() {
-        long[] old = slots;
-        if (!reserve((long) Long.BYTES * old.length * 2)) {
-            release();
-            return false;
-        }
-        slots = new long[old.length * 2];
-        for (long entry : old) {
-            if (entry != 0) {
-                slots[emptySlot((int) (entry >>> 32))] = entry;
-            }
-        }
-        long freed = (long) Long.BYTES * old.length;
-        reserved -= freed;
-        memory.release(freed);
-        return true;
     }
 
     /**
@@ -332,15 +480,6 @@ final class LookupIndex {
                 row.getSegments(), row.getOffset(), page.getArray(), offset, row.getSizeInBytes());
     }
 
-    private int emptySlot(int hash) {
-        int mask = slots.length - 1;
-        int i = hash & mask;
-        while (slots[i] != 0) {
-            i = (i + 1) & mask;
-        }
-        return i;
-    }
-
     private boolean reserve(long bytes) {
         if (!memory.reserve(this, bytes)) {
             tooLarge = reserved + bytes > memory.limit();
@@ -350,9 +489,9 @@ final class LookupIndex {
         return true;
     }
 
-    /** Bytes of an entry: header, key and row capacity, rounded up to 8. */
-    private static long entryBytes(int keyLength, int rowBytes) {
-        return (HEADER + keyLength + rowBytes + 7L) & ~7L;
+    /** Bytes of an entry: header and row capacity, rounded up to 8. */
+    private static long entryBytes(int rowCapacity) {
+        return (HEADER + rowCapacity + 7L) & ~7L;
     }
 
     private static int address(int page, int offset) {

@@ -8,11 +8,14 @@ import dev.tarn.format.lsm.TestRows;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The lookup index of a bucket: a hash table of current rows within a memory limit. */
+/** The lookup index of a bucket: a sorted run of current rows within a memory limit. */
 class LookupIndexTest {
 
     private static final KeyValueSchema SCHEMA =
@@ -59,10 +62,67 @@ class LookupIndexTest {
         assertThat(memory.used()).isZero();
     }
 
+    /**
+     * Passes of ascending keys, as a flush's changes look keys up: updates, removes, keys new
+     * between and beyond the others, removed keys coming back. By a number key, whose prefix
+     * decides, and by a string key whose first 8 bytes all keys share, so that every comparison
+     * reads the entries.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2})
+    void passesInKeyOrderFindWhatTheLastPassesLeft(int keyField) {
+        KeyValueSchema schema = new KeyValueSchema(LookupBucket.TABLE, new int[] {keyField});
+        LookupMemory memory = new LookupMemory(64L << 20);
+        LookupIndex index = new LookupIndex(schema, memory);
+        memory.pin(index);
+        assertThat(index.reset()).isTrue();
+        Map<Integer, String> model = new HashMap<>();
+        Random random = new Random(11);
+        for (int pass = 0; pass < 50; pass++) {
+            TreeSet<Integer> keys = new TreeSet<>();
+            int n = 1 + random.nextInt(3_000);
+            // Early passes add keys beyond the others; later ones mostly between them.
+            int range = pass < 5 ? (pass + 1) * 2_000 : 20_000;
+            while (keys.size() < Math.min(n, range)) {
+                keys.add(random.nextInt(range));
+            }
+            for (int k : keys) {
+                BinaryRowData found = index.find(keyRow(keyField, k, 0L, ""));
+                assertThat(found == null ? null : LookupBucket.text(found))
+                        .as("pass %d, key %d", pass, k)
+                        .isEqualTo(model.get(k));
+                if (random.nextInt(6) == 0) {
+                    index.remove();
+                    model.remove(k);
+                } else {
+                    BinaryRowData row = keyRow(keyField, k, pass, "x".repeat(random.nextInt(40)));
+                    assertThat(index.put(row)).isTrue();
+                    model.put(k, LookupBucket.text(row));
+                }
+            }
+        }
+        assertThat(index.size()).isEqualTo(model.size());
+        for (int k = 20_000; k >= 0; k--) {
+            BinaryRowData found = index.find(keyRow(keyField, k, 0L, ""));
+            assertThat(found == null ? null : LookupBucket.text(found))
+                    .as("descending, key %d", k)
+                    .isEqualTo(model.get(k));
+        }
+        index.release();
+    }
+
+    /**
+     * A row of key {@code k} by field 0 and by field 2: its text is k padded, then, where the key
+     * is field 0, {@code tail}, so that rows of a key differ in size.
+     */
+    private BinaryRowData keyRow(int keyField, int k, long a, String tail) {
+        return row(k, a, String.format("key-%08d", k) + (keyField == 0 ? tail : ""));
+    }
+
     @Test
     void anIndexOverTheLimitIsDroppedAndOneBesideOthersEvictsThem() {
-        // A page and two of the smallest tables, plus a little: one index with a page, not two.
-        long one = LookupIndex.PAGE_BYTES + 2 * 8 * 1024 + 4096;
+        // A page and two empty indexes, plus a little: one index with a page, not two.
+        long one = LookupIndex.PAGE_BYTES + 2 * LookupIndex.EMPTY_BYTES + 4096;
         LookupMemory memory = new LookupMemory(one);
         LookupIndex first = new LookupIndex(SCHEMA, memory);
         LookupIndex second = new LookupIndex(SCHEMA, memory);
