@@ -74,6 +74,7 @@ public final class ParquetDataWriter implements Closeable {
         CompressionCodecName codecName() {
             return switch (compression) {
                 case ZSTD -> CompressionCodecName.ZSTD;
+                case LZ4 -> CompressionCodecName.LZ4_RAW;
                 case GZIP -> CompressionCodecName.GZIP;
                 case NONE -> CompressionCodecName.UNCOMPRESSED;
             };

@@ -16,8 +16,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Parquet page codecs without Hadoop: zstd ({@link ZstdCodec#best()}: native where it loads, pure
- * Java elsewhere), gzip from {@code java.util.zip}, and uncompressed. Parquet's own {@code
- * CodecFactory} loads Hadoop codecs.
+ * Java elsewhere), LZ4_RAW ({@link BlockCodec.Lz4}, pure Java), gzip from {@code java.util.zip},
+ * and uncompressed. Parquet's own {@code CodecFactory} loads Hadoop codecs.
  *
  * <p>Not thread-safe: each writer and each reader owns one instance, because compressors reuse an
  * output buffer (Parquet copies compressed bytes out before the next call, as its own codecs
@@ -34,7 +34,7 @@ final class TarnCodecFactory implements CompressionCodecFactory {
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codec) {
         return switch (codec) {
-            case ZSTD, GZIP, UNCOMPRESSED -> {
+            case ZSTD, LZ4_RAW, GZIP, UNCOMPRESSED -> {
                 Compressor compressor = new Compressor(codec);
                 compressors.add(compressor);
                 yield compressor;
@@ -47,7 +47,7 @@ final class TarnCodecFactory implements CompressionCodecFactory {
     @Override
     public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
         return switch (codec) {
-            case ZSTD, GZIP, UNCOMPRESSED ->
+            case ZSTD, LZ4_RAW, GZIP, UNCOMPRESSED ->
                     decompressors.computeIfAbsent(codec, Decompressor::new);
             default -> throw unsupported(codec);
         };
@@ -64,11 +64,16 @@ final class TarnCodecFactory implements CompressionCodecFactory {
         }
     }
 
+    /** The block codec of a compressed page codec (zstd's for the stream codecs, unused). */
+    private static BlockCodec blockCodec(CompressionCodecName codec) {
+        return codec == CompressionCodecName.LZ4_RAW ? new BlockCodec.Lz4() : ZstdCodec.best();
+    }
+
     private static UnsupportedOperationException unsupported(CompressionCodecName codec) {
         return new UnsupportedOperationException(
                 "Parquet codec "
                         + codec
-                        + " is not supported: Tarn reads and writes ZSTD, GZIP and UNCOMPRESSED");
+                        + " is not supported: Tarn reads and writes ZSTD, LZ4_RAW, GZIP and UNCOMPRESSED");
     }
 
     /** The class of a {@link BytesInput} over one range of one array. */
@@ -77,12 +82,13 @@ final class TarnCodecFactory implements CompressionCodecFactory {
     /** Compresses pages into one reused buffer. */
     private static final class Compressor implements BytesInputCompressor {
         private final CompressionCodecName codec;
-        private final ZstdCodec zstd = ZstdCodec.best();
+        private final BlockCodec block;
         private final PageBuffer in = new PageBuffer();
         private byte[] out = new byte[0];
 
         Compressor(CompressionCodecName codec) {
             this.codec = codec;
+            this.block = blockCodec(codec);
         }
 
         @Override
@@ -113,11 +119,11 @@ final class TarnCodecFactory implements CompressionCodecFactory {
                 source = in.array();
                 offset = 0;
             }
-            int max = zstd.maxCompressedLength(size);
+            int max = block.maxCompressedLength(size);
             if (out.length < max) {
                 out = new byte[max];
             }
-            int length = zstd.compress(source, offset, size, out, 0, out.length);
+            int length = block.compress(source, offset, size, out, 0, out.length);
             return BytesInput.from(out, 0, length);
         }
 
@@ -128,7 +134,7 @@ final class TarnCodecFactory implements CompressionCodecFactory {
 
         @Override
         public void release() {
-            zstd.close();
+            block.close();
         }
     }
 
@@ -136,10 +142,11 @@ final class TarnCodecFactory implements CompressionCodecFactory {
     private static final class Decompressor implements BytesInputDecompressor {
         private final CompressionCodecName codec;
         private final PageBuffer in = new PageBuffer();
-        private final ZstdCodec zstd = ZstdCodec.best();
+        private final BlockCodec block;
 
         Decompressor(CompressionCodecName codec) {
             this.codec = codec;
+            this.block = blockCodec(codec);
         }
 
         @Override
@@ -190,9 +197,9 @@ final class TarnCodecFactory implements CompressionCodecFactory {
                 }
             } else {
                 try {
-                    actual = zstd.decompress(in, offset, length, out, 0, uncompressedSize);
-                } catch (RuntimeException e) {
-                    throw new IOException("Corrupt zstd page: " + e.getMessage(), e);
+                    actual = block.decompress(in, offset, length, out, 0, uncompressedSize);
+                } catch (IOException | RuntimeException e) {
+                    throw new IOException("Corrupt " + codec + " page: " + e.getMessage(), e);
                 }
             }
             if (actual != uncompressedSize) {
@@ -209,7 +216,7 @@ final class TarnCodecFactory implements CompressionCodecFactory {
 
         @Override
         public void release() {
-            zstd.close();
+            block.close();
         }
     }
 

@@ -10,23 +10,10 @@ import java.io.IOException;
  * <p>Not thread-safe. A codec may hold native memory from its first compression until {@link
  * #close()}; it stays usable after {@code close}, allocating again when it next compresses.
  */
-interface ZstdCodec extends AutoCloseable {
+interface ZstdCodec extends BlockCodec {
 
     /** The compression level of the native codec: zstd's fastest regular level. */
     int NATIVE_LEVEL = 1;
-
-    int maxCompressedLength(int length);
-
-    int compress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
-            throws IOException;
-
-    /** Returns the number of bytes written to {@code out}. */
-    int decompress(byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength)
-            throws IOException;
-
-    /** Frees the native memory this codec holds, if any; never throws. */
-    @Override
-    void close();
 
     static ZstdCodec best() {
         return NativeZstd.AVAILABLE ? new NativeZstd() : new JavaZstd();

@@ -21,6 +21,7 @@ import org.apache.flink.configuration.Configuration;
 public record TableConfig(
         int bucket,
         FileCompression compression,
+        FileCompression changelogCompression,
         Sizes sizes,
         @Nullable Long scanSnapshotId,
         @Nullable Long scanTimestampMillis,
@@ -31,18 +32,20 @@ public record TableConfig(
         CompactionOptions.Settings compaction) {
 
     /**
-     * How data files are compressed ({@code file.compression}). The Parquet writer maps each to its
-     * page codec; all of them have a pure-Java implementation, so the shaded jar needs no native
+     * How data files are compressed ({@code file.compression}; changelog files: {@code
+     * changelog-file.compression}). The Parquet writer maps each to its page codec ({@code lz4} to
+     * LZ4_RAW); all of them have a pure-Java implementation, so the shaded jar needs no native
      * library and no Hadoop.
      */
     public enum FileCompression {
         ZSTD,
+        LZ4,
         GZIP,
         NONE;
 
         /**
-         * Parses a table option value, ignoring case: {@code zstd}, {@code gzip}, {@code none} or
-         * its alias {@code uncompressed}.
+         * Parses a table option value, ignoring case: {@code zstd}, {@code lz4}, {@code gzip},
+         * {@code none} or its alias {@code uncompressed}.
          */
         public static FileCompression fromOption(String value) {
             String normalized = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
@@ -162,15 +165,11 @@ public record TableConfig(
                             "Invalid option 'file.format' of table %s: '%s'. Supported: parquet.",
                             table, format));
         }
-        FileCompression compression;
-        try {
-            compression =
-                    FileCompression.fromOption(get(table, conf, TableOptions.FILE_COMPRESSION));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "Invalid option 'file.compression' of table " + table + ": " + e.getMessage(),
-                    e);
-        }
+        FileCompression compression = compression(table, conf, TableOptions.FILE_COMPRESSION);
+        FileCompression changelogCompression =
+                conf.contains(TableOptions.CHANGELOG_FILE_COMPRESSION)
+                        ? compression(table, conf, TableOptions.CHANGELOG_FILE_COMPRESSION)
+                        : compression;
         Sizes sizes =
                 new Sizes(
                         positive(table, conf, TableOptions.TARGET_FILE_SIZE),
@@ -186,6 +185,7 @@ public record TableConfig(
         return new TableConfig(
                 bucket,
                 compression,
+                changelogCompression,
                 sizes,
                 get(table, conf, TableOptions.SCAN_SNAPSHOT_ID),
                 get(table, conf, TableOptions.SCAN_TIMESTAMP_MILLIS),
@@ -194,6 +194,22 @@ public record TableConfig(
                 StreamConfig.of(table, conf),
                 RetentionOptions.read(table, conf),
                 CompactionOptions.settings(table, conf));
+    }
+
+    private static FileCompression compression(
+            String table, Configuration conf, ConfigOption<String> option) {
+        try {
+            return FileCompression.fromOption(get(table, conf, option));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "Invalid option '"
+                            + option.key()
+                            + "' of table "
+                            + table
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
     }
 
     private static Lsm lsm(String table, Configuration conf) {

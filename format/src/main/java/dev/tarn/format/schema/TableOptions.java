@@ -91,7 +91,16 @@ public final class TableOptions {
             ConfigOptions.key("file.compression")
                     .stringType()
                     .defaultValue("zstd")
-                    .withDescription("Compression of data files: zstd, gzip or none.");
+                    .withDescription("Compression of data files: zstd, lz4, gzip or none.");
+
+    public static final ConfigOption<String> CHANGELOG_FILE_COMPRESSION =
+            ConfigOptions.key("changelog-file.compression")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Compression of changelog and before-image files (of the 'input',"
+                                    + " 'lookup' and 'full-compaction' producers): zstd, lz4,"
+                                    + " gzip or none. Default: that of 'file.compression'.");
 
     public static final ConfigOption<MemorySize> TARGET_FILE_SIZE =
             ConfigOptions.key("target-file-size")
@@ -241,6 +250,7 @@ public final class TableOptions {
                 BUCKET_KEY,
                 FILE_FORMAT,
                 FILE_COMPRESSION,
+                CHANGELOG_FILE_COMPRESSION,
                 TARGET_FILE_SIZE,
                 PARQUET_ROW_GROUP_SIZE,
                 SCAN_SNAPSHOT_ID,
@@ -318,6 +328,7 @@ public final class TableOptions {
                 scopes,
                 OptionScope.QUERY,
                 FILE_COMPRESSION,
+                CHANGELOG_FILE_COMPRESSION,
                 TARGET_FILE_SIZE,
                 PARQUET_ROW_GROUP_SIZE,
                 SCAN_SNAPSHOT_ID,

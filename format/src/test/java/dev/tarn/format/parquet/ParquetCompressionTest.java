@@ -18,10 +18,6 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
-import org.apache.parquet.TarnParquetReadOptions;
-import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,32 +80,32 @@ class ParquetCompressionTest {
     }
 
     private static List<CompressionCodecName> codecsOf(Path file) throws Exception {
-        ParquetInputFile input =
-                new ParquetInputFile(ParquetTestFiles.IO, file, ParquetTestFiles.length(file));
-        List<CompressionCodecName> codecs = new ArrayList<>();
-        try (ParquetFileReader reader =
-                ParquetFileReader.open(
-                        input, TarnParquetReadOptions.create(new TarnCodecFactory()))) {
-            for (BlockMetaData block : reader.getFooter().getBlocks()) {
-                for (ColumnChunkMetaData column : block.getColumns()) {
-                    codecs.add(column.getCodec());
-                }
-            }
-        }
+        List<CompressionCodecName> codecs = FileCodecs.of(file);
         assertThat(codecs).isNotEmpty();
         return codecs;
+    }
+
+    @Test
+    void aCorruptLz4PageFailsNamingTheCodec() {
+        byte[] garbage = new byte[100];
+        java.util.Arrays.fill(garbage, (byte) 0xF5);
+        assertThatThrownBy(
+                        () -> new BlockCodec.Lz4().decompress(garbage, 0, 100, new byte[10], 0, 10))
+                .isInstanceOf(java.io.IOException.class)
+                .hasMessageStartingWith("lz4: ");
     }
 
     @Test
     void optionValuesParseIgnoringCase() {
         assertThat(FileCompression.fromOption("ZSTD")).isEqualTo(FileCompression.ZSTD);
         assertThat(FileCompression.fromOption("gzip")).isEqualTo(FileCompression.GZIP);
+        assertThat(FileCompression.fromOption("LZ4")).isEqualTo(FileCompression.LZ4);
         assertThat(FileCompression.fromOption("None")).isEqualTo(FileCompression.NONE);
         assertThat(FileCompression.fromOption("uncompressed")).isEqualTo(FileCompression.NONE);
         assertThatThrownBy(() -> FileCompression.fromOption("snappy"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
-                        "Unknown Parquet compression 'snappy': expected one of zstd, gzip, none, uncompressed");
+                        "Unknown Parquet compression 'snappy': expected one of zstd, lz4, gzip, none, uncompressed");
     }
 
     @Test

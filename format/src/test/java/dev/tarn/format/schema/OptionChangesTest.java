@@ -50,6 +50,7 @@ class OptionChangesTest {
         "fields.tags.list-agg-delimiter, CREATE",
         "file.format, ALTER",
         "file.compression, QUERY",
+        "changelog-file.compression, QUERY",
         "target-file-size, QUERY",
         "scan.snapshot-id, QUERY",
         "scan.timestamp-millis, QUERY",

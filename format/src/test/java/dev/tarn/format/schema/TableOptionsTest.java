@@ -74,9 +74,17 @@ class TableOptionsTest {
 
     @Test
     void defaults() {
-        TableConfig config = create(Map.of()).config();
+        Table table = create(Map.of());
+        TableConfig config = table.config();
         assertThat(config.bucket()).isEqualTo(-1);
         assertThat(config.compression()).isEqualTo(FileCompression.ZSTD);
+        assertThat(config.changelogCompression()).isEqualTo(FileCompression.ZSTD);
+        assertThat(
+                        table.withDynamicOptions(Map.of("file.compression", "none"))
+                                .config()
+                                .changelogCompression())
+                .as("changelog files follow data files unless told otherwise")
+                .isEqualTo(FileCompression.NONE);
         assertThat(config.commit().maxRetries()).isEqualTo(20);
         assertThat(config.commit().dynamicPartitionOverwrite()).isTrue();
     }
@@ -87,7 +95,8 @@ class TableOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(
                         "Unknown option 'buckets' for table db.t. Supported options: [bucket,"
-                                + " bucket-key, changelog-producer, commit.lock,"
+                                + " bucket-key, changelog-file.compression, changelog-producer,"
+                                + " commit.lock,"
                                 + " commit.lock.jdbc.password, commit.lock.jdbc.url,"
                                 + " commit.lock.jdbc.user, commit.lock.timeout, commit.lock.ttl,"
                                 + " commit.max-retries,");
@@ -106,7 +115,10 @@ class TableOptionsTest {
                 "target-file-size | big | Invalid value 'big' for option 'target-file-size' of"
                         + " table db.t: ",
                 "file.compression | lz5 | Invalid option 'file.compression' of table db.t:"
-                        + " Unknown Parquet compression 'lz5'"
+                        + " Unknown Parquet compression 'lz5'",
+                "changelog-file.compression | snappy | Invalid option"
+                        + " 'changelog-file.compression' of table db.t: Unknown Parquet"
+                        + " compression 'snappy'"
             })
     void unparsableValueNamesOptionAndValue(String key, String value, String message) {
         assertThatThrownBy(() -> create(Map.of(key, value)))

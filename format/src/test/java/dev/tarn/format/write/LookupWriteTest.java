@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.parquet.FileCodecs;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableRead;
@@ -21,6 +22,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.types.RowKind;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,5 +108,38 @@ class LookupWriteTest {
             table.newCommit("job").commit(1, write.prepareCommit(true));
         }
         assertThat(changelog(2)).containsExactly("-U2=b", "+U2=c");
+    }
+
+    /**
+     * Before-image files take {@code changelog-file.compression}, by default that of data files; a
+     * query's option changes it, and data files keep {@code file.compression}.
+     */
+    @Test
+    void beforeImageFilesTakeTheChangelogCodec() throws IOException {
+        assertThat(updateAndList(table, "before-")).containsOnly(CompressionCodecName.ZSTD);
+        Table lz4 = table.withDynamicOptions(Map.of("changelog-file.compression", "lz4"));
+        assertThat(updateAndList(lz4, "before-")).containsOnly(CompressionCodecName.LZ4_RAW);
+        assertThat(updateAndList(lz4, "data-")).containsOnly(CompressionCodecName.ZSTD);
+        assertThat(changelog(4)).containsExactly("-U1=u3", "+U1=u4");
+    }
+
+    /** Commits an update of key 1; the codecs of the new files named {@code prefix...}. */
+    private List<CompressionCodecName> updateAndList(Table writing, String prefix)
+            throws IOException {
+        java.io.File bucket = tempDir.resolve("bucket-0").toFile();
+        java.util.Set<String> before = java.util.Set.of(bucket.list());
+        long next = table.snapshotManager().latestId().orElseThrow() + 1;
+        try (TableWrite write = writing.newWrite()) {
+            write.write(row(RowKind.UPDATE_AFTER, 1, "u" + next));
+            writing.newCommit("codecs").commit(next, write.prepareCommit(true));
+        }
+        List<CompressionCodecName> codecs = new ArrayList<>();
+        for (String name : bucket.list()) {
+            if (name.startsWith(prefix) && !before.contains(name)) {
+                codecs.addAll(FileCodecs.of(new Path(bucket.toURI().resolve(name))));
+            }
+        }
+        assertThat(codecs).as("new %s files", prefix).isNotEmpty();
+        return codecs;
     }
 }

@@ -42,6 +42,7 @@ public final class BucketTrees implements AutoCloseable {
     private final ChangelogSetup changelog;
     private final FileIO io;
     private final ParquetDataWriter.Options parquetOptions;
+    private final TableConfig.FileCompression changelogCompression;
     private final long targetFileSize;
     private final long schemaId;
     private final UniversalCompaction picker;
@@ -89,6 +90,7 @@ public final class BucketTrees implements AutoCloseable {
                 };
         this.io = io;
         this.parquetOptions = parquetOptions;
+        this.changelogCompression = config.changelogCompression();
         this.targetFileSize = config.sizes().targetFileSize();
         this.schemaId = schema.id();
         // A write-only writer flushes sorted runs and leaves compaction to a dedicated job.
@@ -138,7 +140,13 @@ public final class BucketTrees implements AutoCloseable {
         long firstSequence = Math.max(levels.maxSequence() + 1, minFirstSequence);
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
-                        io, dir, schema, parquetOptions, targetFileSize, schemaId);
+                        io,
+                        dir,
+                        schema,
+                        parquetOptions,
+                        changelogCompression,
+                        targetFileSize,
+                        schemaId);
         return new BucketTreeWriter(setup(), target, opener, levels, buffer(), firstSequence);
     }
 

@@ -10,6 +10,7 @@ import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
+import dev.tarn.format.schema.TableConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,19 +32,26 @@ final class KeyValueFileWriter {
     /** Size checks are cheap but not free; rows between two checks. */
     private static final int ROWS_PER_SIZE_CHECK = 1024;
 
-    /** Where and how files are written; shared by all writers of a bucket. */
+    /**
+     * Where and how files are written; shared by all writers of a bucket.
+     *
+     * @param changelogCompression the codec of changelog and before-image files ({@code
+     *     changelog-file.compression})
+     */
     record Target(
             FileIO io,
             Path dir,
             KeyValueSchema schema,
             ParquetDataWriter.Options options,
+            TableConfig.FileCompression changelogCompression,
             long targetFileSize,
             long schemaId) {
 
         /**
-         * As this, for changelog files: PLAIN pages only. A dictionary pays for a column only
-         * across many rows of few values; a changelog file is read once, in full, and the attempt
-         * (a hash insert per value of its first page) cost two thirds of writing one.
+         * As this, for changelog files: their own codec, and PLAIN pages only. A dictionary pays
+         * for a column only across many rows of few values; a changelog file is read once, in full,
+         * and the attempt (a hash insert per value of its first page) cost two thirds of writing
+         * one.
          */
         Target forChangelog() {
             ParquetDataWriter.Options o = options;
@@ -52,7 +60,12 @@ final class KeyValueFileWriter {
                     dir,
                     schema,
                     new ParquetDataWriter.Options(
-                            o.compression(), o.zstdLevel(), o.rowGroupSize(), o.pageSize(), false),
+                            changelogCompression,
+                            o.zstdLevel(),
+                            o.rowGroupSize(),
+                            o.pageSize(),
+                            false),
+                    changelogCompression,
                     targetFileSize,
                     schemaId);
         }

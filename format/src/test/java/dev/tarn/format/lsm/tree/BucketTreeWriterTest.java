@@ -10,6 +10,7 @@ import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.TableConfig;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -58,7 +59,13 @@ class BucketTreeWriterTest {
         FileIO io = FileIO.flinkFileSystems();
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
-                        io, bucket, schema, ParquetDataWriter.Options.defaults(), 1 << 20, 0);
+                        io,
+                        bucket,
+                        schema,
+                        ParquetDataWriter.Options.defaults(),
+                        TableConfig.FileCompression.ZSTD,
+                        1 << 20,
+                        0);
         BucketTreeReader.ColumnOpener opener =
                 (file, readType) ->
                         ParquetDataReader.open(

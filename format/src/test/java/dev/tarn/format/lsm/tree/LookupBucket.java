@@ -12,6 +12,7 @@ import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.TableConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,7 +90,13 @@ final class LookupBucket implements AutoCloseable {
                                 null);
         KeyValueFileWriter.Target target =
                 new KeyValueFileWriter.Target(
-                        io, this.dir, schema, ParquetDataWriter.Options.defaults(), 1 << 20, 0);
+                        io,
+                        this.dir,
+                        schema,
+                        ParquetDataWriter.Options.defaults(),
+                        TableConfig.FileCompression.LZ4,
+                        1 << 20,
+                        0);
         long first =
                 Math.max(
                         minFirstSequence,
