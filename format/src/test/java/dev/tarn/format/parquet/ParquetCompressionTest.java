@@ -86,6 +86,16 @@ class ParquetCompressionTest {
     }
 
     @Test
+    void aCodecTarnDoesNotHaveIsNamedWithTheOnesItHas() {
+        assertThatThrownBy(
+                        () -> new TarnCodecFactory().getDecompressor(CompressionCodecName.SNAPPY))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage(
+                        "Parquet codec SNAPPY is not supported: Tarn reads and writes ZSTD, LZ4_RAW,"
+                                + " GZIP and UNCOMPRESSED");
+    }
+
+    @Test
     void aCorruptLz4PageFailsNamingTheCodec() {
         byte[] garbage = new byte[100];
         java.util.Arrays.fill(garbage, (byte) 0xF5);
