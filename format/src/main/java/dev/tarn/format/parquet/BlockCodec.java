@@ -23,15 +23,22 @@ interface BlockCodec extends AutoCloseable {
     void close();
 
     /**
-     * Parquet's LZ4_RAW: LZ4 blocks without framing, by aircompressor's pure-Java LZ4 (the codec
-     * Parquet's own LZ4_RAW uses). It writes larger files than zstd's fastest level, for about the
-     * same CPU.
+     * A codec of aircompressor, pure Java: it holds no native memory. Corrupt input fails with an
+     * {@link IOException} naming the codec.
      */
-    final class Lz4 implements BlockCodec {
-        private final io.airlift.compress.lz4.Lz4Compressor compressor =
-                new io.airlift.compress.lz4.Lz4Compressor();
-        private final io.airlift.compress.lz4.Lz4Decompressor decompressor =
-                new io.airlift.compress.lz4.Lz4Decompressor();
+    class PureJava implements BlockCodec {
+        private final String name;
+        private final io.airlift.compress.Compressor compressor;
+        private final io.airlift.compress.Decompressor decompressor;
+
+        PureJava(
+                String name,
+                io.airlift.compress.Compressor compressor,
+                io.airlift.compress.Decompressor decompressor) {
+            this.name = name;
+            this.compressor = compressor;
+            this.decompressor = decompressor;
+        }
 
         @Override
         public int maxCompressedLength(int length) {
@@ -52,11 +59,24 @@ interface BlockCodec extends AutoCloseable {
                 return decompressor.decompress(in, inOffset, inLength, out, outOffset, outLength);
             } catch (RuntimeException e) {
                 // aircompressor reports corrupt input as an unchecked MalformedInputException.
-                throw new IOException("lz4: " + e.getMessage(), e);
+                throw new IOException(name + ": " + e.getMessage(), e);
             }
         }
 
         @Override
         public void close() {}
+    }
+
+    /**
+     * Parquet's LZ4_RAW: LZ4 blocks without framing, by aircompressor's LZ4 (the codec Parquet's
+     * own LZ4_RAW uses). It writes larger files than zstd's fastest level, for about the same CPU.
+     */
+    final class Lz4 extends PureJava {
+        Lz4() {
+            super(
+                    "lz4",
+                    new io.airlift.compress.lz4.Lz4Compressor(),
+                    new io.airlift.compress.lz4.Lz4Decompressor());
+        }
     }
 }

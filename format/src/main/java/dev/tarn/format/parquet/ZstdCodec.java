@@ -93,30 +93,12 @@ interface ZstdCodec extends BlockCodec {
     }
 
     /** aircompressor's pure-Java zstd. */
-    final class JavaZstd implements ZstdCodec {
-        private final io.airlift.compress.zstd.ZstdCompressor compressor =
-                new io.airlift.compress.zstd.ZstdCompressor();
-        private final io.airlift.compress.zstd.ZstdDecompressor decompressor =
-                new io.airlift.compress.zstd.ZstdDecompressor();
-
-        @Override
-        public int maxCompressedLength(int length) {
-            return compressor.maxCompressedLength(length);
+    final class JavaZstd extends BlockCodec.PureJava implements ZstdCodec {
+        JavaZstd() {
+            super(
+                    "zstd",
+                    new io.airlift.compress.zstd.ZstdCompressor(),
+                    new io.airlift.compress.zstd.ZstdDecompressor());
         }
-
-        @Override
-        public int compress(
-                byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength) {
-            return compressor.compress(in, inOffset, inLength, out, outOffset, outLength);
-        }
-
-        @Override
-        public int decompress(
-                byte[] in, int inOffset, int inLength, byte[] out, int outOffset, int outLength) {
-            return decompressor.decompress(in, inOffset, inLength, out, outOffset, outLength);
-        }
-
-        @Override
-        public void close() {}
     }
 }

@@ -36,19 +36,10 @@ class LookupIndexTest {
         Random random = new Random(7);
         for (int op = 0; op < 300_000; op++) {
             int k = random.nextInt(5_000);
-            BinaryRowData found = index.find(TestRows.row(k, 0L, ""));
-            assertThat(found == null ? null : LookupBucket.text(found))
-                    .as("op %d, key %d", op, k)
-                    .isEqualTo(model.get(k));
-            if (random.nextInt(8) == 0) {
-                index.remove();
-                model.remove(k);
-            } else {
-                // Rows of 0 to 80 bytes of text: some fit their entry, some move.
-                BinaryRowData row = row(k, op, "x".repeat(random.nextInt(80)));
-                assertThat(index.put(row)).isTrue();
-                model.put(k, LookupBucket.text(row));
-            }
+            // Rows of 0 to 80 bytes of text: some fit their entry, some move.
+            BinaryRowData row =
+                    random.nextInt(8) == 0 ? null : row(k, op, "x".repeat(random.nextInt(80)));
+            step(index, model, TestRows.row(k, 0L, ""), k, row, "op " + op);
         }
         assertThat(index.size()).isEqualTo(model.size());
         for (int k = 0; k < 5_000; k++) {
@@ -87,18 +78,11 @@ class LookupIndexTest {
                 keys.add(random.nextInt(range));
             }
             for (int k : keys) {
-                BinaryRowData found = index.find(keyRow(keyField, k, 0L, ""));
-                assertThat(found == null ? null : LookupBucket.text(found))
-                        .as("pass %d, key %d", pass, k)
-                        .isEqualTo(model.get(k));
-                if (random.nextInt(6) == 0) {
-                    index.remove();
-                    model.remove(k);
-                } else {
-                    BinaryRowData row = keyRow(keyField, k, pass, "x".repeat(random.nextInt(40)));
-                    assertThat(index.put(row)).isTrue();
-                    model.put(k, LookupBucket.text(row));
-                }
+                BinaryRowData row =
+                        random.nextInt(6) == 0
+                                ? null
+                                : keyRow(keyField, k, pass, "x".repeat(random.nextInt(40)));
+                step(index, model, keyRow(keyField, k, 0L, ""), k, row, "pass " + pass);
             }
         }
         assertThat(index.size()).isEqualTo(model.size());
@@ -109,6 +93,30 @@ class LookupIndexTest {
                     .isEqualTo(model.get(k));
         }
         index.release();
+    }
+
+    /**
+     * Looks up the key of {@code probe} ({@code k} of the model), checks what it finds against the
+     * model, then puts {@code row} for it, or removes it where {@code row} is null.
+     */
+    private static void step(
+            LookupIndex index,
+            Map<Integer, String> model,
+            RowData probe,
+            int k,
+            BinaryRowData row,
+            String step) {
+        BinaryRowData found = index.find(probe);
+        assertThat(found == null ? null : LookupBucket.text(found))
+                .as("%s, key %d", step, k)
+                .isEqualTo(model.get(k));
+        if (row == null) {
+            index.remove();
+            model.remove(k);
+        } else {
+            assertThat(index.put(row)).isTrue();
+            model.put(k, LookupBucket.text(row));
+        }
     }
 
     /**
