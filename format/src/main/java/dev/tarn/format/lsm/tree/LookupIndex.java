@@ -3,32 +3,25 @@ package dev.tarn.format.lsm.tree;
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import javax.annotation.Nullable;
-import org.apache.flink.core.memory.MemorySegment;
-import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 
 /**
  * The current row of every key of one bucket, in memory, for the {@code lookup} changelog producer
- * and a read that completes upserts: a sorted run. Entries {@code [row capacity, row length, row
- * bytes]} lie in heap pages; the run is two arrays in key order, each key's {@linkplain
- * KeyComparator#prefix normalized prefix} and its entry's address. Its users look keys up in
- * ascending order (a flush's merged changes, a split's rows), so a lookup gallops forward from the
- * last one over the prefixes, and the entries it reads lie mostly in the order it reads them: a
- * pass over a bucket touches memory in sequence instead of at random, as a hash table would.
+ * and a read that completes upserts: a sorted run. The rows lie in {@link RowPages}; the run is two
+ * arrays in key order, each key's {@linkplain KeyComparator#prefix normalized prefix} and the
+ * address of its row. Its users look keys up in ascending order (a flush's merged changes, a
+ * split's rows), so a lookup gallops forward from the last one over the prefixes, and the entries
+ * it reads lie mostly in the order it reads them: a pass over a bucket touches memory in sequence
+ * instead of at random, as a hash table would.
  *
- * <p>A row that fits its entry is replaced in place; otherwise it moves to a new entry and the old
- * one is garbage, which the pages are compacted of, in place, once it is half of them. A removed
- * key stays in the run, marked, until the next pass. A key the run lacks is appended when it is the
- * greatest, else kept aside, in order, with the position it goes to; a lookup of a key not above
- * the last one starts a new pass, which first merges those in and drops the removed ones, in place
- * (the arrays are grown when a key is added, so a pass never fails). Keys looked up in any order
- * still get the right answers, at the cost of a merge and a binary search each.
+ * <p>A removed key stays in the run, marked, until the next pass. A key the run lacks is appended
+ * when it is the greatest, else kept aside, in order, with the position it goes to; a lookup of a
+ * key not above the last one starts a new pass, which first merges those in and drops the removed
+ * ones, in place (the arrays are grown when a key is added, so a pass never fails). Keys looked up
+ * in any order still get the right answers, at the cost of a merge and a binary search each.
  *
  * <p>Memory is reserved from {@link LookupMemory} before it is allocated. When a reservation fails
  * the call returns false and the index is {@linkplain #isDropped dropped}: it holds nothing, and
@@ -36,18 +29,6 @@ import org.apache.flink.table.data.binary.BinarySegmentUtils;
  * thread-safe otherwise: its bucket's writer (or the flush thread it waits for) uses it.
  */
 final class LookupIndex {
-
-    /** Bytes of a page: large enough to hold many rows, small enough for the garbage collector. */
-    static final int PAGE_BYTES = 256 * 1024;
-
-    /** An address is {@code (page << OFFSET_BITS | offset / 8) + 1}: 2^15 words make a page. */
-    private static final int OFFSET_BITS = 15;
-
-    /** 2^16 pages of 256 KB: 16 GB, beyond any limit a writer task sets. */
-    private static final int MAX_PAGES = 1 << (31 - OFFSET_BITS);
-
-    /** Entry header: row capacity, row length. */
-    private static final int HEADER = 8;
 
     private static final int MIN_KEYS = 1024;
 
@@ -66,12 +47,8 @@ final class LookupIndex {
     private final BinaryRowData view;
     private final BinaryRowData probe;
 
-    /** The pages, each as the one-segment array {@code BinaryRowData.pointTo} takes. */
-    private final List<MemorySegment[]> pages = new ArrayList<>();
-
-    private int position;
-    private long pageBytes;
-    private long garbage;
+    private final RowPages rows = new RowPages(this::reserve, this::releasePart);
+    private final RowPages.Live live = new Entries();
     private long reserved;
     private boolean dropped;
     private boolean tooLarge;
@@ -185,7 +162,7 @@ final class LookupIndex {
         currentIndex = at;
         lastPrefix = prefix;
         current = at < count && compare(at, prefix, row) == 0 ? addresses : null;
-        return current != null && addresses[at] > 0 ? rowAt(addresses[at], view) : null;
+        return current != null && addresses[at] > 0 ? rows.rowAt(addresses[at], view) : null;
     }
 
     /**
@@ -195,32 +172,24 @@ final class LookupIndex {
      */
     boolean put(BinaryRowData row) {
         if (current != null && current[currentIndex] > 0) {
-            int address = current[currentIndex];
-            MemorySegment page = pages.get(page(address))[0];
-            int offset = offset(address);
-            if (row.getSizeInBytes() <= page.getInt(offset)) {
-                page.putInt(offset + 4, row.getSizeInBytes());
-                copy(row, page, offset + HEADER);
+            if (rows.replace(current[currentIndex], row)) {
                 return true;
             }
-            long old = entryBytes(page.getInt(offset));
             int moved = allocate(row);
             if (moved == 0) {
                 return false;
             }
-            garbage += old;
+            rows.free(current[currentIndex]);
             current[currentIndex] = moved;
             return true;
         }
         if (current == addresses) {
             // A removed key comes back: its old entry is garbage now.
-            int address = -addresses[currentIndex];
-            long old = entryBytes(pages.get(page(address))[0].getInt(offset(address)));
             int moved = allocate(row);
             if (moved == 0) {
                 return false;
             }
-            garbage += old;
+            rows.free(-addresses[currentIndex]);
             addresses[currentIndex] = moved;
             removed--;
             return true;
@@ -258,15 +227,14 @@ final class LookupIndex {
             removed++;
         } else {
             // Kept aside by the last put, so the last one kept aside.
-            int address = asideAddresses[--aside];
-            garbage += entryBytes(pages.get(page(address))[0].getInt(offset(address)));
+            rows.free(asideAddresses[--aside]);
             current = null;
         }
     }
 
     /** Frees everything; the index is dropped until {@link #reset}. */
     void release() {
-        pages.clear();
+        rows.clear();
         prefixes = null;
         addresses = null;
         asidePrefixes = null;
@@ -277,9 +245,6 @@ final class LookupIndex {
         aside = 0;
         cursor = 0;
         current = null;
-        position = 0;
-        pageBytes = 0;
-        garbage = 0;
         dropped = true;
         if (reserved > 0) {
             long bytes = reserved;
@@ -312,7 +277,7 @@ final class LookupIndex {
         if (entryPrefix != prefix || prefixDecides) {
             return Long.compare(entryPrefix, prefix);
         }
-        return keys.compare(rowAt(Math.abs(address), probe), row);
+        return keys.compare(rows.rowAt(Math.abs(address), probe), row);
     }
 
     /**
@@ -334,7 +299,7 @@ final class LookupIndex {
                     prefixes[w] = prefixes[r];
                     addresses[w++] = address;
                 } else {
-                    garbage += entryBytes(pages.get(page(-address))[0].getInt(offset(-address)));
+                    rows.free(-address);
                 }
             }
             while (j < aside) {
@@ -384,100 +349,13 @@ final class LookupIndex {
         return true;
     }
 
-    private BinaryRowData rowAt(int address, BinaryRowData target) {
-        MemorySegment[] page = pages.get(page(address));
-        int offset = offset(address);
-        target.pointTo(page, offset + HEADER, page[0].getInt(offset + 4));
-        return target;
-    }
-
-    /** Writes a new entry for {@code row}; 0 if out of memory. */
+    /** A new entry for {@code row}; 0 if out of memory: the index is dropped. */
     private int allocate(BinaryRowData row) {
-        int length = row.getSizeInBytes();
-        int bytes = (int) entryBytes(length);
-        if (pages.isEmpty() || !fits(pages.size() - 1, position, bytes)) {
-            if (garbage * 2 > pageBytes && garbage >= PAGE_BYTES) {
-                compact();
-            }
-            if (pages.isEmpty() || !fits(pages.size() - 1, position, bytes)) {
-                int pageSize = Math.max(PAGE_BYTES, bytes);
-                if (pages.size() >= MAX_PAGES || !reserve(pageSize)) {
-                    release();
-                    return 0;
-                }
-                pages.add(new MemorySegment[] {MemorySegmentFactory.wrap(new byte[pageSize])});
-                pageBytes += pageSize;
-                position = 0;
-            }
+        int address = rows.allocate(row, live);
+        if (address == 0) {
+            release();
         }
-        int pageIndex = pages.size() - 1;
-        MemorySegment page = pages.get(pageIndex)[0];
-        int offset = position;
-        page.putInt(offset, bytes - HEADER);
-        page.putInt(offset + 4, length);
-        copy(row, page, offset + HEADER);
-        position += bytes;
-        return address(pageIndex, offset);
-    }
-
-    /**
-     * Moves the entries in use (removed keys' too, until the next pass) to the front of the pages,
-     * in address order, and frees the rest.
-     */
-    private void compact() {
-        long[] order = new long[count + aside];
-        for (int i = 0; i < count; i++) {
-            order[i] = ((long) Math.abs(addresses[i]) << 32) | i;
-        }
-        for (int j = 0; j < aside; j++) {
-            order[count + j] = ((long) asideAddresses[j] << 32) | (count + j);
-        }
-        Arrays.sort(order);
-        int target = 0;
-        int at = 0;
-        for (long e : order) {
-            int address = (int) (e >>> 32);
-            MemorySegment source = pages.get(page(address))[0];
-            int offset = offset(address);
-            int bytes = (int) entryBytes(source.getInt(offset));
-            // Never past the source: entries move down only, so none is overwritten unread.
-            while (!fits(target, at, bytes)) {
-                target++;
-                at = 0;
-            }
-            System.arraycopy(source.getArray(), offset, pages.get(target)[0].getArray(), at, bytes);
-            int moved = address(target, at);
-            int i = (int) e;
-            if (i >= count) {
-                asideAddresses[i - count] = moved;
-            } else {
-                addresses[i] = addresses[i] > 0 ? moved : -moved;
-            }
-            at += bytes;
-        }
-        long freed = 0;
-        while (pages.size() > target + 1) {
-            freed += pages.remove(pages.size() - 1)[0].size();
-        }
-        pageBytes -= freed;
-        position = at;
-        garbage = 0;
-        reserved -= freed;
-        memory.release(freed);
-    }
-
-    /**
-     * Whether an entry of {@code bytes} fits at {@code offset} of a page: anywhere within the first
-     * {@link #PAGE_BYTES} (what an address can point at), or alone in a larger page of its own.
-     */
-    private boolean fits(int page, int offset, int bytes) {
-        int size = pages.get(page)[0].size();
-        return offset == 0 ? bytes <= size : offset + bytes <= Math.min(size, PAGE_BYTES);
-    }
-
-    private static void copy(BinaryRowData row, MemorySegment page, int offset) {
-        BinarySegmentUtils.copyToBytes(
-                row.getSegments(), row.getOffset(), page.getArray(), offset, row.getSizeInBytes());
+        return address;
     }
 
     private boolean reserve(long bytes) {
@@ -489,20 +367,30 @@ final class LookupIndex {
         return true;
     }
 
-    /** Bytes of an entry: header and row capacity, rounded up to 8. */
-    private static long entryBytes(int rowCapacity) {
-        return (HEADER + rowCapacity + 7L) & ~7L;
+    private void releasePart(long bytes) {
+        reserved -= bytes;
+        memory.release(bytes);
     }
 
-    private static int address(int page, int offset) {
-        return ((page << OFFSET_BITS) | (offset >>> 3)) + 1;
-    }
+    /** The entries in use: the run's (removed keys' too, until the next pass) and those aside. */
+    private final class Entries implements RowPages.Live {
+        @Override
+        public int count() {
+            return count + aside;
+        }
 
-    private static int page(int address) {
-        return (address - 1) >>> OFFSET_BITS;
-    }
+        @Override
+        public int address(int i) {
+            return i < count ? Math.abs(addresses[i]) : asideAddresses[i - count];
+        }
 
-    private static int offset(int address) {
-        return ((address - 1) & ((1 << OFFSET_BITS) - 1)) << 3;
+        @Override
+        public void moved(int i, int address) {
+            if (i < count) {
+                addresses[i] = addresses[i] > 0 ? address : -address;
+            } else {
+                asideAddresses[i - count] = address;
+            }
+        }
     }
 }

@@ -196,7 +196,7 @@ class LookupChangelogTest {
         // One page of the index and its slots, not two pages: the second commit's inserts outgrow
         // it after about a thousand keys, in the middle of the flush; the keys after that are
         // looked up in the first commit's files.
-        long memory = LookupIndex.PAGE_BYTES + (64 << 10);
+        long memory = RowPages.PAGE_BYTES + (64 << 10);
         String text = "b".repeat(20);
         try (LookupBucket b = bucket(MergeEngine.DEDUPLICATE, Map.of(), memory, List.of())) {
             for (int k = 0; k < 4000; k += 2) {

@@ -130,7 +130,7 @@ class LookupIndexTest {
     @Test
     void anIndexOverTheLimitIsDroppedAndOneBesideOthersEvictsThem() {
         // A page and two empty indexes, plus a little: one index with a page, not two.
-        long one = LookupIndex.PAGE_BYTES + 2 * LookupIndex.EMPTY_BYTES + 4096;
+        long one = RowPages.PAGE_BYTES + 2 * LookupIndex.EMPTY_BYTES + 4096;
         LookupMemory memory = new LookupMemory(one);
         LookupIndex first = new LookupIndex(SCHEMA, memory);
         LookupIndex second = new LookupIndex(SCHEMA, memory);
