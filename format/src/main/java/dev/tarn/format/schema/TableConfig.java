@@ -158,22 +158,22 @@ public record TableConfig(
                                     + " buckets, or -1 for no bucketing.",
                             table, bucket));
         }
-        String format = get(table, conf, TableOptions.FILE_FORMAT);
+        String format = get(table, conf, FileOptions.FILE_FORMAT);
         if (!"parquet".equalsIgnoreCase(format)) {
             throw new IllegalArgumentException(
                     String.format(
                             "Invalid option 'file.format' of table %s: '%s'. Supported: parquet.",
                             table, format));
         }
-        FileCompression compression = compression(table, conf, TableOptions.FILE_COMPRESSION);
+        FileCompression compression = compression(table, conf, FileOptions.FILE_COMPRESSION);
         FileCompression changelogCompression =
-                conf.contains(TableOptions.CHANGELOG_FILE_COMPRESSION)
-                        ? compression(table, conf, TableOptions.CHANGELOG_FILE_COMPRESSION)
+                conf.contains(FileOptions.CHANGELOG_FILE_COMPRESSION)
+                        ? compression(table, conf, FileOptions.CHANGELOG_FILE_COMPRESSION)
                         : compression;
         Sizes sizes =
                 new Sizes(
-                        positive(table, conf, TableOptions.TARGET_FILE_SIZE),
-                        positive(table, conf, TableOptions.PARQUET_ROW_GROUP_SIZE),
+                        positive(table, conf, FileOptions.TARGET_FILE_SIZE),
+                        positive(table, conf, FileOptions.PARQUET_ROW_GROUP_SIZE),
                         positive(table, conf, TableOptions.SOURCE_SPLIT_TARGET_SIZE));
         Commit commit =
                 new Commit(

@@ -81,39 +81,6 @@ public final class TableOptions {
                             "Comma-separated columns rows are hashed by. Default: the primary key"
                                     + " without partition columns, or all non-partition columns.");
 
-    public static final ConfigOption<String> FILE_FORMAT =
-            ConfigOptions.key("file.format")
-                    .stringType()
-                    .defaultValue("parquet")
-                    .withDescription("Format of data files. Supported: parquet.");
-
-    public static final ConfigOption<String> FILE_COMPRESSION =
-            ConfigOptions.key("file.compression")
-                    .stringType()
-                    .defaultValue("zstd")
-                    .withDescription("Compression of data files: zstd, lz4, gzip or none.");
-
-    public static final ConfigOption<String> CHANGELOG_FILE_COMPRESSION =
-            ConfigOptions.key("changelog-file.compression")
-                    .stringType()
-                    .noDefaultValue()
-                    .withDescription(
-                            "Compression of changelog and before-image files (of the 'input',"
-                                    + " 'lookup' and 'full-compaction' producers): zstd, lz4,"
-                                    + " gzip or none. Default: that of 'file.compression'.");
-
-    public static final ConfigOption<MemorySize> TARGET_FILE_SIZE =
-            ConfigOptions.key("target-file-size")
-                    .memoryType()
-                    .defaultValue(MemorySize.parse("128mb"))
-                    .withDescription("A writer rolls to a new data file past this size.");
-
-    public static final ConfigOption<MemorySize> PARQUET_ROW_GROUP_SIZE =
-            ConfigOptions.key("parquet.block.size")
-                    .memoryType()
-                    .defaultValue(MemorySize.parse("32mb"))
-                    .withDescription("Target size of a Parquet row group (the unit of skipping).");
-
     public static final ConfigOption<Long> SCAN_SNAPSHOT_ID =
             ConfigOptions.key("scan.snapshot-id")
                     .longType()
@@ -245,28 +212,25 @@ public final class TableOptions {
     }
 
     private static List<ConfigOption<?>> common() {
-        return List.of(
-                BUCKET,
-                BUCKET_KEY,
-                FILE_FORMAT,
-                FILE_COMPRESSION,
-                CHANGELOG_FILE_COMPRESSION,
-                TARGET_FILE_SIZE,
-                PARQUET_ROW_GROUP_SIZE,
-                SCAN_SNAPSHOT_ID,
-                SCAN_TIMESTAMP_MILLIS,
-                SCAN_MODE,
-                INCREMENTAL_BETWEEN,
-                STREAMING_READ_OVERWRITE,
-                CHANGELOG_PRODUCER,
-                CONSUMER_ID,
-                CONTINUOUS_DISCOVERY_INTERVAL,
-                SOURCE_SPLIT_TARGET_SIZE,
-                COMMIT_MAX_RETRIES,
-                COMMIT_RETRY_WAIT,
-                DYNAMIC_PARTITION_OVERWRITE,
-                MANIFEST_MERGE_MIN_COUNT,
-                MANIFEST_TARGET_FILE_SIZE);
+        List<ConfigOption<?>> common = new ArrayList<>(List.of(BUCKET, BUCKET_KEY));
+        common.addAll(FileOptions.all());
+        common.addAll(
+                List.of(
+                        SCAN_SNAPSHOT_ID,
+                        SCAN_TIMESTAMP_MILLIS,
+                        SCAN_MODE,
+                        INCREMENTAL_BETWEEN,
+                        STREAMING_READ_OVERWRITE,
+                        CHANGELOG_PRODUCER,
+                        CONSUMER_ID,
+                        CONTINUOUS_DISCOVERY_INTERVAL,
+                        SOURCE_SPLIT_TARGET_SIZE,
+                        COMMIT_MAX_RETRIES,
+                        COMMIT_RETRY_WAIT,
+                        DYNAMIC_PARTITION_OVERWRITE,
+                        MANIFEST_MERGE_MIN_COUNT,
+                        MANIFEST_TARGET_FILE_SIZE));
+        return common;
     }
 
     /**
@@ -310,7 +274,7 @@ public final class TableOptions {
                 LsmOptions.DEFAULT_AGGREGATE_FUNCTION,
                 LsmOptions.NUM_LEVELS);
         // Which format new files have is the table's choice; files written before keep theirs.
-        put(scopes, OptionScope.ALTER, FILE_FORMAT);
+        put(scopes, OptionScope.ALTER, FileOptions.FILE_FORMAT);
         // Writers store changelog files by the table's producer, and readers expect them there.
         put(scopes, OptionScope.ALTER, CHANGELOG_PRODUCER);
         // How long the table keeps its history is the table's, whoever writes or reads it.
@@ -327,10 +291,10 @@ public final class TableOptions {
         put(
                 scopes,
                 OptionScope.QUERY,
-                FILE_COMPRESSION,
-                CHANGELOG_FILE_COMPRESSION,
-                TARGET_FILE_SIZE,
-                PARQUET_ROW_GROUP_SIZE,
+                FileOptions.FILE_COMPRESSION,
+                FileOptions.CHANGELOG_FILE_COMPRESSION,
+                FileOptions.TARGET_FILE_SIZE,
+                FileOptions.PARQUET_ROW_GROUP_SIZE,
                 SCAN_SNAPSHOT_ID,
                 SCAN_TIMESTAMP_MILLIS,
                 SCAN_MODE,

@@ -29,9 +29,7 @@ class LookupIndexTest {
     @Test
     void holdsTheLatestRowOfEveryKeyAndFreesWhatItReplaced() {
         LookupMemory memory = new LookupMemory(64L << 20);
-        LookupIndex index = new LookupIndex(SCHEMA, memory);
-        memory.pin(index);
-        assertThat(index.reset()).isTrue();
+        LookupIndex index = emptyIndex(SCHEMA, memory);
         Map<Integer, String> model = new HashMap<>();
         Random random = new Random(7);
         for (int op = 0; op < 300_000; op++) {
@@ -63,10 +61,7 @@ class LookupIndexTest {
     @ValueSource(ints = {0, 2})
     void passesInKeyOrderFindWhatTheLastPassesLeft(int keyField) {
         KeyValueSchema schema = new KeyValueSchema(LookupBucket.TABLE, new int[] {keyField});
-        LookupMemory memory = new LookupMemory(64L << 20);
-        LookupIndex index = new LookupIndex(schema, memory);
-        memory.pin(index);
-        assertThat(index.reset()).isTrue();
+        LookupIndex index = emptyIndex(schema, new LookupMemory(64L << 20));
         Map<Integer, String> model = new HashMap<>();
         Random random = new Random(11);
         for (int pass = 0; pass < 50; pass++) {
@@ -93,6 +88,14 @@ class LookupIndexTest {
                     .isEqualTo(model.get(k));
         }
         index.release();
+    }
+
+    /** A new index in {@code memory}, pinned and reset. */
+    private static LookupIndex emptyIndex(KeyValueSchema schema, LookupMemory memory) {
+        LookupIndex index = new LookupIndex(schema, memory);
+        memory.pin(index);
+        assertThat(index.reset()).isTrue();
+        return index;
     }
 
     /**
