@@ -1,6 +1,7 @@
 package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.bucket.BucketChannels;
 import dev.tarn.format.bucket.RowRouter;
 import org.apache.flink.api.common.functions.Partitioner;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -8,9 +9,9 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * Sends all rows of one bucket of a primary-key table to one writer subtask, so a bucket has a
- * single writer: its sequence numbers grow and its compactions do not race. The channel is a hash
- * of (partition, bucket) modulo the writer parallelism. The row is its own key, so routing a row
- * boxes nothing.
+ * single writer: its sequence numbers grow and its compactions do not race. The channel is the
+ * bucket's {@link BucketChannels#channel}, as for the source's readers. The row is its own key, so
+ * routing a row boxes nothing.
  *
  * <p>This runs on the sending side of the shuffle, and the writer's {@code TableWrite} finds the
  * row's partition and bucket again on the receiving side. Carrying them across instead would need
@@ -39,7 +40,6 @@ final class BucketRouting implements KeySelector<RowData, RowData>, Partitioner<
         if (router == null) {
             router = new RowRouter(table.schema(), table.config().bucket());
         }
-        return Math.floorMod(
-                31 * router.partition(row).hashCode() + router.bucket(row), numPartitions);
+        return BucketChannels.channel(router.partition(row), router.bucket(row), numPartitions);
     }
 }

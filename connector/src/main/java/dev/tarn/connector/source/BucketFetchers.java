@@ -1,12 +1,12 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.format.bucket.BucketChannels;
 import dev.tarn.format.read.Split;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
@@ -27,21 +27,24 @@ final class BucketFetchers extends SplitFetcherManager<RowBatch, TarnSplit> {
 
     private final Lanes lanes;
     private final int threads;
+    private final int parallelism;
     private final Map<Integer, Integer> fetcherOfLane = new HashMap<>();
     private int roundRobin;
 
     /**
      * @param readers the split reader of a lane (0 to {@code threads - 1})
+     * @param parallelism the source's parallelism, among which the enumerator spread the buckets
      */
     static BucketFetchers create(
-            IntFunction<SplitReader<RowBatch, TarnSplit>> readers, int threads) {
-        return new BucketFetchers(new Lanes(readers), threads);
+            IntFunction<SplitReader<RowBatch, TarnSplit>> readers, int threads, int parallelism) {
+        return new BucketFetchers(new Lanes(readers), threads, parallelism);
     }
 
-    private BucketFetchers(Lanes lanes, int threads) {
+    private BucketFetchers(Lanes lanes, int threads, int parallelism) {
         super(lanes, new Configuration());
         this.lanes = lanes;
         this.threads = threads;
+        this.parallelism = parallelism;
     }
 
     /** Makes the split reader of the lane a fetcher is being created for. */
@@ -105,7 +108,10 @@ final class BucketFetchers extends SplitFetcherManager<RowBatch, TarnSplit> {
         return lanes;
     }
 
-    /** The lane of {@code split}: by its bucket, or round robin for an unbucketed one. */
+    /**
+     * The lane of {@code split}: its bucket's {@link BucketChannels#lane} within this subtask, or
+     * round robin for an unbucketed one.
+     */
     int laneOf(Split split) {
         if (threads == 1) {
             return 0;
@@ -113,6 +119,6 @@ final class BucketFetchers extends SplitFetcherManager<RowBatch, TarnSplit> {
         if (split.totalBuckets() < 0) {
             return Math.floorMod(roundRobin++, threads);
         }
-        return Math.floorMod(Objects.hash(split.partition(), split.bucket()), threads);
+        return BucketChannels.lane(split.partition(), split.bucket(), parallelism, threads);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.format.bucket.BucketChannels;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.snapshot.Consumers;
@@ -260,7 +261,7 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
         if (split.totalBuckets() < 0) {
             return Math.floorMod(roundRobin++, parallelism);
         }
-        return Math.floorMod(31 * split.partition().hashCode() + split.bucket(), parallelism);
+        return BucketChannels.channel(split.partition(), split.bucket(), parallelism);
     }
 
     @Override

@@ -59,7 +59,7 @@ final class TarnSourceReader
             TarnSource.Watermarks watermarks) {
         this(
                 context,
-                lanes(reads, threads, limit, pull),
+                lanes(reads, threads, context.currentParallelism(), limit, pull),
                 pull,
                 watermarks,
                 watermarks.declared() == null
@@ -81,7 +81,7 @@ final class TarnSourceReader
 
     /** The fetchers of {@code threads} lanes, each lane's reads on one read of its own. */
     private static BucketFetchers lanes(
-            IntFunction<TableRead> reads, int threads, long limit, boolean pull) {
+            IntFunction<TableRead> reads, int threads, int parallelism, long limit, boolean pull) {
         TableRead[] lanes = new TableRead[threads];
         return BucketFetchers.create(
                 lane -> {
@@ -90,7 +90,8 @@ final class TarnSourceReader
                     }
                     return new TarnSplitReader(lanes[lane], limit, pull);
                 },
-                threads);
+                threads,
+                parallelism);
     }
 
     @Override

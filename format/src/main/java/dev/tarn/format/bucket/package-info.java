@@ -6,7 +6,9 @@
  * text, {@code PartitionValues}) and its bucket ({@code BucketHasher}: {@code floorMod(h, N)} of a
  * fixed hash of the bucket-key columns). Both mappings are part of the format and never change: a
  * change would put rows of one key in two buckets, or a value in two partitions. Writers route rows
- * with it, and the connector uses it to send all rows of one bucket to one writer.
+ * with it. {@link dev.tarn.format.bucket.BucketChannels} maps a bucket to one of {@code n} parallel
+ * channels and lanes: the connector sends all rows of one bucket to one writer subtask with it, and
+ * gives all splits of one bucket to one source reader and one of its fetcher threads.
  *
  * <pre>
  *   row --> partition: k1=v1/k2=v2 (text of the partition columns)
