@@ -1,19 +1,11 @@
 package dev.tarn.connector.source;
 
-import dev.tarn.format.bucket.BucketChannels;
-import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.snapshot.Consumers;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.Set;
-import java.util.TreeMap;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
@@ -22,17 +14,16 @@ import org.apache.flink.api.connector.source.SplitsAssignment;
 
 /**
  * Follows a table: plans where the read starts, then probes for each next snapshot on the
- * coordinator's worker thread and turns its changes into splits. Every split of one bucket of one
- * partition goes to the same reader, which reads its splits in the order assigned, so the changes
- * of a key arrive in snapshot order; splits of an unbucketed append table go round robin.
+ * coordinator's worker thread and turns its changes into splits, which a {@link SplitAssigner}
+ * hands to the readers that own their buckets; a {@link ConsumerPosition} records a consumer's
+ * position as checkpoints complete.
  *
  * <p>What is checkpointed: the next snapshot to plan, the splits not assigned yet, and the assigned
  * splits not reported finished. Discovery results are applied on the coordinator thread, splits and
- * next snapshot together, so a checkpoint never holds a snapshot half planned. Restored, it drops
- * the in-flight splits that no reader restored ({@link SplitsRestored}) once all have reported.
- * While the table is idle each probe is one file-system request; after {@link #IDLE_PROBES} empty
- * probes the enumerator probes half as often, and it checks for an expired next snapshot (and for a
- * table dropped or renamed under it) at its first empty probe and then at most every {@link
+ * next snapshot together, so a checkpoint never holds a snapshot half planned. While the table is
+ * idle each probe is one file-system request; after {@link #IDLE_PROBES} empty probes the
+ * enumerator probes half as often, and it checks for an expired next snapshot (and for a table
+ * dropped or renamed under it) at its first empty probe and then at most every {@link
  * #EXPIRY_CHECK_MILLIS}. For {@code incremental-between} it assigns the planned changes in the same
  * way and then ends the read.
  *
@@ -74,24 +65,14 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     private final SplitEnumeratorContext<TarnSplit> context;
     private final StreamScan scan;
     private final long intervalMillis;
-    @Nullable private final Consumers consumers;
-    @Nullable private final String consumerId;
+    @Nullable private final ConsumerPosition consumer;
     private final boolean bounded;
     @Nullable private final TableWatermarks watermarks;
 
     // Coordinator thread.
-    private final LinkedList<TarnSplit> pending = new LinkedList<>();
-    private final Map<String, Long> inFlight = new HashMap<>();
-    private final NavigableMap<Long, Long> positionAtCheckpoint = new TreeMap<>();
+    private final SplitAssigner splits;
     private long nextSnapshotId;
-    private long splitCounter;
-    private int roundRobin;
     private boolean noMoreSplits;
-    // After a restore, until every reader said which splits it restored: the restored in-flight
-    // splits and the readers that reported, and the splits they hold. Null otherwise.
-    @Nullable private Set<String> restoredInFlight;
-    private final Set<Integer> restoredReports = new HashSet<>();
-    private final Set<String> held = new HashSet<>();
 
     // Worker thread (discovery) only.
     private long probeId;
@@ -114,18 +95,18 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
         this.context = context;
         this.scan = scan;
         this.intervalMillis = settings.intervalMillis();
-        this.consumers = settings.consumers();
-        this.consumerId = settings.consumerId();
+        this.consumer =
+                settings.consumers() == null
+                        ? null
+                        : new ConsumerPosition(settings.consumers(), settings.consumerId());
         this.bounded = settings.bounded();
         if (restored != null) {
             this.nextSnapshotId = restored.nextSnapshotId();
-            this.pending.addAll(restored.pending());
-            this.inFlight.putAll(restored.inFlight());
-            this.splitCounter = restored.pending().size() + restored.inFlight().size();
-            this.restoredInFlight = new HashSet<>(restored.inFlight().keySet());
+            this.splits = new SplitAssigner(restored);
         } else {
             this.nextSnapshotId = start.nextSnapshotId();
-            start.splits().forEach(this::addPending);
+            this.splits = new SplitAssigner();
+            start.splits().forEach(splits::add);
         }
         this.watermarks =
                 settings.watermarks() == null
@@ -183,7 +164,7 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
                     "Cannot follow the table: " + error.getMessage(), error);
         }
         for (StreamScan.Changes changes : discovery.changes()) {
-            changes.splits().forEach(this::addPending);
+            changes.splits().forEach(splits::add);
             if (watermarks != null) {
                 watermarks.planned(changes.snapshot());
             }
@@ -202,7 +183,10 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
      */
     private boolean sendWatermarkIfAdvanced() {
         SnapshotWatermark advanced =
-                watermarks == null ? null : watermarks.advance(nextSnapshotId - 1, firstUnread());
+                watermarks == null
+                        ? null
+                        : watermarks.advance(
+                                nextSnapshotId - 1, splits.firstUnread(nextSnapshotId));
         if (advanced == null) {
             return false;
         }
@@ -212,56 +196,19 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
         return true;
     }
 
-    /** The lowest snapshot id of a split not read to its end, or the next snapshot to plan. */
-    private long firstUnread() {
-        long first = nextSnapshotId;
-        for (TarnSplit split : pending) {
-            first = Math.min(first, split.split().snapshotId());
-        }
-        for (long snapshot : inFlight.values()) {
-            first = Math.min(first, snapshot);
-        }
-        return first;
-    }
-
-    private void addPending(Split split) {
-        pending.add(TarnSplit.of(split.snapshotId() + "-" + splitCounter++, split));
-    }
-
     private void assignPending() {
-        Map<Integer, List<TarnSplit>> assignment = new HashMap<>();
-        var registered = context.registeredReaders();
-        int parallelism = context.currentParallelism();
-        var it = pending.iterator();
-        while (it.hasNext()) {
-            TarnSplit split = it.next();
-            int owner = ownerOf(split.split(), parallelism);
-            if (registered.containsKey(owner)) {
-                assignment.computeIfAbsent(owner, o -> new ArrayList<>()).add(split);
-                inFlight.put(split.id(), split.split().snapshotId());
-                it.remove();
-            }
-        }
+        var registered = context.registeredReaders().keySet();
+        Map<Integer, List<TarnSplit>> assignment =
+                splits.assign(registered, context.currentParallelism());
         if (!assignment.isEmpty()) {
             context.assignSplits(new SplitsAssignment<>(assignment));
         }
-        if (bounded && pending.isEmpty()) {
-            for (int reader : registered.keySet()) {
+        if (bounded && !splits.hasPending()) {
+            for (int reader : registered) {
                 context.signalNoMoreSplits(reader);
             }
             noMoreSplits = true;
         }
-    }
-
-    /**
-     * The reader of a split: by bucket, so one bucket's changes stay in order on one reader; round
-     * robin for an unbucketed append table, whose files have no order to keep.
-     */
-    private int ownerOf(Split split, int parallelism) {
-        if (split.totalBuckets() < 0) {
-            return Math.floorMod(roundRobin++, parallelism);
-        }
-        return BucketChannels.channel(split.partition(), split.bucket(), parallelism);
     }
 
     @Override
@@ -272,10 +219,7 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     @Override
     public void addSplitsBack(List<TarnSplit> splits, int subtaskId) {
         // Assigned after the last checkpoint: they come before any split planned after them.
-        for (int i = splits.size() - 1; i >= 0; i--) {
-            inFlight.remove(splits.get(i).id());
-            pending.addFirst(splits.get(i));
-        }
+        this.splits.addBack(splits);
         noMoreSplits = false;
     }
 
@@ -293,13 +237,14 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
         if (event instanceof SplitsRestored restored) {
-            dropSplitsNoReaderHolds(subtaskId, restored);
+            if (splits.restored(subtaskId, restored.splitIds(), context.currentParallelism())) {
+                sendWatermarkIfAdvanced();
+            }
             return;
         }
         if (event instanceof SplitsFinished finished) {
-            for (String id : finished.splitIds()) {
-                Long snapshot = inFlight.remove(id);
-                if (snapshot != null && watermarks != null) {
+            for (long snapshot : splits.finished(finished.splitIds())) {
+                if (watermarks != null) {
                     watermarks.finished(snapshot, finished.watermark());
                 }
             }
@@ -307,62 +252,24 @@ final class TarnContinuousEnumerator implements SplitEnumerator<TarnSplit, TarnE
         }
     }
 
-    /**
-     * Once every reader reported what it restored: a restored in-flight split that none holds was
-     * read to its end between the enumerator's checkpoint and the readers', so it is no longer in
-     * flight. Left in, it would hold the consumer's position back for good.
-     */
-    private void dropSplitsNoReaderHolds(int subtaskId, SplitsRestored restored) {
-        if (restoredInFlight == null) {
-            return;
-        }
-        restoredReports.add(subtaskId);
-        held.addAll(restored.splitIds());
-        if (restoredReports.size() < context.currentParallelism()) {
-            return;
-        }
-        for (String id : restoredInFlight) {
-            if (!held.contains(id)) {
-                inFlight.remove(id);
-            }
-        }
-        restoredInFlight = null;
-        held.clear();
-        sendWatermarkIfAdvanced();
-    }
-
     @Override
     public TarnEnumeratorState snapshotState(long checkpointId) {
-        positionAtCheckpoint.put(checkpointId, firstUnread());
+        if (consumer != null) {
+            consumer.checkpointed(checkpointId, splits.firstUnread(nextSnapshotId));
+        }
         return new TarnEnumeratorState(
                 nextSnapshotId,
-                pending,
-                inFlight,
+                splits.pending(),
+                splits.inFlight(),
                 watermarks == null ? null : watermarks.watermark(),
                 watermarks == null ? Map.of() : watermarks.reported());
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        Long position = positionAtCheckpoint.get(checkpointId);
-        positionAtCheckpoint.headMap(checkpointId, true).clear();
-        if (position == null || consumers == null) {
-            return;
+        if (consumer != null) {
+            consumer.completed(checkpointId, context);
         }
-        context.callAsync(
-                () -> {
-                    consumers.record(consumerId, position, System.currentTimeMillis());
-                    return position;
-                },
-                (recorded, error) -> {
-                    if (error != null) {
-                        throw new IllegalStateException(
-                                String.format(
-                                        "Cannot record consumer '%s' at snapshot %d: %s",
-                                        consumerId, position, error.getMessage()),
-                                error);
-                    }
-                });
     }
 
     @Override

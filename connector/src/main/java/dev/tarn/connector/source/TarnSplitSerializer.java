@@ -1,9 +1,7 @@
 package dev.tarn.connector.source;
 
-import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.DataFileCodec;
-import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.Split;
+import dev.tarn.format.read.SplitCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -11,12 +9,12 @@ import java.io.DataInputStream;
 import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers. Version 2
+ * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers: its id and
+ * the reader's position in it, then the {@link Split} in the format's {@link SplitCodec}. Version 2
  * added the split's kind and the position as file and rows in it; version 1 splits (whole
  * snapshots, with a count of rows emitted) are still read.
  */
@@ -43,16 +41,7 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         out.writeUTF(split.id());
         out.writeInt(split.fileIndex());
         out.writeLong(split.rowsInFile());
-        Split s = split.split();
-        out.writeByte(s.kind().ordinal());
-        out.writeLong(s.snapshotId());
-        DataFileCodec.writePartition(out, s.partition());
-        out.writeInt(s.bucket());
-        out.writeInt(s.totalBuckets());
-        out.writeInt(s.files().size());
-        for (DataFile f : s.files()) {
-            DataFileCodec.writeFile(out, f);
-        }
+        SplitCodec.write(out, split.split());
     }
 
     @Override
@@ -76,27 +65,7 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         // Version 1 counted the rows emitted from the whole split: file -1 says so.
         int fileIndex = version == 1 ? -1 : in.readInt();
         long rows = in.readLong();
-        Split.Kind kind = Split.Kind.SNAPSHOT;
-        if (version >= 2) {
-            int ordinal = in.readByte();
-            if (ordinal < 0 || ordinal >= Split.Kind.values().length) {
-                throw new IOException("Corrupt Tarn split " + id + ": unknown kind " + ordinal);
-            }
-            kind = Split.Kind.values()[ordinal];
-        }
-        long snapshotId = in.readLong();
-        Partition partition = DataFileCodec.readPartition(in);
-        int bucket = in.readInt();
-        int totalBuckets = in.readInt();
-        int count = in.readInt();
-        List<DataFile> files = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            files.add(DataFileCodec.readFile(in));
-        }
-        return new TarnSplit(
-                id,
-                new Split(snapshotId, partition, bucket, totalBuckets, files, kind),
-                fileIndex,
-                rows);
+        Split split = version == 1 ? SplitCodec.readWithoutKind(in) : SplitCodec.read(in, id);
+        return new TarnSplit(id, split, fileIndex, rows);
     }
 }

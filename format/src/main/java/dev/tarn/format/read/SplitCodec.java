@@ -1,0 +1,65 @@
+package dev.tarn.format.read;
+
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFileCodec;
+import dev.tarn.format.manifest.Partition;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Binary form of a {@link Split}, for Flink's checkpointed splits and the messages that carry them
+ * to readers; beside {@code CommitMessageCodec}, so a change to how files are written changes both.
+ * {@link #write} writes the current form; {@link #readWithoutKind} reads the form of splits from
+ * before splits had a kind (all of them {@link Split.Kind#SNAPSHOT}).
+ */
+public final class SplitCodec {
+
+    private SplitCodec() {}
+
+    public static void write(DataOutput out, Split split) throws IOException {
+        out.writeByte(split.kind().ordinal());
+        writeBody(out, split);
+    }
+
+    /**
+     * @throws IOException naming {@code id} (how the caller names the split) if the kind is unknown
+     */
+    public static Split read(DataInput in, String id) throws IOException {
+        int ordinal = in.readByte();
+        if (ordinal < 0 || ordinal >= Split.Kind.values().length) {
+            throw new IOException("Corrupt Tarn split " + id + ": unknown kind " + ordinal);
+        }
+        return readBody(in, Split.Kind.values()[ordinal]);
+    }
+
+    public static Split readWithoutKind(DataInput in) throws IOException {
+        return readBody(in, Split.Kind.SNAPSHOT);
+    }
+
+    private static void writeBody(DataOutput out, Split split) throws IOException {
+        out.writeLong(split.snapshotId());
+        DataFileCodec.writePartition(out, split.partition());
+        out.writeInt(split.bucket());
+        out.writeInt(split.totalBuckets());
+        out.writeInt(split.files().size());
+        for (DataFile f : split.files()) {
+            DataFileCodec.writeFile(out, f);
+        }
+    }
+
+    private static Split readBody(DataInput in, Split.Kind kind) throws IOException {
+        long snapshotId = in.readLong();
+        Partition partition = DataFileCodec.readPartition(in);
+        int bucket = in.readInt();
+        int totalBuckets = in.readInt();
+        int count = in.readInt();
+        List<DataFile> files = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            files.add(DataFileCodec.readFile(in));
+        }
+        return new Split(snapshotId, partition, bucket, totalBuckets, files, kind);
+    }
+}
