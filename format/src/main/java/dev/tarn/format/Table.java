@@ -3,6 +3,7 @@ package dev.tarn.format;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
 
@@ -207,8 +209,25 @@ public final class Table implements Serializable {
         return new TableWrite(context, overwrite);
     }
 
+    /**
+     * A committer for a new commit user, one that has published nothing before (a batch statement,
+     * a maintenance call): only the latest snapshot can hold one of its commits. It expires old
+     * snapshots after each commit ({@link SnapshotLifecycle#inBackground}); close it when done.
+     */
     public TableCommit newCommit(String commitUser) {
-        return new TableCommit(context, commitUser);
+        return newCommit(commitUser, Long.MAX_VALUE);
+    }
+
+    /**
+     * A committer for {@code commitUser}, which began at {@code userSinceMillis} (a streaming job,
+     * restored or not): a commit publishes only what no snapshot of the user since then holds.
+     */
+    public TableCommit newCommit(String commitUser, long userSinceMillis) {
+        return new TableCommit(
+                context,
+                commitUser,
+                userSinceMillis,
+                List.of(SnapshotLifecycle.inBackground(context)));
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.TableCommit;
-import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
@@ -21,19 +20,14 @@ import org.apache.flink.api.connector.sink2.Committer;
  * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
  * pre-commit topology routes every committable there. The snapshot records the lowest watermark of
  * the checkpoint's writers: every row at or before it that the job will ever write is in this
- * snapshot or an earlier one, except rows that were already late at the writers. After each commit
- * it asks its background expirer ({@link SnapshotLifecycle#inBackground}) to expire old snapshots
- * by the table's options, on a thread of its own.
+ * snapshot or an earlier one, except rows that were already late at the writers. What follows a
+ * commit (expiration) is the format's: the table's committer runs it.
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
-
-    /** Clocks of the planner and the cluster may differ; look back this much further. */
-    private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
 
     private final Table table;
     @Nullable private final OverwriteSpec overwrite;
     private final Map<String, TableCommit> commits = new HashMap<>();
-    @Nullable private SnapshotLifecycle.Expirer expiration;
 
     TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
         this.table = table;
@@ -50,44 +44,31 @@ final class TarnCommitter implements Committer<TarnCommittable> {
                     .add(request);
         }
         byUser.forEach(this::commit);
-        // Off the commit's path: a backlog of old snapshots never delays the next checkpoint.
-        if (expiration == null) {
-            expiration = SnapshotLifecycle.inBackground(table.context());
-        }
-        expiration.trigger();
     }
 
     private void commit(CommitUser user, List<CommitRequest<TarnCommittable>> requests) {
-        TableCommit commit = commits.computeIfAbsent(user.name(), table::newCommit);
+        TableCommit commit =
+                commits.computeIfAbsent(
+                        user.name(), name -> table.newCommit(name, user.createdMillis()));
         List<CommitMessage> messages = new ArrayList<>();
         long identifier = Long.MIN_VALUE;
         for (CommitRequest<TarnCommittable> request : requests) {
             messages.addAll(request.getCommittable().messages());
             identifier = Math.max(identifier, request.getCommittable().checkpointId());
         }
-        Long watermark = watermark(requests, identifier);
-        long since = user.createdMillis() - CLOCK_SKEW_MILLIS;
-        // Files are never deleted here: after a failure Flink restores and retries the same
-        // committables, which need them. What a job abandons is left to orphan cleanup.
-        boolean published;
+        var request =
+                dev.tarn.format.commit.CommitRequest.of(identifier, messages)
+                        .withWatermark(watermark(requests, identifier));
         if (overwrite != null) {
-            published = !commit.isCommitted(identifier, since);
-            if (published) {
-                Set<Partition> written = new HashSet<>();
-                messages.forEach(m -> written.add(m.partition()));
-                commit.overwrite(
-                        identifier,
-                        messages,
-                        overwrite.scope(table.schema().partitionKeys(), written),
-                        watermark);
-            }
-        } else {
-            // A retry after a failure publishes only what is missing: the compactions if the
-            // failure struck between the commit's APPEND and COMPACT snapshots.
-            published = commit.commitRemaining(identifier, messages, watermark, since);
+            Set<Partition> written = new HashSet<>();
+            messages.forEach(m -> written.add(m.partition()));
+            request = request.overwriting(overwrite.scope(table.schema().partitionKeys(), written));
         }
-        if (!published) {
-            // A retry after a failure that struck after the snapshot was published.
+        // Files are never deleted here: after a failure Flink restores and retries the same
+        // committables, which need them. What a job abandons is left to orphan cleanup. A retry
+        // publishes only what is missing: the compactions if the failure struck between the
+        // commit's APPEND and COMPACT snapshots, nothing if it struck after the publish.
+        if (commit.commit(request).alreadyCommitted()) {
             requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
     }
@@ -115,8 +96,6 @@ final class TarnCommitter implements Committer<TarnCommittable> {
 
     @Override
     public void close() {
-        if (expiration != null) {
-            expiration.close();
-        }
+        commits.values().forEach(TableCommit::close);
     }
 }

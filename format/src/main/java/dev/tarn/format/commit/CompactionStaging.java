@@ -3,6 +3,7 @@ package dev.tarn.format.commit;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,7 +19,7 @@ import java.util.Set;
  * an earlier one of the same commit (a retry of several checkpoints) applies exactly when that one
  * does. Once dropped, a compaction stays dropped: a replaced file never becomes live again.
  */
-final class CompactionStaging {
+final class CompactionStaging implements Staging {
 
     private final List<CommitMessage> compactions;
     private final Set<CommitMessage> dropped = new HashSet<>();
@@ -28,11 +29,17 @@ final class CompactionStaging {
         this.compactions = List.copyOf(compactions);
     }
 
+    @Override
+    public CommitKind kind() {
+        return CommitKind.COMPACT;
+    }
+
     /**
      * The entries of the compactions that apply on top of {@code live}; those that no longer apply
      * join {@link #dropped}.
      */
-    List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
+    @Override
+    public List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
         Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());
         List<ManifestEntry> entries = new ArrayList<>();
         changelog.clear();
@@ -61,8 +68,21 @@ final class CompactionStaging {
      * The changelog entries of the compactions the last {@link #stage} kept (full compactions store
      * one): a dropped compaction's changelog is dropped, and deleted, with it.
      */
-    List<ManifestEntry> changelog() {
+    @Override
+    public List<ManifestEntry> changelog() {
         return List.copyOf(changelog);
+    }
+
+    /** Which compactions apply may differ from attempt to attempt. */
+    @Override
+    public boolean sameEveryAttempt() {
+        return false;
+    }
+
+    /** When no compaction applies any more, there is nothing to publish. */
+    @Override
+    public boolean publishesWhenEmpty(boolean advancesWatermark) {
+        return false;
     }
 
     /** Every compaction, once the commit has given up on all of them. */

@@ -11,34 +11,42 @@ import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The commit seam: publishes {@link CommitMessage}s as one snapshot. The protocol (SPEC.md, "Commit
- * protocol"): each attempt reads the latest snapshot, stages the commit's changes against it (a
- * {@link CommitAttempt}: conflicts checked, manifests and lists written) and creates {@code
- * snapshot-<n+1>} through the table's atomic publish step ({@code SnapshotCommit}). A committer
- * that loses the race re-reads and retries as {@link CommitRetry} says.
+ * The commit seam: publishes a {@link CommitRequest} (its {@link CommitMessage}s) as snapshots, one
+ * call for every kind of commit, and only what no snapshot of its commit user holds yet, so a retry
+ * after a failure is safe. The protocol (SPEC.md, "Commit protocol"): each attempt reads the latest
+ * snapshot, stages the commit's changes against it ({@link Staging}, one per commit kind; then a
+ * {@link CommitAttempt}: manifests and lists written) and creates {@code snapshot-<n+1>} through
+ * the table's atomic publish step ({@code SnapshotCommit}). A committer that loses the race stages
+ * again and retries as {@link CommitRetry} says. After each call its {@link CommitHook}s run.
  *
  * <p>Failure: an exception before the snapshot file is created leaves the table unchanged (stray
  * manifests are unreferenced). If creating the snapshot file fails with an unknown outcome, {@link
  * CommitStateUnknownException} is thrown and the caller must keep the data files.
  */
-public final class TableCommit {
+public final class TableCommit implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableCommit.class);
 
+    /**
+     * Clocks of the process that began a commit user (a planner) and of the committer may differ: a
+     * look-back for the user's snapshots goes this much further back than the user's start.
+     */
+    private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
+
     private final TableContext table;
     private final String commitUser;
+    private final long lookBackMillis;
+    private final List<CommitHook> hooks;
     private final SnapshotManager snapshots;
     private final CommitRetry retry;
 
@@ -48,9 +56,27 @@ public final class TableCommit {
     /** The manifest lists this committer wrote: its next commit builds on them. */
     private final WrittenLists written = new WrittenLists();
 
+    /** A committer of a new commit user, of which only the latest snapshot can hold a commit. */
     public TableCommit(TableContext table, String commitUser) {
+        this(table, commitUser, Long.MAX_VALUE, List.of());
+    }
+
+    /**
+     * @param userSinceMillis when the commit user began: a commit looks back for the user's
+     *     snapshots as far as those committed at or after it (less {@link #CLOCK_SKEW_MILLIS}), so
+     *     the cost does not grow with the table's history; {@code Long.MAX_VALUE} for a user that
+     *     has published nothing before this committer
+     * @param hooks run after every commit call, closed with this committer
+     */
+    public TableCommit(
+            TableContext table, String commitUser, long userSinceMillis, List<CommitHook> hooks) {
         this.table = table;
         this.commitUser = commitUser;
+        this.lookBackMillis =
+                userSinceMillis == Long.MAX_VALUE
+                        ? Long.MAX_VALUE
+                        : userSinceMillis - CLOCK_SKEW_MILLIS;
+        this.hooks = List.copyOf(hooks);
         this.snapshots = table.snapshotManager();
         this.retry = CommitRetry.of(table.name(), table.config().commit());
         this.schemaChecked = table.schema().id();
@@ -59,84 +85,118 @@ public final class TableCommit {
     /**
      * What a commit published.
      *
-     * @param snapshotId the id of the last new snapshot, or empty if none was published
+     * @param snapshotId the id of the last new snapshot; for a commit found published before, the
+     *     user's latest snapshot; empty if none was published
      * @param droppedCompactions compactions left out because another writer replaced one of their
      *     input files first (or kept winning the race for the next snapshot); their output files
      *     are deleted, their inputs stay live
+     * @param alreadyCommitted whether a snapshot of the commit user held the whole commit already
+     *     (a retry after a failure that struck after the publish), so this call published nothing
      */
-    public record Result(OptionalLong snapshotId, List<CommitMessage> droppedCompactions) {}
+    public record Result(
+            OptionalLong snapshotId,
+            List<CommitMessage> droppedCompactions,
+            boolean alreadyCommitted) {
 
-    /**
-     * As {@link #publish}, returning only the id of the last new snapshot (empty if the messages
-     * hold no change that applies).
-     */
-    public OptionalLong commit(long identifier, List<CommitMessage> messages) {
-        return publish(identifier, messages).snapshotId();
-    }
-
-    /** As {@link #publish(long, List, Long)}, without a watermark. */
-    public Result publish(long identifier, List<CommitMessage> messages) {
-        return publish(identifier, messages, null);
+        static Result nothing() {
+            return new Result(OptionalLong.empty(), List.of(), false);
+        }
     }
 
     /**
-     * Publishes {@code messages}: those that only add files as one APPEND snapshot, then those that
-     * replace files (compactions) as one COMPACT snapshot, both with {@code identifier}. The APPEND
-     * snapshot comes first, so a compaction may replace files added in the same commit, and every
-     * new row is in an APPEND snapshot.
+     * Publishes what of {@code request} no snapshot of this commit user holds yet, then runs the
+     * hooks: everything if none holds its identifier; only the compactions if a failure struck
+     * between its APPEND and COMPACT snapshots; nothing if it is complete (or a later identifier is
+     * published).
      *
-     * <p>A compaction that no longer applies (another writer replaced one of its inputs) is
-     * dropped, not failed: the commit fails only if its new rows are not published. A dropped
-     * compaction's output files are deleted; a writer that still holds them in its view of the
-     * bucket must refresh it ({@link TableWrite} does so by itself).
+     * <p>A commit that adds rows publishes the messages that only add files as one APPEND snapshot,
+     * then those that replace files (compactions) as one COMPACT snapshot, both with the request's
+     * identifier. The APPEND snapshot comes first, so a compaction may replace files added in the
+     * same commit, and every new row is in an APPEND snapshot. A compaction that no longer applies
+     * (another writer replaced one of its inputs) is dropped, not failed: the commit fails only if
+     * its new rows are not published. A dropped compaction's output files are deleted; a writer
+     * that still holds them in its view of the bucket must refresh it ({@code TableWrite} does so
+     * by itself). Both snapshots record the request's watermark (or the table's, if that is
+     * higher). A commit that changes nothing still publishes an APPEND snapshot without files when
+     * its watermark is above the table's, so readers learn that event time advanced while no rows
+     * came.
      *
-     * <p>Both snapshots record {@code watermark} (or the table's, if that is higher). A commit that
-     * changes nothing still publishes an APPEND snapshot without files when its watermark is above
-     * the table's, so readers learn that event time advanced while no rows came.
+     * <p>An overwrite publishes one OVERWRITE snapshot that deletes every live file of the
+     * partitions its scope selects and adds the messages' files.
      *
-     * @param watermark the writers' event-time watermark at the commit, or null if they have none
-     * @throws CommitConflictException if the APPEND snapshot lost the race for a snapshot id more
-     *     than {@code commit.max-retries} times; nothing was published
+     * @throws CommitConflictException if the APPEND or OVERWRITE snapshot lost the race for a
+     *     snapshot id more than {@code commit.max-retries} times; nothing was published
      */
-    public Result publish(long identifier, List<CommitMessage> messages, @Nullable Long watermark) {
-        List<ManifestEntry> appends =
-                CommitEntries.of(
-                        messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
-        List<CommitMessage> compactions =
-                messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
-        // A compaction's changelog (full-compaction) belongs to its COMPACT snapshot.
-        List<ManifestEntry> changelog =
-                CommitEntries.changelog(
-                        messages.stream().filter(m -> m.deletedFiles().isEmpty()).toList());
+    public Result commit(CommitRequest request) {
+        Result result = publishRemaining(request);
+        for (CommitHook hook : hooks) {
+            try {
+                hook.afterCommit(result);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "A hook after commit {} of table {} failed",
+                        request.identifier(),
+                        table.name(),
+                        e);
+            }
+        }
+        return result;
+    }
+
+    private Result publishRemaining(CommitRequest request) {
+        UserCommit last = lastCommitOfUser();
+        if (last == null || last.commit().identifier() < request.identifier()) {
+            return publish(request);
+        }
+        List<CommitMessage> compactions = request.compactions();
+        if (request.overwrite() == null
+                && last.commit().identifier() == request.identifier()
+                && last.commit().kind() == CommitKind.APPEND
+                && !compactions.isEmpty()) {
+            return publishCompactions(request.identifier(), compactions, request.watermark());
+        }
+        return new Result(OptionalLong.of(last.snapshotId()), List.of(), true);
+    }
+
+    /** Publishes all of {@code request}, whatever is published already. */
+    private Result publish(CommitRequest request) {
+        if (request.overwrite() != null) {
+            OverwriteStaging staging =
+                    new OverwriteStaging(request.overwrite(), request.messages());
+            return new Result(
+                    tryCommit(
+                            header(request.identifier(), staging.kind(), request.watermark()),
+                            staging),
+                    List.of(),
+                    false);
+        }
+        AppendStaging appends = new AppendStaging(request.appends());
         OptionalLong last = OptionalLong.empty();
-        boolean watermarkOnly = appends.isEmpty() && changelog.isEmpty() && compactions.isEmpty();
-        if (!appends.isEmpty() || !changelog.isEmpty() || (watermarkOnly && watermark != null)) {
+        if (!appends.isEmpty()
+                || (request.compactions().isEmpty() && request.watermark() != null)) {
             last =
                     tryCommit(
-                            header(identifier, CommitKind.APPEND, watermark),
-                            latest -> appends,
-                            () -> changelog);
+                            header(request.identifier(), appends.kind(), request.watermark()),
+                            appends);
         }
-        Result compacted = publishCompactions(identifier, compactions, watermark);
+        Result compacted =
+                publishCompactions(
+                        request.identifier(), request.compactions(), request.watermark());
         return compacted.snapshotId().isPresent()
                 ? compacted
-                : new Result(last, compacted.droppedCompactions());
+                : new Result(last, compacted.droppedCompactions(), false);
     }
 
     /** Publishes the compactions that still apply as one COMPACT snapshot; drops the others. */
     private Result publishCompactions(
             long identifier, List<CommitMessage> compactions, @Nullable Long watermark) {
         if (compactions.isEmpty()) {
-            return new Result(OptionalLong.empty(), List.of());
+            return Result.nothing();
         }
         CompactionStaging staging = new CompactionStaging(compactions);
         OptionalLong id = OptionalLong.empty();
         try {
-            id =
-                    tryCommit(
-                            header(identifier, CommitKind.COMPACT, watermark),
-                            latest -> staging.stage(liveFiles(latest)),
-                            staging::changelog);
+            id = tryCommit(header(identifier, staging.kind(), watermark), staging);
         } catch (CommitConflictException e) {
             // Lost the race for a snapshot id every time: the rows are safe in the inputs.
             LOG.warn(
@@ -156,86 +216,66 @@ public final class TableCommit {
                     table.name());
             abort(dropped);
         }
-        return new Result(id, dropped);
+        return new Result(id, dropped, false);
     }
 
-    /**
-     * Replaces the rows of the partitions {@code scope} selects with {@code messages}' files, as
-     * one OVERWRITE snapshot. The files to delete are chosen again from the latest snapshot on
-     * every attempt, so a concurrent append into an overwritten partition is replaced too.
-     */
+    // ---- Entry points of before the one commit call: they publish without looking back. ----
+
+    /** As {@link #publish}, returning only the id of the last new snapshot. */
+    public OptionalLong commit(long identifier, List<CommitMessage> messages) {
+        return publish(identifier, messages).snapshotId();
+    }
+
+    public Result publish(long identifier, List<CommitMessage> messages) {
+        return publish(identifier, messages, null);
+    }
+
+    public Result publish(long identifier, List<CommitMessage> messages, @Nullable Long watermark) {
+        return publish(CommitRequest.of(identifier, messages).withWatermark(watermark));
+    }
+
     public long overwrite(
             long identifier, List<CommitMessage> messages, Predicate<Partition> scope) {
         return overwrite(identifier, messages, scope, null);
     }
 
-    /** As {@link #overwrite(long, List, Predicate)}, recording the writers' {@code watermark}. */
     public long overwrite(
             long identifier,
             List<CommitMessage> messages,
             Predicate<Partition> scope,
             @Nullable Long watermark) {
-        List<ManifestEntry> written = CommitEntries.of(messages);
-        List<ManifestEntry> changelog = CommitEntries.changelog(messages);
-        return tryCommit(
-                        header(identifier, CommitKind.OVERWRITE, watermark),
-                        latest -> {
-                            List<ManifestEntry> delta = new ArrayList<>();
-                            for (ManifestEntry e : liveFiles(latest).values()) {
-                                if (scope.test(e.partition())) {
-                                    delta.add(CommitEntries.deletion(e));
-                                }
-                            }
-                            delta.addAll(written);
-                            return delta;
-                        },
-                        () -> changelog)
-                // Only a compaction can be left with nothing to publish.
+        return publish(
+                        CommitRequest.of(identifier, messages)
+                                .withWatermark(watermark)
+                                .overwriting(scope))
+                .snapshotId()
                 .getAsLong();
     }
 
-    /**
-     * Whether a snapshot of this commit user already holds {@code identifier} (or a later one:
-     * identifiers grow). Looks back from the latest snapshot only as far as snapshots committed at
-     * or after {@code sinceMillis}, when this user began, so the cost does not grow with the
-     * table's history.
-     */
     public boolean isCommitted(long identifier, long sinceMillis) {
-        Snapshot.Commit last = lastCommitOfUser(sinceMillis);
-        return last != null && last.identifier() >= identifier;
+        UserCommit last = lastCommitOfUser(sinceMillis);
+        return last != null && last.commit().identifier() >= identifier;
     }
 
-    /**
-     * Publishes what of the commit {@code identifier} no snapshot of this user holds yet, for a
-     * retry after a failure: everything, as {@link #commit}, if none holds it; only the compactions
-     * if the failure struck between the commit's APPEND and COMPACT snapshots; nothing if it is
-     * complete (or a later identifier is committed). Looks back as {@link #isCommitted} does.
-     *
-     * @return false if nothing was left to publish
-     */
     public boolean commitRemaining(
             long identifier, List<CommitMessage> messages, long sinceMillis) {
         return commitRemaining(identifier, messages, null, sinceMillis);
     }
 
-    /**
-     * As {@link #commitRemaining(long, List, long)}, recording the writers' {@code watermark} as
-     * {@link #publish(long, List, Long)} does.
-     */
     public boolean commitRemaining(
             long identifier,
             List<CommitMessage> messages,
             @Nullable Long watermark,
             long sinceMillis) {
-        Snapshot.Commit last = lastCommitOfUser(sinceMillis);
-        if (last == null || last.identifier() < identifier) {
+        UserCommit last = lastCommitOfUser(sinceMillis);
+        if (last == null || last.commit().identifier() < identifier) {
             publish(identifier, messages, watermark);
             return true;
         }
         List<CommitMessage> compactions =
                 messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
-        if (last.identifier() > identifier
-                || last.kind() != CommitKind.APPEND
+        if (last.commit().identifier() > identifier
+                || last.commit().kind() != CommitKind.APPEND
                 || compactions.isEmpty()) {
             return false;
         }
@@ -243,9 +283,19 @@ public final class TableCommit {
         return true;
     }
 
+    // ---- End of the old entry points. ----
+
+    /** The latest snapshot of a commit user and its id. */
+    private record UserCommit(long snapshotId, Snapshot.Commit commit) {}
+
+    @Nullable
+    private UserCommit lastCommitOfUser() {
+        return lastCommitOfUser(lookBackMillis);
+    }
+
     /** The commit of this user's latest snapshot, looking back to {@code sinceMillis}; or null. */
     @Nullable
-    private Snapshot.Commit lastCommitOfUser(long sinceMillis) {
+    private UserCommit lastCommitOfUser(long sinceMillis) {
         OptionalLong latest = snapshots.latestId();
         if (latest.isEmpty()) {
             return null;
@@ -263,7 +313,7 @@ public final class TableCommit {
                 throw e;
             }
             if (s.commit().user().equals(commitUser)) {
-                return s.commit();
+                return new UserCommit(id, s.commit());
             }
             if (s.commit().timeMillis() < sinceMillis) {
                 break;
@@ -281,10 +331,12 @@ public final class TableCommit {
         }
     }
 
-    /** The changes of one commit on top of the latest snapshot; staged again on every attempt. */
-    private interface Staging {
-        /** The entries to publish on top of {@code latest}; none if nothing applies any more. */
-        List<ManifestEntry> stage(@Nullable Snapshot latest);
+    /** Closes the hooks. */
+    @Override
+    public void close() {
+        for (CommitHook hook : hooks) {
+            hook.close();
+        }
     }
 
     private Map<ManifestEntry.FileId, ManifestEntry> liveFiles(@Nullable Snapshot latest) {
@@ -293,17 +345,12 @@ public final class TableCommit {
 
     /**
      * Publishes what {@code staging} makes of the latest snapshot as the next snapshot, staging
-     * again after every lost race. {@code changelogOf} is asked after each staging: a COMPACT
-     * snapshot stores the changelog of the compactions that still apply.
+     * again after every lost race.
      *
      * @return the new snapshot's id, or empty if the staging left nothing to publish
      */
-    private OptionalLong tryCommit(
-            CommitAttempt.Header header,
-            Staging staging,
-            Supplier<List<ManifestEntry>> changelogOf) {
-        CommitKind kind = header.kind();
-        SharedManifest appendManifest =
+    private OptionalLong tryCommit(CommitAttempt.Header header, Staging staging) {
+        SharedManifest deltaManifest =
                 new SharedManifest(table.manifestFile(), table.schema().id());
         SharedManifest changelogManifest =
                 new SharedManifest(table.manifestFile(), table.schema().id());
@@ -314,34 +361,24 @@ public final class TableCommit {
                         schemaChecked =
                                 table.schemaManager().checkWriter(table.schema(), schemaChecked);
                         Snapshot latest = snapshots.readLatest().orElse(null);
-                        List<ManifestEntry> delta = staging.stage(latest);
-                        List<ManifestEntry> changelog = changelogOf.get();
-                        if (delta.isEmpty() && kind == CommitKind.COMPACT) {
-                            return OptionalLong.empty(); // Nothing applies any more.
-                        }
+                        List<ManifestEntry> delta = staging.stage(liveFiles(latest));
+                        List<ManifestEntry> changelog = staging.changelog();
                         if (delta.isEmpty()
                                 && changelog.isEmpty()
-                                && kind == CommitKind.APPEND
-                                && !CommitAttempt.advances(header.watermark(), latest)) {
-                            return OptionalLong.empty(); // The table's watermark is as high.
+                                && !staging.publishesWhenEmpty(
+                                        CommitAttempt.advances(header.watermark(), latest))) {
+                            return OptionalLong.empty();
                         }
                         CommitAttempt staged = new CommitAttempt(table, latest, written);
                         try {
-                            ManifestFileMeta manifest;
-                            if (kind == CommitKind.APPEND && delta.isEmpty()) {
-                                manifest = null; // Nothing but the watermark or a changelog.
-                            } else if (kind == CommitKind.APPEND) {
-                                manifest = appendManifest.get(delta);
-                            } else {
-                                manifest = staged.writeManifest(delta);
-                            }
-                            ManifestFileMeta changes = null;
-                            if (kind == CommitKind.COMPACT && !changelog.isEmpty()) {
-                                // Which compactions apply may differ from attempt to attempt.
-                                changes = staged.writeManifest(changelog);
-                            } else if (!changelog.isEmpty()) {
-                                changes = changelogManifest.get(changelog);
-                            }
+                            ManifestFileMeta manifest =
+                                    delta.isEmpty()
+                                            ? null
+                                            : write(staged, deltaManifest, staging, delta);
+                            ManifestFileMeta changes =
+                                    changelog.isEmpty()
+                                            ? null
+                                            : write(staged, changelogManifest, staging, changelog);
                             Snapshot snapshot = staged.stage(header, manifest, delta, changes);
                             if (staged.publish(snapshot)) {
                                 return OptionalLong.of(snapshot.id());
@@ -368,10 +405,22 @@ public final class TableCommit {
             throw e;
         } catch (RuntimeException e) {
             // No snapshot references the shared manifests: remove them with the failed commit.
-            appendManifest.deleteIfWritten();
+            deltaManifest.deleteIfWritten();
             changelogManifest.deleteIfWritten();
             throw e;
         }
+    }
+
+    /**
+     * The manifest of {@code entries}: shared by all attempts if the staging allows, else its own.
+     */
+    private static ManifestFileMeta write(
+            CommitAttempt staged,
+            SharedManifest shared,
+            Staging staging,
+            List<ManifestEntry> entries)
+            throws IOException {
+        return staging.sameEveryAttempt() ? shared.get(entries) : staged.writeManifest(entries);
     }
 
     private CommitAttempt.Header header(

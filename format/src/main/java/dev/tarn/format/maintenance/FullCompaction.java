@@ -1,5 +1,6 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
@@ -8,7 +9,6 @@ import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -117,9 +117,6 @@ public final class FullCompaction {
     /** The commit identifier of a compaction's one snapshot (its commit user is its own). */
     private static final long IDENTIFIER = 1;
 
-    /** Clocks of the planning client and the committing task may differ; look back this much. */
-    private static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
-
     private FullCompaction() {}
 
     /**
@@ -225,12 +222,11 @@ public final class FullCompaction {
      * compaction as published.
      */
     public static Result publish(TableContext table, Plan plan, List<CommitMessage> messages) {
-        TableCommit commit = new TableCommit(table, plan.commitUser());
-        long since = plan.plannedMillis() - CLOCK_SKEW_MILLIS;
-        TableCommit.Result result =
-                commit.isCommitted(IDENTIFIER, since)
-                        ? new TableCommit.Result(publishedBefore(table, plan, since), List.of())
-                        : commit.publish(IDENTIFIER, messages);
+        TableCommit.Result result;
+        try (TableCommit commit =
+                new TableCommit(table, plan.commitUser(), plan.plannedMillis(), List.of())) {
+            result = commit.commit(CommitRequest.of(IDENTIFIER, messages));
+        }
         List<CommitMessage> published = new ArrayList<>(messages);
         published.removeAll(result.droppedCompactions());
         int rewritten = 0;
@@ -247,21 +243,5 @@ public final class FullCompaction {
                 result.snapshotId(),
                 result.droppedCompactions().size(),
                 new Result.Files(rewritten, written));
-    }
-
-    /** The snapshot of {@code plan}'s commit user, looking back to {@code since}. */
-    private static OptionalLong publishedBefore(TableContext table, Plan plan, long since) {
-        SnapshotManager snapshots = table.snapshotManager();
-        long earliest = snapshots.earliestId().orElse(1);
-        for (long id = snapshots.latestId().orElse(0); id >= earliest; id--) {
-            Snapshot s = snapshots.snapshot(id);
-            if (s.commit().user().equals(plan.commitUser())) {
-                return OptionalLong.of(id);
-            }
-            if (s.commit().timeMillis() < since) {
-                break;
-            }
-        }
-        return OptionalLong.empty();
     }
 }

@@ -1,5 +1,7 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.commit.CommitHook;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -72,10 +74,16 @@ public final class SnapshotLifecycle {
      * most one run is in flight and one more waits, whatever the number of triggers. A failed run
      * is logged and never reaches the caller.
      */
-    public interface Expirer extends AutoCloseable {
+    public interface Expirer extends CommitHook {
 
         /** Asks for an expiration run by the table's options. */
         void trigger();
+
+        /** After every commit: a run by the table's options. */
+        @Override
+        default void afterCommit(TableCommit.Result result) {
+            trigger();
+        }
 
         /** Stops the thread once a run in flight finished (interrupting it after 10 s). */
         @Override

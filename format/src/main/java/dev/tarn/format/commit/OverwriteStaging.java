@@ -1,0 +1,61 @@
+package dev.tarn.format.commit;
+
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
+import dev.tarn.format.write.CommitMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * An OVERWRITE commit: deletes every live file of the partitions its scope selects and adds its
+ * writers' files. The files to delete are chosen again from the latest snapshot at every attempt,
+ * so a concurrent append into an overwritten partition is replaced too. Always published, even when
+ * it changes nothing, so the statement leaves its snapshot.
+ */
+final class OverwriteStaging implements Staging {
+
+    private final Predicate<Partition> scope;
+    private final List<ManifestEntry> written;
+    private final List<ManifestEntry> changelog;
+
+    OverwriteStaging(Predicate<Partition> scope, List<CommitMessage> messages) {
+        this.scope = scope;
+        this.written = CommitEntries.of(messages);
+        this.changelog = CommitEntries.changelog(messages);
+    }
+
+    @Override
+    public CommitKind kind() {
+        return CommitKind.OVERWRITE;
+    }
+
+    @Override
+    public List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
+        List<ManifestEntry> delta = new ArrayList<>();
+        for (ManifestEntry e : live.values()) {
+            if (scope.test(e.partition())) {
+                delta.add(CommitEntries.deletion(e));
+            }
+        }
+        delta.addAll(written);
+        return delta;
+    }
+
+    @Override
+    public List<ManifestEntry> changelog() {
+        return changelog;
+    }
+
+    @Override
+    public boolean sameEveryAttempt() {
+        return false;
+    }
+
+    @Override
+    public boolean publishesWhenEmpty(boolean advancesWatermark) {
+        return true;
+    }
+}
