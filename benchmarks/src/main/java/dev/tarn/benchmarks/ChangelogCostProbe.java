@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.read.Split;
@@ -115,7 +116,7 @@ final class ChangelogCostProbe {
                         changelogRows +=
                                 m.changelogFiles().stream().mapToLong(DataFile::rowCount).sum();
                     }
-                    table.newCommit("probe").commit(++commits, messages);
+                    table.newCommit("probe").commit(CommitRequest.of(++commits, messages));
                 }
             }
         }

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
@@ -46,13 +47,13 @@ final class CommitLatencyBenchmark {
                 "%-28s %10s %10s %10s%n", "existing snapshots", "p50 ms", "p99 ms", "max ms");
         for (int history : historySizes) {
             while (identifier < history) {
-                commit.commit(identifier++, oneFile(table, identifier));
+                commit.commit(CommitRequest.of(identifier++, oneFile(table, identifier)));
             }
             List<Double> millis = new ArrayList<>();
             for (int i = 0; i < MEASURED; i++) {
                 List<CommitMessage> messages = oneFile(table, identifier);
                 long t0 = System.nanoTime();
-                commit.commit(identifier++, messages);
+                commit.commit(CommitRequest.of(identifier++, messages));
                 millis.add((System.nanoTime() - t0) / 1e6);
             }
             // Bring the history back to the next size's start without counting these.

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -62,7 +63,9 @@ final class ExpirationBacklogBenchmark {
         TableCommit commit = table.newCommit("bench");
         long[] identifier = {0};
         for (int i = 0; i < RETAINED + backlog; i++) {
-            commit.commit(identifier[0]++, CommitLatencyBenchmark.oneFile(table, identifier[0]));
+            commit.commit(
+                    CommitRequest.of(
+                            identifier[0]++, CommitLatencyBenchmark.oneFile(table, identifier[0])));
         }
         System.out.println();
         System.out.printf(
@@ -133,7 +136,7 @@ final class ExpirationBacklogBenchmark {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             }
             long t0 = System.nanoTime();
-            commit.commit(identifier[0]++, messages);
+            commit.commit(CommitRequest.of(identifier[0]++, messages));
             millis.add((System.nanoTime() - t0) / 1e6);
             expirer.trigger();
         }

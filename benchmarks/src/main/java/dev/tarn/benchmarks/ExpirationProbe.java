@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -51,7 +52,7 @@ final class ExpirationProbe {
                         long id = (long) c * ROWS_PER_COMMIT + r;
                         write.write(GenericRowData.of(id, id * 2));
                     }
-                    table.newCommit("probe").commit(c, write.prepareCommit());
+                    table.newCommit("probe").commit(CommitRequest.of(c, write.prepareCommit()));
                 }
             }
             long written = parquetFiles(location);

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
@@ -65,7 +66,8 @@ public final class LsmWriteProbe {
             for (long i = 0; i < rows; i++) {
                 write.write(generator.row(i));
                 if (i % rowsPerCommit == rowsPerCommit - 1) {
-                    table.newCommit("probe").commit(++commits, write.prepareCommit(false));
+                    table.newCommit("probe")
+                            .commit(CommitRequest.of(++commits, write.prepareCommit(false)));
                 }
                 if (i % sampleEvery == sampleEvery - 1) {
                     // Live heap: what a full collection cannot free, i.e. what the writer holds.
@@ -73,7 +75,7 @@ public final class LsmWriteProbe {
                     peakLive = Math.max(peakLive, memory.getHeapMemoryUsage().getUsed());
                 }
             }
-            table.newCommit("probe").commit(++commits, write.prepareCommit(true));
+            table.newCommit("probe").commit(CommitRequest.of(++commits, write.prepareCommit(true)));
             written = write.writtenBytes();
         }
         String mode =

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.RemoveOrphanFiles;
 import dev.tarn.format.maintenance.TableCheck;
@@ -143,7 +144,7 @@ final class MaintenanceProbe {
                 for (long id = (long) s * 1000; id < (long) s * 1000 + 200; id++) {
                     write.write(GenericRowData.of(id, StringData.fromString("v" + id)));
                 }
-                commit.commit(s + 1, write.prepareCommit());
+                commit.commit(CommitRequest.of(s + 1, write.prepareCommit()));
             }
         }
         return table;

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.FullCompaction;
@@ -57,7 +58,9 @@ final class S3CommitBenchmark {
                 TableCommit commit = table.newCommit("bench");
                 long identifier = 1;
                 for (int i = 0; i < WARM_UP; i++, identifier++) {
-                    commit.commit(identifier, CommitLatencyBenchmark.oneFile(table, identifier));
+                    commit.commit(
+                            CommitRequest.of(
+                                    identifier, CommitLatencyBenchmark.oneFile(table, identifier)));
                 }
                 List<Map<String, Integer>> appends = new ArrayList<>();
                 List<Double> millis = new ArrayList<>();
@@ -71,7 +74,7 @@ final class S3CommitBenchmark {
                                     server,
                                     () -> {
                                         long t0 = System.nanoTime();
-                                        commit.commit(id, messages);
+                                        commit.commit(CommitRequest.of(id, messages));
                                         elapsed[0] = System.nanoTime() - t0;
                                         return null;
                                     }));

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
@@ -69,7 +70,7 @@ final class SchemaScanProbe {
                 r.setField(1, (long) (Integer) r.getField(1));
                 write.write(withNote(r, i >= third));
             }
-            single.newCommit("probe").commit(1, write.prepareCommit());
+            single.newCommit("probe").commit(CommitRequest.of(1, write.prepareCommit()));
         }
         out.printf(
                 "Schema-scan probe: %,d rows; evolved: %d files, single: %d files%n",
@@ -129,7 +130,7 @@ final class SchemaScanProbe {
                 GenericRowData r = (GenericRowData) gen.row(i);
                 write.write(note ? withNote(r, true) : r);
             }
-            table.newCommit("probe").commit(from + 1, write.prepareCommit());
+            table.newCommit("probe").commit(CommitRequest.of(from + 1, write.prepareCommit()));
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.write.TableWrite;
@@ -54,7 +55,7 @@ record TarnSystem(String warehouse) implements LakeSystem {
         @Override
         public void commit() throws Exception {
             // As at a checkpoint: compactions still running come with a later commit.
-            commit.commit(++identifier, write.prepareCommit(false));
+            commit.commit(CommitRequest.of(++identifier, write.prepareCommit(false)));
         }
 
         @Override

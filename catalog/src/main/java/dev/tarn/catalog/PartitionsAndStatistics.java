@@ -1,6 +1,8 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.Partition;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +150,13 @@ interface PartitionsAndStatistics extends Catalog {
         }
         Predicate<Partition> scope = TablePartitions.selector(table, spec);
         String user = "drop-partition-" + UUID.randomUUID();
-        call(() -> table.newCommit(user).overwrite(DROP_IDENTIFIER, List.of(), scope));
+        call(
+                () -> {
+                    try (TableCommit commit = table.newCommit(user)) {
+                        return commit.commit(
+                                CommitRequest.of(DROP_IDENTIFIER, List.of()).overwriting(scope));
+                    }
+                });
     }
 
     @Override

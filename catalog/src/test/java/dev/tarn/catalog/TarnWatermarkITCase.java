@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
@@ -263,7 +264,7 @@ class TarnWatermarkITCase {
             }
             messages = write.prepareCommit();
         }
-        table.newCommit("writer").publish(identifier, messages, w);
+        table.newCommit("writer").commit(CommitRequest.of(identifier, messages).withWatermark(w));
         assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(w);
     }
 

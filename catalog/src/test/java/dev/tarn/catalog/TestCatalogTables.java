@@ -1,6 +1,7 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -119,7 +120,7 @@ final class TestCatalogTables {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        table.newCommit("test").commit(commit, messages);
+        table.newCommit("test").commit(CommitRequest.of(commit, messages));
     }
 
     private TestCatalogTables() {}

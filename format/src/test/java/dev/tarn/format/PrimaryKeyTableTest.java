@@ -3,6 +3,7 @@ package dev.tarn.format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;
@@ -107,7 +108,7 @@ class PrimaryKeyTableTest {
 
     private static void commit(Table table, TableWrite write, long identifier, boolean end)
             throws IOException {
-        table.newCommit("user").commit(identifier, write.prepareCommit(end));
+        TestTables.commit(table, "user", CommitRequest.of(identifier, write.prepareCommit(end)));
     }
 
     @Test
@@ -247,7 +248,10 @@ class PrimaryKeyTableTest {
         }
         try (TableWrite write = table.newWrite(true)) {
             write.write(row(RowKind.INSERT, 2, 22L, "bb"));
-            table.newCommit("user").overwrite(2, write.prepareCommit(), p -> true);
+            TestTables.commit(
+                    table,
+                    "user",
+                    CommitRequest.of(2, write.prepareCommit()).overwriting(p -> true));
         }
         assertThat(read(table, null)).containsExactly(text(2, 22, "bb"));
     }

@@ -1,5 +1,7 @@
 package dev.tarn.format;
 
+import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
@@ -80,9 +82,19 @@ public final class TestTables {
 
     /** Writes and commits {@code rows}; returns the new snapshot id. */
     public static long append(Table table, long identifier, List<? extends RowData> rows) {
-        return table.newCommit("user")
-                .commit(identifier, write(table, rows))
+        return commit(table, "user", CommitRequest.of(identifier, write(table, rows)))
+                .snapshotId()
                 .orElseThrow(() -> new AssertionError("Commit of " + rows + " was empty"));
+    }
+
+    /**
+     * Commits {@code request} as {@code user} with a committer of its own, closed when done, so the
+     * expiration it runs after the commit is over when this returns.
+     */
+    public static TableCommit.Result commit(Table table, String user, CommitRequest request) {
+        try (TableCommit commit = table.newCommit(user)) {
+            return commit.commit(request);
+        }
     }
 
     /** Every row the table's scan plans, as sorted text. */

@@ -3,6 +3,7 @@ package dev.tarn.connector.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.schema.TableSchema;
@@ -59,7 +60,8 @@ class EnumeratorRestoreTest {
             }
             messages = write.prepareCommit();
         }
-        table.newCommit("writer").publish(identifier, messages, null);
+        table.newCommit("writer")
+                .commit(CommitRequest.of(identifier, messages).withWatermark(null));
     }
 
     @AfterEach

@@ -3,6 +3,7 @@ package dev.tarn.connector.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.schema.TableSchema;
@@ -63,7 +64,8 @@ class EnumeratorWatermarkTest {
             }
             messages = write.prepareCommit();
         }
-        table.newCommit("writer").publish(identifier, messages, watermark);
+        table.newCommit("writer")
+                .commit(CommitRequest.of(identifier, messages).withWatermark(watermark));
     }
 
     private TarnContinuousEnumerator enumerator(

@@ -3,7 +3,6 @@ package dev.tarn.format.commit;
 import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
-import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -14,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.function.Predicate;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
@@ -55,6 +53,16 @@ public final class TableCommit implements AutoCloseable {
 
     /** The manifest lists this committer wrote: its next commit builds on them. */
     private final WrittenLists written = new WrittenLists();
+
+    /**
+     * The identifier of the user's latest published commit as this committer knows it, once it
+     * looked back or published (a user has one committer at a time): a later identifier is then
+     * published without looking back, so a commit reads no snapshot more than its attempt needs.
+     * Forgotten on a failure, whose outcome the next call looks up.
+     */
+    private long knownLast = UNKNOWN;
+
+    private static final long UNKNOWN = Long.MIN_VALUE;
 
     /** A committer of a new commit user, of which only the latest snapshot can hold a commit. */
     public TableCommit(TableContext table, String commitUser) {
@@ -128,7 +136,13 @@ public final class TableCommit implements AutoCloseable {
      *     snapshot id more than {@code commit.max-retries} times; nothing was published
      */
     public Result commit(CommitRequest request) {
-        Result result = publishRemaining(request);
+        Result result;
+        try {
+            result = publishRemaining(request);
+        } catch (RuntimeException e) {
+            knownLast = UNKNOWN;
+            throw e;
+        }
         for (CommitHook hook : hooks) {
             try {
                 hook.afterCommit(result);
@@ -144,10 +158,18 @@ public final class TableCommit implements AutoCloseable {
     }
 
     private Result publishRemaining(CommitRequest request) {
+        if (knownLast != UNKNOWN && knownLast < request.identifier()) {
+            Result result = publish(request);
+            knownLast = request.identifier();
+            return result;
+        }
         UserCommit last = lastCommitOfUser();
         if (last == null || last.commit().identifier() < request.identifier()) {
-            return publish(request);
+            Result result = publish(request);
+            knownLast = request.identifier();
+            return result;
         }
+        knownLast = last.commit().identifier();
         List<CommitMessage> compactions = request.compactions();
         if (request.overwrite() == null
                 && last.commit().identifier() == request.identifier()
@@ -219,83 +241,14 @@ public final class TableCommit implements AutoCloseable {
         return new Result(id, dropped, false);
     }
 
-    // ---- Entry points of before the one commit call: they publish without looking back. ----
-
-    /** As {@link #publish}, returning only the id of the last new snapshot. */
-    public OptionalLong commit(long identifier, List<CommitMessage> messages) {
-        return publish(identifier, messages).snapshotId();
-    }
-
-    public Result publish(long identifier, List<CommitMessage> messages) {
-        return publish(identifier, messages, null);
-    }
-
-    public Result publish(long identifier, List<CommitMessage> messages, @Nullable Long watermark) {
-        return publish(CommitRequest.of(identifier, messages).withWatermark(watermark));
-    }
-
-    public long overwrite(
-            long identifier, List<CommitMessage> messages, Predicate<Partition> scope) {
-        return overwrite(identifier, messages, scope, null);
-    }
-
-    public long overwrite(
-            long identifier,
-            List<CommitMessage> messages,
-            Predicate<Partition> scope,
-            @Nullable Long watermark) {
-        return publish(
-                        CommitRequest.of(identifier, messages)
-                                .withWatermark(watermark)
-                                .overwriting(scope))
-                .snapshotId()
-                .getAsLong();
-    }
-
-    public boolean isCommitted(long identifier, long sinceMillis) {
-        UserCommit last = lastCommitOfUser(sinceMillis);
-        return last != null && last.commit().identifier() >= identifier;
-    }
-
-    public boolean commitRemaining(
-            long identifier, List<CommitMessage> messages, long sinceMillis) {
-        return commitRemaining(identifier, messages, null, sinceMillis);
-    }
-
-    public boolean commitRemaining(
-            long identifier,
-            List<CommitMessage> messages,
-            @Nullable Long watermark,
-            long sinceMillis) {
-        UserCommit last = lastCommitOfUser(sinceMillis);
-        if (last == null || last.commit().identifier() < identifier) {
-            publish(identifier, messages, watermark);
-            return true;
-        }
-        List<CommitMessage> compactions =
-                messages.stream().filter(m -> !m.deletedFiles().isEmpty()).toList();
-        if (last.commit().identifier() > identifier
-                || last.commit().kind() != CommitKind.APPEND
-                || compactions.isEmpty()) {
-            return false;
-        }
-        publishCompactions(identifier, compactions, watermark);
-        return true;
-    }
-
-    // ---- End of the old entry points. ----
-
     /** The latest snapshot of a commit user and its id. */
     private record UserCommit(long snapshotId, Snapshot.Commit commit) {}
 
+    /**
+     * The commit of this user's latest snapshot, looking back as far as the user began; or null.
+     */
     @Nullable
     private UserCommit lastCommitOfUser() {
-        return lastCommitOfUser(lookBackMillis);
-    }
-
-    /** The commit of this user's latest snapshot, looking back to {@code sinceMillis}; or null. */
-    @Nullable
-    private UserCommit lastCommitOfUser(long sinceMillis) {
         OptionalLong latest = snapshots.latestId();
         if (latest.isEmpty()) {
             return null;
@@ -315,7 +268,7 @@ public final class TableCommit implements AutoCloseable {
             if (s.commit().user().equals(commitUser)) {
                 return new UserCommit(id, s.commit());
             }
-            if (s.commit().timeMillis() < sinceMillis) {
+            if (s.commit().timeMillis() < lookBackMillis) {
                 break;
             }
         }

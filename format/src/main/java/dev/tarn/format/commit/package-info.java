@@ -13,8 +13,9 @@
  *                 --> Staging (append | overwrite | compaction) --> CommitAttempt --> snapshot-n+1
  *                 --> CommitHooks
  * </pre>
- * A compaction
- * that no longer applies is dropped, never failed: a commit fails only if its new rows are not
- * published. Retries after a failure publish only what no snapshot of the commit user holds yet.
+ *
+ * A compaction that no longer applies is dropped, never failed: a commit fails only if its new rows
+ * are not published. Retries after a failure publish only what no snapshot of the commit user holds
+ * yet.
  */
 package dev.tarn.format.commit;

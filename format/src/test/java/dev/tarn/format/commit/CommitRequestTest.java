@@ -4,13 +4,17 @@ import static dev.tarn.format.TestTables.ID_V_DT;
 import static dev.tarn.format.TestTables.readAll;
 import static dev.tarn.format.TestTables.row;
 import static dev.tarn.format.TestTables.write;
+import static dev.tarn.format.io.FaultInjectingFileIO.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.io.FaultInjectingFileIO;
+import dev.tarn.format.io.FaultInjectingFileIO.Op;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
+import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -131,5 +135,26 @@ class CommitRequestTest {
         }
         assertThat(hook.results).hasSize(1);
         assertThat(readAll(table)).containsExactly("1,a,x");
+    }
+
+    @Test
+    void aCommittersLaterCommitsReadNoMoreSnapshotsThanThePublishNeeds() {
+        FaultInjectingFileIO io = new FaultInjectingFileIO();
+        Table table =
+                TestTables.create(io, new Path(tempDir.toUri()), ID_V_DT, List.of("dt"), Map.of());
+        try (TableCommit commit = new TableCommit(table.context(), "job", 0, List.of())) {
+            commit.commit(CommitRequest.of(1, write(table, List.of(row(1L, "a", "x")))));
+            List<CommitMessage> messages = write(table, List.of(row(2L, "b", "x")));
+            io.resetCounts();
+            commit.commit(CommitRequest.of(2, messages));
+            // The attempt's own requests (re-read the snapshot it builds on, probe the next id,
+            // create the new snapshot, move the hint); the look-back for the user's commits, known
+            // from the last one, adds none (it took 5 more before the committer remembered).
+            int reads = 0;
+            for (Op op : Op.values()) {
+                reads += io.calls(op, named("snapshot-").or(named("LATEST")).or(named("EARLIEST")));
+            }
+            assertThat(reads).isEqualTo(4);
+        }
     }
 }

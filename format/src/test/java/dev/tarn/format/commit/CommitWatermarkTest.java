@@ -50,7 +50,10 @@ class CommitWatermarkTest {
     @Test
     void aSnapshotRecordsTheCommitsWatermarkInItsFile() throws Exception {
         Table table = table();
-        table.newCommit("job").publish(1, write(table, List.of(row(1L, "a"))), 1_000L);
+        TestTables.commit(
+                table,
+                "job",
+                CommitRequest.of(1, write(table, List.of(row(1L, "a")))).withWatermark(1_000L));
 
         assertThat(watermark(table, 1)).isEqualTo(1_000L);
         String json =
@@ -63,22 +66,28 @@ class CommitWatermarkTest {
     void theTablesWatermarkNeverGoesBackNorIsLost() {
         Table table = table();
         TableCommit job = table.newCommit("job");
-        job.publish(1, write(table, List.of(row(1L, "a"))), 5_000L);
+        job.commit(CommitRequest.of(1, write(table, List.of(row(1L, "a")))).withWatermark(5_000L));
         // A second job behind the first, and a batch insert without any watermark.
-        table.newCommit("late-job").publish(1, write(table, List.of(row(2L, "b"))), 3_000L);
-        table.newCommit("batch").commit(Long.MAX_VALUE, write(table, List.of(row(3L, "c"))));
+        TestTables.commit(
+                table,
+                "late-job",
+                CommitRequest.of(1, write(table, List.of(row(2L, "b")))).withWatermark(3_000L));
+        TestTables.commit(
+                table,
+                "batch",
+                CommitRequest.of(Long.MAX_VALUE, write(table, List.of(row(3L, "c")))));
 
         assertThat(watermark(table, 2)).isEqualTo(5_000L);
         assertThat(watermark(table, 3)).isEqualTo(5_000L);
-        job.publish(2, write(table, List.of(row(4L, "d"))), 7_000L);
+        job.commit(CommitRequest.of(2, write(table, List.of(row(4L, "d")))).withWatermark(7_000L));
         assertThat(watermark(table, 4)).isEqualTo(7_000L);
     }
 
     @Test
     void aTableWithoutWatermarksRecordsNone() throws Exception {
         Table table = table();
-        table.newCommit("batch").commit(1, write(table, List.of(row(1L, "a"))));
-        table.newCommit("job").publish(2, List.of(), null);
+        TestTables.commit(table, "batch", CommitRequest.of(1, write(table, List.of(row(1L, "a")))));
+        TestTables.commit(table, "job", CommitRequest.of(2, List.of()).withWatermark(null));
 
         assertThat(table.snapshotManager().latestId()).hasValue(1);
         assertThat(watermark(table, 1)).isNull();
@@ -93,9 +102,11 @@ class CommitWatermarkTest {
     void aCommitWithoutChangesPublishesOnlyAnAdvancingWatermark() {
         Table table = table();
         TableCommit commit = table.newCommit("job");
-        commit.publish(1, write(table, List.of(row(1L, "a"))), 1_000L);
+        commit.commit(
+                CommitRequest.of(1, write(table, List.of(row(1L, "a")))).withWatermark(1_000L));
 
-        assertThat(commit.publish(2, List.of(), 2_000L).snapshotId()).hasValue(2);
+        assertThat(commit.commit(CommitRequest.of(2, List.of()).withWatermark(2_000L)).snapshotId())
+                .hasValue(2);
         Snapshot empty = table.snapshotManager().snapshot(2);
         assertThat(empty.commit().kind()).isEqualTo(CommitKind.APPEND);
         assertThat(empty.commit().identifier()).isEqualTo(2);
@@ -105,11 +116,16 @@ class CommitWatermarkTest {
         assertThat(readAll(table)).containsExactly("1,a");
 
         // Not above the table's watermark: nothing to publish.
-        assertThat(commit.publish(3, List.of(), 2_000L).snapshotId()).isEmpty();
-        assertThat(commit.publish(4, List.of(), 1_500L).snapshotId()).isEmpty();
+        assertThat(commit.commit(CommitRequest.of(3, List.of()).withWatermark(2_000L)).snapshotId())
+                .isEmpty();
+        assertThat(commit.commit(CommitRequest.of(4, List.of()).withWatermark(1_500L)).snapshotId())
+                .isEmpty();
         assertThat(table.snapshotManager().latestId()).hasValue(2);
         // A retry of the watermark-only commit finds it published.
-        assertThat(commit.commitRemaining(2, List.of(), 2_000L, 0)).isFalse();
+        assertThat(
+                        commit.commit(CommitRequest.of(2, List.of()).withWatermark(2_000L))
+                                .alreadyCommitted())
+                .isTrue();
         assertThat(table.snapshotManager().latestId()).hasValue(2);
     }
 
@@ -129,12 +145,15 @@ class CommitWatermarkTest {
         List<CommitMessage> messages;
         try (TableWrite write = table.newWrite()) {
             write.write(GenericRowData.of(1L, StringData.fromString("a")));
-            table.newCommit("job").publish(1, write.prepareCommit(false), 1_000L);
+            TestTables.commit(
+                    table,
+                    "job",
+                    CommitRequest.of(1, write.prepareCommit(false)).withWatermark(1_000L));
             write.write(GenericRowData.of(1L, StringData.fromString("b")));
             write.compactFully(Partition.EMPTY, 0);
             messages = write.prepareCommit(true);
         }
-        table.newCommit("job").publish(2, messages, 2_000L);
+        TestTables.commit(table, "job", CommitRequest.of(2, messages).withWatermark(2_000L));
 
         Snapshot compact = table.snapshotManager().latest();
         assertThat(compact.commit().kind()).isEqualTo(CommitKind.COMPACT);

@@ -79,7 +79,12 @@ class ConcurrentCommitTest {
                                 TableCommit commit = own.newCommit("writer-" + thread);
                                 List<CommitMessage> committed = new ArrayList<>();
                                 for (int i = 0; i < COMMITS_PER_THREAD; i++) {
-                                    assertThat(commit.commit(i + 1, prepared.get(i))).isPresent();
+                                    assertThat(
+                                                    commit.commit(
+                                                                    CommitRequest.of(
+                                                                            i + 1, prepared.get(i)))
+                                                            .snapshotId())
+                                            .isPresent();
                                     committed.addAll(prepared.get(i));
                                 }
                                 return committed;
@@ -143,7 +148,10 @@ class ConcurrentCommitTest {
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
         io.beforeNth(Op.LINK, exactly("snapshot-2"), 1, ConcurrentCommitTest::race);
 
-        assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
+        assertThatThrownBy(
+                        () ->
+                                TestTables.commit(table, "user", CommitRequest.of(2, messages))
+                                        .snapshotId())
                 .isInstanceOf(CommitConflictException.class)
                 .hasMessage(
                         "Cannot commit to table db.t: lost the race for a new snapshot 1 times in"
@@ -167,7 +175,12 @@ class ConcurrentCommitTest {
         append(table, 1, List.of(row(1L, "a")));
         io.beforeNth(Op.LINK, exactly("snapshot-2"), 1, ConcurrentCommitTest::race);
 
-        assertThat(table.newCommit("user").commit(2, write(table, List.of(row(2L, "b")))))
+        assertThat(
+                        TestTables.commit(
+                                        table,
+                                        "user",
+                                        CommitRequest.of(2, write(table, List.of(row(2L, "b")))))
+                                .snapshotId())
                 .hasValue(3);
 
         assertThat(io.calls(Op.LINK, FaultInjectingFileIO.named("snapshot-"))).isEqualTo(3);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
 import dev.tarn.format.manifest.DataFile;
@@ -70,7 +71,7 @@ class PrimaryKeyCommitTest {
                 }
                 List<CommitMessage> messages = write.prepareCommit(false);
                 messages.forEach(m -> files.addAll(m.newFiles()));
-                table.newCommit("loader").commit(version, messages);
+                TestTables.commit(table, "loader", CommitRequest.of(version, messages));
             }
         }
         return files;
@@ -101,8 +102,12 @@ class PrimaryKeyCommitTest {
             secondMessages = second.prepareCommit(true);
             assertThat(firstMessages).allMatch(m -> m.deletedFiles().size() == 3);
 
-            assertThat(table.newCommit("first").commit(4, firstMessages)).hasValue(4);
-            TableCommit.Result result = table.newCommit("second").publish(5, secondMessages);
+            assertThat(
+                            TestTables.commit(table, "first", CommitRequest.of(4, firstMessages))
+                                    .snapshotId())
+                    .hasValue(4);
+            TableCommit.Result result =
+                    TestTables.commit(table, "second", CommitRequest.of(5, secondMessages));
             // The second writer's new row is published by its APPEND snapshot 5; its compaction,
             // of files the first writer replaced, is dropped.
             assertThat(result.snapshotId()).hasValue(5);
@@ -146,7 +151,7 @@ class PrimaryKeyCommitTest {
         // The APPEND snapshot 3 is published, the COMPACT snapshot 4 fails.
         io.failNth(Op.LINK, named("snapshot-"), 2);
         TableCommit commit = table.newCommit("job");
-        assertThatThrownBy(() -> commit.commit(7, messages))
+        assertThatThrownBy(() -> commit.commit(CommitRequest.of(7, messages)))
                 .isInstanceOf(CommitStateUnknownException.class)
                 .hasMessageStartingWith(
                         "Cannot tell whether snapshot 4 of table db.t was committed: Injected"
@@ -154,13 +159,20 @@ class PrimaryKeyCommitTest {
                 .hasMessageEndingWith("/snapshot/snapshot-4");
         io.heal();
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.APPEND);
-        assertThat(commit.isCommitted(7, 0)).as("the identifier is in a snapshot").isTrue();
+        assertThat(table.snapshotManager().latest().commit().identifier())
+                .as("the identifier is in a snapshot")
+                .isEqualTo(7);
 
-        assertThat(table.newCommit("job").commitRemaining(7, messages, 0)).isTrue();
+        // The retry, by the same committer or a restored one, publishes only the compaction.
+        TableCommit.Result retry = commit.commit(CommitRequest.of(7, messages));
+        assertThat(retry.alreadyCommitted()).isFalse();
+        assertThat(retry.snapshotId()).hasValue(4);
         assertThat(table.snapshotManager().latestId()).hasValue(4);
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
         assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(7);
-        assertThat(table.newCommit("job").commitRemaining(7, messages, 0)).isFalse();
+        try (TableCommit restored = table.newCommit("job", 0)) {
+            assertThat(restored.commit(CommitRequest.of(7, messages)).alreadyCommitted()).isTrue();
+        }
         assertThat(table.snapshotManager().latestId()).hasValue(4);
         List<String> expected = versions(2);
         expected.set(0, "1,v4");
@@ -174,7 +186,7 @@ class PrimaryKeyCommitTest {
         Table table = table(Map.of("bucket", "1", "full-compaction.delta-commits", "1"));
         try (TableWrite write = table.newWrite()) {
             write.write(row(RowKind.INSERT, 1, "old"));
-            table.newCommit("job").commit(1, write.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(1, write.prepareCommit(false)));
         }
         List<CommitMessage> pending;
         try (TableWrite previous = table.newWrite()) {
@@ -186,10 +198,10 @@ class PrimaryKeyCommitTest {
         // A restarted job: its writer gets rows before the committer publishes checkpoint 2.
         try (TableWrite restored = table.newWrite().deferRestore()) {
             restored.write(row(RowKind.DELETE, 1, "pending"));
-            table.newCommit("job").commit(2, pending);
-            table.newCommit("job").commit(3, restored.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(2, pending));
+            TestTables.commit(table, "job", CommitRequest.of(3, restored.prepareCommit(false)));
             restored.write(row(RowKind.INSERT, 2, "x"));
-            table.newCommit("job").commit(4, restored.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(4, restored.prepareCommit(false)));
         }
 
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
@@ -201,7 +213,10 @@ class PrimaryKeyCommitTest {
         try (TableWrite compactor = table.newWrite()) {
             compactor.compactFully(Partition.EMPTY, 0);
             TableCommit.Result result =
-                    table.newCommit("compactor").publish(identifier, compactor.prepareCommit(true));
+                    TestTables.commit(
+                            table,
+                            "compactor",
+                            CommitRequest.of(identifier, compactor.prepareCommit(true)));
             assertThat(result.droppedCompactions()).isEmpty();
         }
         assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
@@ -212,7 +227,8 @@ class PrimaryKeyCommitTest {
         for (long id = 1; id <= 10; id++) {
             write.write(row(RowKind.UPDATE_AFTER, id, version));
         }
-        return table.newCommit("job").publish(identifier, write.prepareCommit(false));
+        return TestTables.commit(
+                table, "job", CommitRequest.of(identifier, write.prepareCommit(false)));
     }
 
     @Test
@@ -233,7 +249,8 @@ class PrimaryKeyCommitTest {
             handedOut.addAll(write.prepareCommit(false));
             assertThat(handedOut).anyMatch(m -> !m.deletedFiles().isEmpty());
             compactElsewhere(table, 1);
-            TableCommit.Result lost = table.newCommit("job").publish(11, handedOut);
+            TableCommit.Result lost =
+                    TestTables.commit(table, "job", CommitRequest.of(11, handedOut));
             assertThat(lost.droppedCompactions()).hasSize(1);
             assertThat(readAll(table))
                     .isEqualTo(

@@ -67,13 +67,28 @@ class TableCommitTest {
         Table table = table();
         TableCommit commit = table.newCommit("job-1");
 
-        assertThat(commit.commit(101, write(table, List.of(row(1L, "a"), row(2L, "b")))))
-                .hasValue(1);
-        assertThat(commit.commit(102, write(table, List.of(row(3L, "c"))))).hasValue(2);
         assertThat(
                         commit.commit(
-                                103,
-                                write(table, List.of(row(4L, "d"), row(5L, "e"), row(6L, "f")))))
+                                        CommitRequest.of(
+                                                101,
+                                                write(table, List.of(row(1L, "a"), row(2L, "b")))))
+                                .snapshotId())
+                .hasValue(1);
+        assertThat(
+                        commit.commit(CommitRequest.of(102, write(table, List.of(row(3L, "c")))))
+                                .snapshotId())
+                .hasValue(2);
+        assertThat(
+                        commit.commit(
+                                        CommitRequest.of(
+                                                103,
+                                                write(
+                                                        table,
+                                                        List.of(
+                                                                row(4L, "d"),
+                                                                row(5L, "e"),
+                                                                row(6L, "f")))))
+                                .snapshotId())
                 .hasValue(3);
 
         SnapshotManager snapshots = table.snapshotManager();
@@ -103,11 +118,18 @@ class TableCommitTest {
         io.resetCounts();
 
         TableCommit commit = table.newCommit("user");
-        assertThat(commit.commit(2, List.of())).isEmpty();
+        assertThat(commit.commit(CommitRequest.of(2, List.of())).snapshotId()).isEmpty();
         assertThat(
                         commit.commit(
-                                3,
-                                List.of(CommitMessage.append(Partition.EMPTY, 0, -1, List.of()))))
+                                        CommitRequest.of(
+                                                3,
+                                                List.of(
+                                                        CommitMessage.append(
+                                                                Partition.EMPTY,
+                                                                0,
+                                                                -1,
+                                                                List.of()))))
+                                .snapshotId())
                 .isEmpty();
 
         assertThat(table.snapshotManager().latestId()).hasValue(1);
@@ -122,7 +144,10 @@ class TableCommitTest {
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
         io.failNth(Op.OVERWRITE, manifestFiles(), 1);
 
-        assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
+        assertThatThrownBy(
+                        () ->
+                                TestTables.commit(table, "user", CommitRequest.of(2, messages))
+                                        .snapshotId())
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageStartingWith("Cannot commit to table db.t: Injected failure of")
                 .hasMessageContaining("/manifest/manifest-");
@@ -131,7 +156,8 @@ class TableCommitTest {
         // The data files belong to the caller, who may retry the same messages.
         assertThat(dataFilesExist(table, messages)).isTrue();
         io.heal();
-        assertThat(table.newCommit("user").commit(2, messages)).hasValue(2);
+        assertThat(TestTables.commit(table, "user", CommitRequest.of(2, messages)).snapshotId())
+                .hasValue(2);
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
     }
 
@@ -144,7 +170,10 @@ class TableCommitTest {
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
         io.failNth(Op.OVERWRITE, named("manifest-list-"), failingList);
 
-        assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
+        assertThatThrownBy(
+                        () ->
+                                TestTables.commit(table, "user", CommitRequest.of(2, messages))
+                                        .snapshotId())
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageStartingWith("Cannot commit to table db.t: Injected failure of")
                 .hasMessageContaining("/manifest/manifest-list-");
@@ -163,7 +192,10 @@ class TableCommitTest {
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
         io.failNth(Op.LINK, named("snapshot-"), 1);
 
-        assertThatThrownBy(() -> table.newCommit("user").commit(2, messages))
+        assertThatThrownBy(
+                        () ->
+                                TestTables.commit(table, "user", CommitRequest.of(2, messages))
+                                        .snapshotId())
                 .isInstanceOf(CommitStateUnknownException.class)
                 .hasMessageStartingWith(
                         "Cannot tell whether snapshot 2 of table db.t was committed: Injected"
@@ -183,7 +215,10 @@ class TableCommitTest {
         List<CommitMessage> messages = write(table, List.of(row(2L, "b")));
         io.failAfterNth(Op.LINK, named("snapshot-"), 1);
 
-        assertThatThrownBy(() -> table.newCommit("user").commit(7, messages))
+        assertThatThrownBy(
+                        () ->
+                                TestTables.commit(table, "user", CommitRequest.of(7, messages))
+                                        .snapshotId())
                 .isInstanceOf(CommitStateUnknownException.class)
                 .hasMessageContaining("Cannot tell whether snapshot 2 of table db.t was committed");
 
@@ -200,8 +235,13 @@ class TableCommitTest {
         append(table, 1, List.of(row(1L, "a", "x"), row(2L, "b", "y"), row(3L, "c", "y")));
 
         long id =
-                table.newCommit("user")
-                        .overwrite(2, write(table, List.of(row(9L, "z", "z"))), p -> true);
+                TestTables.commit(
+                                table,
+                                "user",
+                                CommitRequest.of(2, write(table, List.of(row(9L, "z", "z"))))
+                                        .overwriting(p -> true))
+                        .snapshotId()
+                        .getAsLong();
 
         Snapshot snapshot = table.snapshotManager().snapshot(id);
         assertThat(id).isEqualTo(2);
@@ -217,11 +257,11 @@ class TableCommitTest {
         append(table, 1, List.of(row(1L, "a", "x"), row(2L, "b", "y"), row(3L, "c", "z")));
         append(table, 2, List.of(row(4L, "d", "y")));
 
-        table.newCommit("user")
-                .overwrite(
-                        3,
-                        write(table, List.of(row(5L, "e", "y"))),
-                        p -> p.equals(Partition.of("y")));
+        TestTables.commit(
+                table,
+                "user",
+                CommitRequest.of(3, write(table, List.of(row(5L, "e", "y"))))
+                        .overwriting(p -> p.equals(Partition.of("y"))));
 
         assertThat(readAll(table)).containsExactly("1,a,x", "3,c,z", "5,e,y");
         Snapshot snapshot = table.snapshotManager().latest();
@@ -229,7 +269,10 @@ class TableCommitTest {
         assertThat(snapshot.records().delta()).isEqualTo(-1);
 
         // Overwriting a partition with nothing empties it.
-        table.newCommit("user").overwrite(4, List.of(), p -> p.equals(Partition.of("x")));
+        TestTables.commit(
+                table,
+                "user",
+                CommitRequest.of(4, List.of()).overwriting(p -> p.equals(Partition.of("x"))));
         assertThat(readAll(table)).containsExactly("3,c,z", "5,e,y");
     }
 
@@ -245,13 +288,22 @@ class TableCommitTest {
                 1,
                 (path, real) -> {
                     Table racer = Table.load(real, location, "db.t");
-                    append(racer, 1, List.of(row(3L, "c", "y"), row(4L, "d", "x")));
+                    TestTables.commit(
+                            racer,
+                            "racer",
+                            CommitRequest.of(
+                                    1,
+                                    write(racer, List.of(row(3L, "c", "y"), row(4L, "d", "x")))));
                 });
 
         long id =
-                table.withDynamicOptions(Map.of("commit.retry-wait", "1 ms"))
-                        .newCommit("user")
-                        .overwrite(2, messages, p -> p.equals(Partition.of("y")));
+                TestTables.commit(
+                                table.withDynamicOptions(Map.of("commit.retry-wait", "1 ms")),
+                                "user",
+                                CommitRequest.of(2, messages)
+                                        .overwriting(p -> p.equals(Partition.of("y"))))
+                        .snapshotId()
+                        .getAsLong();
 
         assertThat(id).isEqualTo(3);
         assertThat(readAll(table)).containsExactly("1,a,x", "4,d,x", "5,e,y");
@@ -262,14 +314,20 @@ class TableCommitTest {
     void compactionOfAFileNoLongerLiveIsDroppedAndItsOutputDeleted() {
         Table table = table();
         List<CommitMessage> first = write(table, List.of(row(1L, "a"), row(2L, "b")));
-        table.newCommit("user").commit(1, first);
+        TestTables.commit(table, "user", CommitRequest.of(1, first));
         DataFile original = first.get(0).newFiles().get(0);
         DataFile rewritten =
                 write(table, List.of(row(1L, "a"), row(2L, "b"))).get(0).newFiles().get(0);
         CommitMessage compaction =
                 new CommitMessage(Partition.EMPTY, 0, -1, List.of(rewritten), List.of(original));
 
-        assertThat(table.newCommit("compactor").commit(2, List.of(compaction))).hasValue(2);
+        assertThat(
+                        TestTables.commit(
+                                        table,
+                                        "compactor",
+                                        CommitRequest.of(2, List.of(compaction)))
+                                .snapshotId())
+                .hasValue(2);
         Snapshot compacted = table.snapshotManager().latest();
         assertThat(compacted.commit().kind()).isEqualTo(CommitKind.COMPACT);
         assertThat(compacted.records().total()).isEqualTo(2);
@@ -281,7 +339,8 @@ class TableCommitTest {
         List<DataFile> staleOutput = write(table, List.of(row(1L, "a"))).get(0).newFiles();
         CommitMessage stale =
                 new CommitMessage(Partition.EMPTY, 0, -1, staleOutput, List.of(original));
-        TableCommit.Result result = table.newCommit("compactor").publish(3, List.of(stale));
+        TableCommit.Result result =
+                TestTables.commit(table, "compactor", CommitRequest.of(3, List.of(stale)));
         assertThat(result.snapshotId()).isEmpty();
         assertThat(result.droppedCompactions()).containsExactly(stale);
         assertThat(table.snapshotManager().latestId()).hasValue(2);
@@ -295,19 +354,21 @@ class TableCommitTest {
         Table table = table();
         List<CommitMessage> first = write(table, List.of(row(1L, "a"), row(2L, "b")));
         List<CommitMessage> second = write(table, List.of(row(3L, "c")));
-        table.newCommit("user").commit(1, first);
-        table.newCommit("user").commit(2, second);
+        TestTables.commit(table, "user", CommitRequest.of(1, first));
+        TestTables.commit(table, "user", CommitRequest.of(2, second));
         DataFile a = first.get(0).newFiles().get(0);
         DataFile c = second.get(0).newFiles().get(0);
         // Another writer rewrites file a first.
         DataFile theirs =
                 write(table, List.of(row(1L, "a"), row(2L, "b"))).get(0).newFiles().get(0);
-        table.newCommit("other")
-                .commit(
+        TestTables.commit(
+                table,
+                "other",
+                CommitRequest.of(
                         1,
                         List.of(
                                 new CommitMessage(
-                                        Partition.EMPTY, 0, -1, List.of(theirs), List.of(a))));
+                                        Partition.EMPTY, 0, -1, List.of(theirs), List.of(a)))));
 
         List<CommitMessage> appended = write(table, List.of(row(4L, "d")));
         DataFile lost = write(table, List.of(row(1L, "a"), row(2L, "b"))).get(0).newFiles().get(0);
@@ -325,7 +386,7 @@ class TableCommitTest {
         List<CommitMessage> messages = new ArrayList<>(appended);
         messages.addAll(List.of(lostCompaction, chainedCompaction, keptCompaction));
 
-        TableCommit.Result result = table.newCommit("user").publish(3, messages);
+        TableCommit.Result result = TestTables.commit(table, "user", CommitRequest.of(3, messages));
 
         assertThat(result.snapshotId()).hasValue(5);
         assertThat(result.droppedCompactions()).containsExactly(lostCompaction, chainedCompaction);
@@ -349,24 +410,46 @@ class TableCommitTest {
     }
 
     @Test
-    void isCommittedFindsTheLatestIdentifierOfTheUser() throws InterruptedException {
+    void aCommitFindsTheLatestIdentifierOfItsUser() {
         Table table = table();
-        TableCommit mine = table.newCommit("job-a");
-        TableCommit other = table.newCommit("job-b");
-        assertThat(mine.isCommitted(1, 0)).isFalse();
+        TableCommit mine = new TableCommit(table.context(), "job-a", 0, List.of());
+        TableCommit other = new TableCommit(table.context(), "job-b", 0, List.of());
+        List<CommitMessage> rows = write(table, List.of(row(1L, "a")));
+        mine.commit(CommitRequest.of(5, rows));
+        other.commit(CommitRequest.of(900, write(table, List.of(row(2L, "b")))));
 
-        mine.commit(5, write(table, List.of(row(1L, "a"))));
-        other.commit(900, write(table, List.of(row(2L, "b"))));
-
-        assertThat(mine.isCommitted(4, 0)).as("earlier identifier").isTrue();
-        assertThat(mine.isCommitted(5, 0)).as("same identifier").isTrue();
-        assertThat(mine.isCommitted(6, 0)).as("later identifier").isFalse();
-        assertThat(table.newCommit("job-c").isCommitted(5, 0)).as("another user").isFalse();
+        // A committer of the same user that knows nothing yet looks back for it.
+        assertThat(resumed(table, "job-a", 0).commit(CommitRequest.of(4, rows)).alreadyCommitted())
+                .as("earlier identifier")
+                .isTrue();
+        assertThat(resumed(table, "job-a", 0).commit(CommitRequest.of(5, rows)).alreadyCommitted())
+                .as("same identifier")
+                .isTrue();
+        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(
+                        resumed(table, "job-c", 0)
+                                .commit(CommitRequest.of(5, List.of()))
+                                .alreadyCommitted())
+                .as("another user")
+                .isFalse();
 
         // Snapshots of others older than the user's start end the search.
         long otherTime = table.snapshotManager().snapshot(2).commit().timeMillis();
-        assertThat(mine.isCommitted(5, otherTime + 1)).isFalse();
-        assertThat(mine.isCommitted(5, otherTime)).isTrue();
+        long skew = 10 * 60 * 1000;
+        assertThat(
+                        resumed(table, "job-a", otherTime + 1 + skew)
+                                .commit(CommitRequest.of(5, List.of()))
+                                .alreadyCommitted())
+                .isFalse();
+        assertThat(
+                        resumed(table, "job-a", otherTime + skew)
+                                .commit(CommitRequest.of(5, List.of()))
+                                .alreadyCommitted())
+                .isTrue();
+    }
+
+    private static TableCommit resumed(Table table, String user, long sinceMillis) {
+        return new TableCommit(table.context(), user, sinceMillis, List.of());
     }
 
     private void assertUnchanged(Table table, Set<String> metadataBefore, List<String> rows)

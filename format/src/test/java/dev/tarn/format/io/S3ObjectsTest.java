@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.testing.FlinkS3Plugin;
@@ -135,9 +136,13 @@ class S3ObjectsTest {
                                         var row = TestTables.row(writer * 1000L + c, "w" + writer);
                                         assertThat(
                                                         commit.commit(
-                                                                c + 1,
-                                                                TestTables.write(
-                                                                        own, List.of(row))))
+                                                                        CommitRequest.of(
+                                                                                c + 1,
+                                                                                TestTables.write(
+                                                                                        own,
+                                                                                        List.of(
+                                                                                                row))))
+                                                                .snapshotId())
                                                 .isPresent();
                                     }
                                     return null;

@@ -3,6 +3,8 @@ package dev.tarn.format.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.read.Split;
@@ -54,7 +56,7 @@ class FullCompactionTest {
             try (TableWrite write = table.newWrite()) {
                 write.write(GenericRowData.of(i, StringData.fromString("a")));
                 write.write(GenericRowData.of(10 + i, StringData.fromString("b")));
-                table.newCommit("writer").commit(i, write.prepareCommit());
+                TestTables.commit(table, "writer", CommitRequest.of(i, write.prepareCommit()));
             }
         }
     }

@@ -14,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
@@ -86,7 +87,7 @@ class RemoveOrphanFilesTest {
                 .containsExactly(new Path(orphan.toUri()).toString());
         assertThat(orphan).doesNotExist();
         assertThat(preparedFiles).allMatch(Files::exists);
-        table.newCommit("user").commit(2, prepared);
+        TestTables.commit(table, "user", CommitRequest.of(2, prepared));
         assertThat(readAll(table)).containsExactly("1,a", "2,b", "3,c");
     }
 

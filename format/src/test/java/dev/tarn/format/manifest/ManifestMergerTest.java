@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
@@ -67,11 +68,11 @@ class ManifestMergerTest {
             TestTables.append(
                     table, i, List.of(row((long) i, "a" + i, "x"), row(100L + i, "b", "y")));
         }
-        table.newCommit("user")
-                .overwrite(
-                        99,
-                        TestTables.write(table, List.of(row(7L, "new", "x"))),
-                        p -> p.values().get(0).equals("x"));
+        TestTables.commit(
+                table,
+                "user",
+                CommitRequest.of(99, TestTables.write(table, List.of(row(7L, "new", "x"))))
+                        .overwriting(p -> p.values().get(0).equals("x")));
         for (int i = 0; i < 5; i++) {
             TestTables.append(table, 200 + i, List.of(row(200L + i, "c", "y")));
         }

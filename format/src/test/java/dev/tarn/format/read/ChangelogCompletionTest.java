@@ -3,6 +3,8 @@ package dev.tarn.format.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
@@ -79,7 +81,7 @@ class ChangelogCompletionTest {
                         write.write(row(RowKind.INSERT, id, "v" + id + "." + c + "." + i));
                     }
                 }
-                table.newCommit("user").commit(c, write.prepareCommit(false));
+                TestTables.commit(table, "user", CommitRequest.of(c, write.prepareCommit(false)));
             }
         }
         Table fromOne =

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.ChangelogChecks;
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.schema.TableSchema;
@@ -105,7 +107,8 @@ class FlushChangelogReaderTest {
         try (TableWrite write = table.newWrite()) {
             for (int commit = 1; commit <= 5; commit++) {
                 writeRandom(write, written, random, 2500);
-                table.newCommit("job").commit(commit, write.prepareCommit(false));
+                TestTables.commit(
+                        table, "job", CommitRequest.of(commit, write.prepareCommit(false)));
             }
         }
         StreamScan scan = new StreamScan(table.context(), null);
@@ -155,7 +158,7 @@ class FlushChangelogReaderTest {
         Map<Long, RowData> written = new TreeMap<>();
         try (TableWrite write = table.newWrite()) {
             writeRandom(write, written, random, 2500);
-            table.newCommit("loader").commit(1, write.prepareCommit(true));
+            TestTables.commit(table, "loader", CommitRequest.of(1, write.prepareCommit(true)));
         }
         Map<Long, String> view = new TreeMap<>(tableRows(table));
         long before = table.context().snapshotManager().latestId().getAsLong();
@@ -163,7 +166,7 @@ class FlushChangelogReaderTest {
         // looked up at its first checkpoint, the rest as before-images.
         try (TableWrite write = table.newWrite().deferRestore()) {
             writeRandom(write, written, random, 2500);
-            table.newCommit("job").commit(1, write.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(1, write.prepareCommit(false)));
         }
         StreamScan scan = new StreamScan(table.context(), null);
         boolean full = false;

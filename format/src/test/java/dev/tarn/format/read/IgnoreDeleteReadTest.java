@@ -3,6 +3,8 @@ package dev.tarn.format.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
@@ -63,9 +65,9 @@ class IgnoreDeleteReadTest {
             for (long id = 0; id < 100; id++) {
                 write.write(row(RowKind.INSERT, id));
             }
-            table.newCommit("user").commit(1, write.prepareCommit(false));
+            TestTables.commit(table, "user", CommitRequest.of(1, write.prepareCommit(false)));
             write.write(row(RowKind.DELETE, 7));
-            table.newCommit("user").commit(2, write.prepareCommit(false));
+            TestTables.commit(table, "user", CommitRequest.of(2, write.prepareCommit(false)));
         }
     }
 

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
@@ -82,11 +83,13 @@ class StreamScanTest {
     void aCompactionBringsNothingAndAnOverwriteOnlyWhenAsked() throws Exception {
         Table table = table(Map.of("bucket", "1"));
         List<CommitMessage> first = write(table, List.of(row(1L, "a", "d1")));
-        table.newCommit("user").commit(1, first);
+        TestTables.commit(table, "user", CommitRequest.of(1, first));
         CommitMessage original = first.get(0);
         var rewritten = write(table, List.of(row(1L, "a", "d1"))).get(0).newFiles();
-        table.newCommit("compactor")
-                .commit(
+        TestTables.commit(
+                table,
+                "compactor",
+                CommitRequest.of(
                         2,
                         List.of(
                                 new CommitMessage(
@@ -94,8 +97,12 @@ class StreamScanTest {
                                         original.bucket(),
                                         original.totalBuckets(),
                                         rewritten,
-                                        original.newFiles())));
-        table.newCommit("user").overwrite(3, write(table, List.of(row(5L, "e", "d1"))), p -> true);
+                                        original.newFiles()))));
+        TestTables.commit(
+                table,
+                "user",
+                CommitRequest.of(3, write(table, List.of(row(5L, "e", "d1"))))
+                        .overwriting(p -> true));
 
         StreamScan skipping = new StreamScan(table.context(), null);
         assertThat(skipping.changes(2).orElseThrow().splits()).as("COMPACT").isEmpty();

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
@@ -91,7 +92,9 @@ class CommitLockRaceTest {
                                     List<CommitMessage> files =
                                             write(own, List.of(row(committer * 1000L + i, "r")));
                                     round.await(30, TimeUnit.SECONDS);
-                                    if (commit.commit(i + 1, files).isPresent()) {
+                                    if (commit.commit(CommitRequest.of(i + 1, files))
+                                            .snapshotId()
+                                            .isPresent()) {
                                         committed++;
                                     }
                                 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
@@ -76,11 +77,13 @@ class SnapshotReaderTest {
     void aCompactionsDeltaHoldsWhatItReplacedAndWhatReplacedIt() {
         Table table = table();
         List<CommitMessage> first = write(table, List.of(row(1L, "a", "d1")));
-        table.newCommit("user").commit(1, first);
+        TestTables.commit(table, "user", CommitRequest.of(1, first));
         CommitMessage original = first.get(0);
         DataFile rewritten = write(table, List.of(row(1L, "a", "d1"))).get(0).newFiles().get(0);
-        table.newCommit("compactor")
-                .commit(
+        TestTables.commit(
+                table,
+                "compactor",
+                CommitRequest.of(
                         2,
                         List.of(
                                 new CommitMessage(
@@ -88,7 +91,7 @@ class SnapshotReaderTest {
                                         original.bucket(),
                                         original.totalBuckets(),
                                         List.of(rewritten),
-                                        original.newFiles())));
+                                        original.newFiles()))));
 
         SnapshotReader reader = table.snapshotReader();
         SnapshotReader.Delta delta = reader.delta(reader.latest().orElseThrow());

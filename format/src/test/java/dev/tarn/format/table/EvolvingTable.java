@@ -1,6 +1,8 @@
 package dev.tarn.format.table;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.predicate.Predicate;
@@ -73,7 +75,7 @@ final class EvolvingTable {
             for (RowData row : rows) {
                 write.write(row);
             }
-            writer.newCommit("writer").commit(++commits, write.prepareCommit());
+            TestTables.commit(writer, "writer", CommitRequest.of(++commits, write.prepareCommit()));
         }
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.SchemaChange.AddColumn;
 import dev.tarn.format.schema.SchemaChange.DropColumn;
@@ -55,7 +57,7 @@ class WriterSchemaCheckTest {
         Table writer = t.table();
         try (TableWrite write = writer.newWrite()) {
             write.write(row(1));
-            writer.newCommit("job").commit(1, write.prepareCommit(false));
+            TestTables.commit(writer, "job", CommitRequest.of(1, write.prepareCommit(false)));
             t.evolve(
                     List.of(
                             new AddColumn("email", VarCharType.STRING_TYPE, null, Position.FIRST),
@@ -67,7 +69,13 @@ class WriterSchemaCheckTest {
             t.setOptions(options);
             write.write(row(2));
             write.write(row(1));
-            assertThat(writer.newCommit("job").commit(2, write.prepareCommit())).hasValue(2);
+            assertThat(
+                            TestTables.commit(
+                                            writer,
+                                            "job",
+                                            CommitRequest.of(2, write.prepareCommit()))
+                                    .snapshotId())
+                    .hasValue(2);
         }
         assertThat(t.table().snapshotManager().snapshot(2).schemaId()).isZero();
         assertThat(t.read(null))
@@ -86,7 +94,10 @@ class WriterSchemaCheckTest {
             options.put("bucket", "4");
             t.setOptions(options);
             var messages = write.prepareCommit();
-            assertThatThrownBy(() -> writer.newCommit("job").commit(1, messages))
+            assertThatThrownBy(
+                            () ->
+                                    TestTables.commit(writer, "job", CommitRequest.of(1, messages))
+                                            .snapshotId())
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessage(
                             "Cannot commit to table db.t files written under schema 0: the latest"
@@ -120,7 +131,10 @@ class WriterSchemaCheckTest {
             again.checkNextSchema(next);
             again.schemaManager().commit(next);
             var messages = write.prepareCommit();
-            assertThatThrownBy(() -> writer.newCommit("job").commit(1, messages))
+            assertThatThrownBy(
+                            () ->
+                                    TestTables.commit(writer, "job", CommitRequest.of(1, messages))
+                                            .snapshotId())
                     .hasMessage(
                             "Cannot commit to table db.t files written under schema 0: the latest"
                                     + " schema is 1, and the table's schema 0 is no longer the"

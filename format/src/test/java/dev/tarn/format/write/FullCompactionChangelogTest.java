@@ -3,6 +3,8 @@ package dev.tarn.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.FullCompaction;
@@ -108,7 +110,7 @@ class FullCompactionChangelogTest {
         for (RowData r : rows) {
             write.write(r);
         }
-        table.newCommit("job").commit(id, write.prepareCommit(end));
+        TestTables.commit(table, "job", CommitRequest.of(id, write.prepareCommit(end)));
     }
 
     @Test
@@ -175,7 +177,8 @@ class FullCompactionChangelogTest {
                     }
                     write.write(row(kind, id, a, b));
                 }
-                table.newCommit("job").commit(commit, write.prepareCommit(false));
+                TestTables.commit(
+                        table, "job", CommitRequest.of(commit, write.prepareCommit(false)));
                 long latest = table.snapshotManager().latestId().orElseThrow();
                 for (long id = applied + 1; id <= latest; id++) {
                     for (String change : changes(table, id)) {
@@ -288,7 +291,8 @@ class FullCompactionChangelogTest {
             assertThat(compaction.changelogFiles()).isNotEmpty();
             // A compaction job replaces the writer's first file before the writer's commit.
             assertThat(FullCompaction.run(table.context())).isPresent();
-            TableCommit.Result result = table.newCommit("job").publish(2, messages);
+            TableCommit.Result result =
+                    TestTables.commit(table, "job", CommitRequest.of(2, messages));
             assertThat(result.droppedCompactions()).containsExactly(compaction);
             assertThat(kinds(table)).containsExactly("APPEND", "COMPACT", "APPEND");
             Path dir = table.bucketPath(compaction.partition(), compaction.bucket());
@@ -315,7 +319,7 @@ class FullCompactionChangelogTest {
             for (long id = 1; id <= 8; id++) {
                 write.write(row(RowKind.INSERT, id, id, null));
             }
-            table.newCommit("job").commit(1, write.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(1, write.prepareCommit(false)));
             for (long id = 1; id <= 8; id++) {
                 write.write(row(RowKind.INSERT, id, 10 * id, null));
             }
@@ -326,9 +330,10 @@ class FullCompactionChangelogTest {
             // Another writer compacts bucket 0 first: the first writer's compaction of it is out.
             try (TableWrite other = table.newWrite()) {
                 other.compactFully(compactions.get(0).partition(), 0);
-                table.newCommit("other").commit(1, other.prepareCommit(true));
+                TestTables.commit(table, "other", CommitRequest.of(1, other.prepareCommit(true)));
             }
-            TableCommit.Result result = table.newCommit("job").publish(2, messages);
+            TableCommit.Result result =
+                    TestTables.commit(table, "job", CommitRequest.of(2, messages));
             assertThat(result.droppedCompactions())
                     .extracting(CommitMessage::bucket)
                     .containsExactly(0);

@@ -3,6 +3,8 @@ package dev.tarn.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.parquet.FileCodecs;
 import dev.tarn.format.read.Split;
@@ -59,7 +61,7 @@ class LookupWriteTest {
         try (TableWrite write = table.newWrite()) {
             write.write(row(RowKind.INSERT, 1, "a"));
             write.write(row(RowKind.INSERT, 2, "b"));
-            table.newCommit("loader").commit(1, write.prepareCommit(true));
+            TestTables.commit(table, "loader", CommitRequest.of(1, write.prepareCommit(true)));
         }
     }
 
@@ -93,9 +95,9 @@ class LookupWriteTest {
         try (TableWrite write = table.newWrite().deferRestore()) {
             write.write(row(RowKind.UPDATE_AFTER, 1, "c"));
             write.write(row(RowKind.DELETE, 2, "?"));
-            table.newCommit("job").commit(1, write.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(1, write.prepareCommit(false)));
             write.write(row(RowKind.UPDATE_AFTER, 1, "d"));
-            table.newCommit("job").commit(2, write.prepareCommit(false));
+            TestTables.commit(table, "job", CommitRequest.of(2, write.prepareCommit(false)));
         }
         assertThat(changelog(2)).containsExactly("-U1=a", "+U1=c", "-D2=b");
         assertThat(changelog(3)).containsExactly("-U1=c", "+U1=d");
@@ -105,7 +107,7 @@ class LookupWriteTest {
     void aDeferredWriterWhoseInputEndsFirstLooksUpTheLatestSnapshot() throws IOException {
         try (TableWrite write = table.newWrite().deferRestore()) {
             write.write(row(RowKind.UPDATE_AFTER, 2, "c"));
-            table.newCommit("job").commit(1, write.prepareCommit(true));
+            TestTables.commit(table, "job", CommitRequest.of(1, write.prepareCommit(true)));
         }
         assertThat(changelog(2)).containsExactly("-U2=b", "+U2=c");
     }
@@ -131,7 +133,7 @@ class LookupWriteTest {
         long next = table.snapshotManager().latestId().orElseThrow() + 1;
         try (TableWrite write = writing.newWrite()) {
             write.write(row(RowKind.UPDATE_AFTER, 1, "u" + next));
-            writing.newCommit("codecs").commit(next, write.prepareCommit(true));
+            TestTables.commit(writing, "codecs", CommitRequest.of(next, write.prepareCommit(true)));
         }
         List<CompressionCodecName> codecs = new ArrayList<>();
         for (String name : bucket.list()) {

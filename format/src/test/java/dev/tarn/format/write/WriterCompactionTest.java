@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Split;
@@ -51,9 +52,9 @@ class WriterCompactionTest {
         try (TableWrite write = table.newWrite()) {
             for (int c = 1; c <= checkpoints; c++) {
                 write.write(GenericRowData.of((long) c % 3, (long) c));
-                commit.commit(c, write.prepareCommit(false));
+                commit.commit(CommitRequest.of(c, write.prepareCommit(false)));
             }
-            commit.commit(checkpoints + 1, write.prepareCommit(true));
+            commit.commit(CommitRequest.of(checkpoints + 1, write.prepareCommit(true)));
         }
     }
 
