@@ -50,7 +50,10 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      */
     private final Map<String, String> catalogOptions;
 
-    /** How tables are reached: Flink's file systems, with a catalog's object-store settings. */
+    /**
+     * How tables are reached: Flink's file systems, with a catalog's object-store settings, under
+     * which each table gets those of the Flink configuration its factory context gives.
+     */
     private final FileIO io;
 
     /** The factory Flink discovers for {@code 'connector' = 'tarn'}: no system tables. */
@@ -173,6 +176,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                     "Table " + name + " has no 'path' option: set it to the table's location");
         }
         Path location = new Path(path);
+        FileIO io = this.io.withFlinkConfiguration(context.getConfiguration());
         Table stored;
         try {
             stored = Table.load(io, location, name);
@@ -182,7 +186,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                 throw new ValidationException(
                         "Cannot read system table " + name + ": " + e.getMessage(), e);
             }
-            return createFromDdl(context, catalogTable, location, name, options);
+            return createFromDdl(io, catalogTable, location, name, options);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }
@@ -244,8 +248,8 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         return dynamic;
     }
 
-    private Table createFromDdl(
-            Context context,
+    private static Table createFromDdl(
+            FileIO io,
             ResolvedCatalogTable catalogTable,
             Path location,
             String name,
