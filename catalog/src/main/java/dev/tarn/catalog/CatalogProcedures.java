@@ -85,12 +85,18 @@ final class CatalogProcedures {
         throw new ProcedureNotExistException(catalog, procedure);
     }
 
-    /** The table, with Flink's validation error naming it if it does not exist. */
+    /**
+     * The table, or Flink's validation error naming it and the catalog. Not the message of Flink's
+     * {@link TableNotExistException}: it ends in a period, and Flink's call adds one more.
+     */
     private Table table(ObjectPath path) {
         try {
             return tables.load(path);
         } catch (TableNotExistException e) {
-            throw new ValidationException(e.getMessage(), e);
+            throw new ValidationException(
+                    String.format(
+                            "Table %s does not exist in catalog %s", path.getFullName(), catalog),
+                    e);
         }
     }
 }

@@ -30,12 +30,12 @@ import org.apache.flink.table.types.utils.TypeConversions;
  * Converts between Flink's catalog tables and Tarn schemas. A Tarn table stores physical columns, a
  * primary key, partition keys, options, a comment and a watermark declaration (on a physical
  * column, its expression as Flink SQL text); anything else Flink can declare is rejected by name
- * rather than silently dropped. The keys {@code connector} and {@code path} are never stored: the
- * catalog supplies both when it hands a table to Flink.
+ * rather than silently dropped. The keys {@code connector} and {@code path} are never stored, nor
+ * shown to Flink: the catalog's connector finds each table by its name.
  */
 final class CatalogTables {
 
-    /** The option that tells the connector where the table lives; set by the catalog. */
+    /** The option that tells the connector where a table outside a catalog lives. */
     private static final String PATH = TarnConnectorOptions.PATH.key();
 
     /** Flink's connector option; a catalog table always uses this catalog's connector. */
@@ -168,7 +168,7 @@ final class CatalogTables {
 
     /**
      * The table as Flink sees it: its columns, keys and comment, and its stored options plus {@code
-     * path} (its location) and {@code extraOptions}.
+     * extraOptions}; no location, so that its DDL runs in another warehouse too.
      */
     static CatalogTable toCatalogTable(Table table, Map<String, String> extraOptions) {
         TableSchema schema = table.schema();
@@ -201,7 +201,6 @@ final class CatalogTables {
         }
         Map<String, String> options = new HashMap<>(schema.options());
         options.putAll(extraOptions);
-        options.put(PATH, table.location().toString());
         return CatalogTable.newBuilder()
                 .schema(builder.build())
                 .partitionKeys(schema.partitionKeys())
@@ -219,9 +218,9 @@ final class CatalogTables {
 
     /**
      * {@code table} without a {@code path} option that names the location of a table of this
-     * catalog: one that {@code SHOW CREATE TABLE} printed or {@code CREATE TABLE ... LIKE} copied
-     * from another table, which says nothing about where the new table goes. Any other path stays,
-     * to be refused by {@link #storedOptions}.
+     * catalog: one that {@code SHOW CREATE TABLE} printed before it stopped printing a location,
+     * which says nothing about where the new table goes. Any other path stays, to be refused by
+     * {@link #storedOptions}.
      */
     static ResolvedCatalogTable withoutCopiedPath(
             ResolvedCatalogTable table, java.util.function.Predicate<String> isTableLocation) {

@@ -56,9 +56,7 @@ public final class ExpireSnapshotsProcedure implements Procedure {
                         args.atLeast("max_deletes", maxDeletes, 1));
         if (retainMax != null && retainMin != null && retainMax < retainMin) {
             throw args.invalid(
-                    "retain_max",
-                    String.valueOf(retainMax),
-                    "it must be at least retain_min (" + retainMin + ")");
+                    "retain_max", retainMax, "it must be at least retain_min (" + retainMin + ")");
         }
         Table target = tables.apply(path);
         try {

@@ -31,13 +31,13 @@ final class ProcedureArguments {
         try {
             return ObjectPath.fromString(required("table", table));
         } catch (IllegalArgumentException e) {
-            throw invalid("table", "'" + table + "'", "name a table as 'database.table'");
+            throw invalid("table", table, "name a table as 'database.table'");
         }
     }
 
     String required(String name, @Nullable String value) {
         if (value == null || value.isBlank()) {
-            throw invalid(name, String.valueOf(value), "it is required");
+            throw invalid(name, value, "it is required");
         }
         return value;
     }
@@ -46,7 +46,7 @@ final class ProcedureArguments {
     @Nullable
     Integer atLeast(String name, @Nullable Integer value, int least) {
         if (value != null && value < least) {
-            throw invalid(name, String.valueOf(value), "it must be at least " + least);
+            throw invalid(name, value, "it must be at least " + least);
         }
         return value;
     }
@@ -68,8 +68,7 @@ final class ProcedureArguments {
                             : LocalDateTime.parse(text, TIMESTAMP);
             return time.atZone(zone).toInstant().toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw invalid(
-                    name, "'" + value + "'", "expected 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'");
+            throw invalid(name, value, "expected 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd'");
         }
     }
 
@@ -82,14 +81,30 @@ final class ProcedureArguments {
         try {
             return TimeUtils.parseDuration(value);
         } catch (RuntimeException e) {
-            throw invalid(name, "'" + value + "'", "expected a duration such as '1 d' or '12 h'");
+            throw invalid(name, value, "expected a duration such as '1 d' or '12 h'");
         }
     }
 
-    ValidationException invalid(String name, String value, String reason) {
+    /**
+     * A refusal of argument {@code name} with {@code value} as SQL writes it: text quoted ({@code
+     * ''} for the empty string), numbers as they are, {@code NULL} for none.
+     */
+    ValidationException invalid(String name, @Nullable Object value, String reason) {
         return new ValidationException(
                 String.format(
-                        "Invalid argument '%s' of sys.%s: %s; %s", name, procedure, value, reason));
+                        "Invalid argument '%s' of sys.%s: %s; %s",
+                        name, procedure, literal(value), reason));
+    }
+
+    /** {@code value} as SQL writes it, for messages. */
+    static String literal(@Nullable Object value) {
+        if (value == null) {
+            return "NULL";
+        }
+        if (value instanceof String text) {
+            return "'" + text.replace("'", "''") + "'";
+        }
+        return value.toString();
     }
 
     /** A failure of the format's work, e.g. an unknown snapshot, as Flink reports a bad call. */

@@ -48,12 +48,13 @@ public final class RenameTableProcedure implements Procedure {
         ObjectPath to = target(args, args.required("new_name", newName));
         try {
             rename.rename(from, to);
-        } catch (TableNotExistException | TableAlreadyExistException | CatalogException e) {
-            throw new ValidationException(
-                    String.format(
-                            "Cannot rename table %s to %s in catalog %s: %s",
-                            from.getFullName(), to.getFullName(), catalog, e.getMessage()),
-                    e);
+        } catch (TableNotExistException e) {
+            throw refused(from, to, "table " + from.getFullName() + " does not exist", e);
+        } catch (TableAlreadyExistException e) {
+            throw refused(from, to, "table " + to.getFullName() + " already exists", e);
+        } catch (CatalogException e) {
+            // The catalog's rename names both tables and the catalog already.
+            throw new ValidationException(e.getMessage(), e);
         }
         return new String[] {
             String.format(
@@ -62,13 +63,22 @@ public final class RenameTableProcedure implements Procedure {
         };
     }
 
+    private ValidationException refused(
+            ObjectPath from, ObjectPath to, String reason, Exception cause) {
+        return new ValidationException(
+                String.format(
+                        "Cannot rename table %s to %s in catalog %s: %s",
+                        from.getFullName(), to.getFullName(), catalog, reason),
+                cause);
+    }
+
     /** {@code 'db.t'}, or {@code 'catalog.db.t'} naming this catalog. */
     private ObjectPath target(ProcedureArguments args, String name) {
         String[] parts = name.split("\\.", -1);
         if (parts.length == 3 && !parts[0].equals(catalog)) {
             throw args.invalid(
                     "new_name",
-                    "'" + name + "'",
+                    name,
                     String.format(
                             "catalog %s cannot move a table into catalog %s; name a database of"
                                     + " %s as 'database.table'",
@@ -78,8 +88,7 @@ public final class RenameTableProcedure implements Procedure {
         try {
             return ObjectPath.fromString(path);
         } catch (IllegalArgumentException e) {
-            throw args.invalid(
-                    "new_name", "'" + name + "'", "name the new table as 'database.table'");
+            throw args.invalid("new_name", name, "name the new table as 'database.table'");
         }
     }
 }

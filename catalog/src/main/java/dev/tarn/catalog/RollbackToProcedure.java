@@ -41,8 +41,10 @@ public final class RollbackToProcedure implements Procedure {
         if ((snapshotId == null) == (tag == null)) {
             throw args.invalid(
                     "snapshot_id",
-                    String.valueOf(snapshotId),
-                    "give either snapshot_id or tag (tag: " + tag + ")");
+                    snapshotId,
+                    "give either snapshot_id or tag (tag: "
+                            + ProcedureArguments.literal(tag)
+                            + ")");
         }
         Table target = tables.apply(path);
         try {

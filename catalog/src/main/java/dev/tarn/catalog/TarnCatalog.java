@@ -36,8 +36,8 @@ import org.apache.flink.table.procedures.Procedure;
  * only state: every call reads it afresh, so several catalogs and jobs may share a warehouse.
  * Creating a table and altering its options are atomic (an exclusive schema file); dropping and
  * renaming are directory operations and as atomic as the file system makes them. Tables are handed
- * to Flink with their stored options plus {@code path}, which the connector ({@link #getFactory()})
- * loads them from.
+ * to Flink with their stored options only, no location: the connector ({@link #getFactory()}) finds
+ * each by its name in the warehouse, so the DDL that SHOW CREATE TABLE prints runs in any catalog.
  */
 public final class TarnCatalog extends AbstractCatalog
         implements UnmanagedObjects, PartitionsAndStatistics {
@@ -96,7 +96,15 @@ public final class TarnCatalog extends AbstractCatalog
 
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new TarnDynamicTableFactory(new SystemTables(), io, tableOptions));
+        return Optional.of(
+                new TarnDynamicTableFactory(
+                        new SystemTables(), io, tableOptions, this::tableLocation));
+    }
+
+    /** Where table {@code path} lives (a system table's: its table's), for the connector. */
+    private Path tableLocation(ObjectPath path) {
+        return warehouse()
+                .tablePath(SystemTables.isSystemName(path) ? SystemTables.baseTable(path) : path);
     }
 
     private Warehouse warehouse() {

@@ -19,7 +19,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * validated by Flink's helper, so a missing {@code warehouse} or an unknown key fails with Flink's
  * usual message; the warehouse itself is only touched when the catalog opens. The table options it
  * accepts ({@link TarnCatalogOptions#tableOptions()}) go to every table of the catalog; the S3 keys
- * ({@link S3Options}) override Flink's configuration for the catalog's commits to an object store.
+ * ({@link S3Options}) win over those of the session's Flink configuration, which win over Flink's
+ * config.yaml, for the catalog's commits to an object store and those of its tables' jobs.
  */
 public final class TarnCatalogFactory implements CatalogFactory {
 
@@ -66,7 +67,8 @@ public final class TarnCatalogFactory implements CatalogFactory {
                 context.getName(),
                 warehousePath(context.getName(), warehouse),
                 helper.getOptions().get(TarnCatalogOptions.DEFAULT_DATABASE),
-                FileIO.flinkFileSystems(S3Options.of(context.getOptions())),
+                FileIO.flinkFileSystems(S3Options.of(context.getOptions()))
+                        .withFlinkConfiguration(context.getConfiguration()),
                 tableOptions);
     }
 

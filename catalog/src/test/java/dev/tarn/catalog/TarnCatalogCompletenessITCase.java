@@ -116,27 +116,19 @@ class TarnCatalogCompletenessITCase {
                                                 "Invalid argument 'new_name' of sys.rename_table:"
                                                         + " 'other.db2.x'; catalog lake cannot"
                                                         + " move a table into catalog other"));
+        // Flink's call adds "The call method caused an error: " and a period to the message.
         assertThatThrownBy(() -> sql.exec("CALL lake.sys.rename_table('db.events', 'db2.taken')"))
-                .satisfies(
-                        e ->
-                                assertThat(root(e))
-                                        .hasMessage(
-                                                "Table (or view) db2.taken already exists in"
-                                                        + " Catalog lake."));
+                .hasMessage(
+                        "The call method caused an error: Cannot rename table db.events to"
+                                + " db2.taken in catalog lake: table db2.taken already exists.");
         assertThatThrownBy(() -> sql.exec("CALL lake.sys.rename_table('db.nope', 'db2.x')"))
-                .satisfies(
-                        e ->
-                                assertThat(root(e))
-                                        .hasMessage(
-                                                "Table (or view) db.nope does not exist in Catalog"
-                                                        + " lake."));
+                .hasMessage(
+                        "The call method caused an error: Cannot rename table db.nope to db2.x in"
+                                + " catalog lake: table db.nope does not exist.");
         assertThatThrownBy(() -> sql.exec("CALL lake.sys.rename_table('db.events', 'db9.x')"))
-                .satisfies(
-                        e ->
-                                assertThat(root(e))
-                                        .hasMessage(
-                                                "Cannot rename table db.events to db9.x in catalog"
-                                                        + " lake: database db9 does not exist"));
+                .hasMessage(
+                        "The call method caused an error: Cannot rename table db.events to db9.x"
+                                + " in catalog lake: database db9 does not exist.");
         assertThat(sql.query("SELECT COUNT(*) FROM lake.db.events")).containsExactly("+I[4]");
     }
 
@@ -344,7 +336,8 @@ class TarnCatalogCompletenessITCase {
         sql.exec("CREATE TABLE lake.db.events_like LIKE lake.db.events");
         assertThat(table("events_like").getPartitionKeys()).containsExactly("dt");
         assertThat(options("events_like")).containsEntry("bucket", "2");
-        assertThat(table("events_like").getOptions().get("path")).endsWith("db.db/events_like");
+        assertThat(table("events_like").getOptions()).doesNotContainKey("path");
+        assertThat(lake.resolve("db.db/events_like/schema/schema-0")).exists();
         assertThat(sql.query("SELECT * FROM lake.db.events_like")).isEmpty();
 
         sql.exec(
@@ -382,8 +375,49 @@ class TarnCatalogCompletenessITCase {
         assertThat(copy.getPartitionKeys()).isEqualTo(original.getPartitionKeys());
         assertThat(copy.getComment()).isEqualTo("people");
         assertThat(withoutPath(copy)).isEqualTo(withoutPath(original));
-        assertThat(copy.getOptions().get("path")).endsWith("db2.db/users_copy");
+        assertThat(lake.resolve("db2.db/users_copy/schema/schema-0")).exists();
         assertThat(sql.query("SELECT * FROM lake.db2.users_copy")).isEmpty();
+    }
+
+    /**
+     * The printed DDL names no location: run verbatim in a session whose catalog {@code lake} is
+     * another warehouse, it creates the same table there, which then lives and takes rows there.
+     */
+    @Test
+    void showCreateTableRunsAsPrintedInAnotherWarehouse(@TempDir Path otherLake) throws Exception {
+        sql.exec(
+                "CREATE TABLE lake.db.users (id BIGINT NOT NULL COMMENT 'the key',"
+                        + " name STRING, ts TIMESTAMP(3), dt STRING NOT NULL,"
+                        + " WATERMARK FOR ts AS ts - INTERVAL '5' SECOND,"
+                        + " PRIMARY KEY (id, dt) NOT ENFORCED) COMMENT 'people'"
+                        + " PARTITIONED BY (dt)"
+                        + " WITH ('bucket' = '2', 'merge-engine' = 'partial-update')");
+        String ddl = sql.query("SHOW CREATE TABLE lake.db.users").get(0);
+        ddl = ddl.substring(3, ddl.length() - 1); // +I[...]
+
+        LakeSql other = LakeSql.open(otherLake);
+        other.exec(ddl);
+        assertThat(ddl).doesNotContain("'path'").doesNotContain(lake.toUri().toString());
+
+        TarnCatalog otherCatalog =
+                new TarnCatalog(
+                        "lake", new org.apache.flink.core.fs.Path(otherLake.toUri()), "default");
+        otherCatalog.open();
+        CatalogTable original = table("users");
+        CatalogTable copy = (CatalogTable) otherCatalog.getTable(new ObjectPath("db", "users"));
+        assertThat(copy.getUnresolvedSchema().toString())
+                .isEqualTo(original.getUnresolvedSchema().toString());
+        assertThat(copy.getPartitionKeys()).containsExactly("dt");
+        assertThat(copy.getComment()).isEqualTo("people");
+        assertThat(copy.getOptions())
+                .isEqualTo(original.getOptions())
+                .isEqualTo(Map.of("bucket", "2", "merge-engine", "partial-update"));
+        other.exec(
+                "INSERT INTO lake.db.users VALUES (1, 'ann', TIMESTAMP '2026-01-01 00:00:00',"
+                        + " '2026-01-01')");
+        assertThat(other.query("SELECT id, name FROM lake.db.users")).containsExactly("+I[1, ann]");
+        assertThat(otherLake.resolve("db.db/users/schema/schema-0")).exists();
+        assertThat(sql.query("SELECT * FROM lake.db.users")).isEmpty();
     }
 
     private CatalogTable table(String name) throws Exception {

@@ -102,14 +102,18 @@ class TarnCatalogSnapshotsTest {
         long beforeAnySnapshot = System.currentTimeMillis() - 1;
         assertThatThrownBy(() -> catalog.getTable(EVENTS, beforeAnySnapshot))
                 .isInstanceOf(CatalogException.class)
-                .hasMessage("Table db.events has no snapshot at or before " + beforeAnySnapshot);
+                .hasMessage(
+                        "Table db.events has no snapshot at or before "
+                                + java.time.Instant.ofEpochMilli(beforeAnySnapshot)
+                                + " ("
+                                + beforeAnySnapshot
+                                + "): it has none yet");
 
         TestCatalogTables.append(location, "db.events", 1, new Object[] {1L, "a", "d"});
         long now = System.currentTimeMillis();
         CatalogTable asOf = (CatalogTable) catalog.getTable(EVENTS, now);
         assertThat(asOf.getOptions())
-                .containsEntry("scan.timestamp-millis", String.valueOf(now))
-                .containsKey("path");
+                .isEqualTo(Map.of("scan.timestamp-millis", String.valueOf(now)));
         assertThatThrownBy(() -> catalog.getTable(EVENTS, beforeAnySnapshot))
                 .isInstanceOf(CatalogException.class)
                 .hasMessageContaining("no snapshot at or before");

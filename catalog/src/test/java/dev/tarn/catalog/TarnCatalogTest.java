@@ -153,8 +153,7 @@ class TarnCatalogTest {
         assertThat(table.getOptions())
                 .containsEntry("bucket", "4")
                 .containsEntry("bucket-key", "id")
-                .containsEntry("path", "file:" + lake.resolve("db.db/events"))
-                .hasSize(3);
+                .hasSize(2);
         Schema schema = table.getUnresolvedSchema();
         assertThat(schema.getColumns())
                 .extracting(Schema.UnresolvedColumn::getName)
@@ -167,10 +166,10 @@ class TarnCatalogTest {
     }
 
     @Test
-    void pathOptionIsTheLocationUri() throws Exception {
+    void aTableIsHandedToFlinkWithoutItsLocation() throws Exception {
         catalog.createTable(EVENTS, events(Map.of()), false);
-        String path = ((CatalogTable) catalog.getTable(EVENTS)).getOptions().get("path");
-        assertThat(path).startsWith("file:/").endsWith("/lake/db.db/events");
+        assertThat(((CatalogTable) catalog.getTable(EVENTS)).getOptions()).isEmpty();
+        assertThat(lake.resolve("db.db/events/schema/schema-0")).exists();
     }
 
     @Test
@@ -314,8 +313,8 @@ class TarnCatalogTest {
         ObjectPath clicks = new ObjectPath("db", "clicks");
         assertThat(catalog.listTables("db")).containsExactly("clicks");
         assertThat(((CatalogTable) catalog.getTable(clicks)).getOptions())
-                .containsEntry("bucket", "2")
-                .containsEntry("path", "file:" + lake.resolve("db.db/clicks"));
+                .isEqualTo(Map.of("bucket", "2", "bucket-key", "id"));
+        assertThat(lake.resolve("db.db/clicks/schema/schema-0")).exists();
         assertThat(catalog.listPartitions(clicks)).hasSize(1);
 
         catalog.renameTable(EVENTS, "x", true);

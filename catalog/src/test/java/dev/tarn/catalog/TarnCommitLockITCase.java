@@ -102,11 +102,10 @@ class TarnCommitLockITCase {
     private static void assertHeldOnlyBy(TableEnvironment env, String table, String insert)
             throws Exception {
         String location =
-                env.getCatalog("lake")
-                        .orElseThrow()
-                        .getTable(ObjectPath.fromString(table))
-                        .getOptions()
-                        .get("path");
+                ((TarnCatalog) env.getCatalog("lake").orElseThrow())
+                        .loadTable(ObjectPath.fromString(table))
+                        .location()
+                        .toString();
         try (Connection c = server.getPostgresDatabase().getConnection()) {
             try (PreparedStatement count =
                     c.prepareStatement(

@@ -128,8 +128,8 @@ class TarnLifecycleITCase {
                         + " first");
         assertRefused(
                 "CALL lake.sys.rollback_to(`table` => 'db.t')",
-                "Invalid argument 'snapshot_id' of sys.rollback_to: null; give either snapshot_id"
-                        + " or tag (tag: null)");
+                "Invalid argument 'snapshot_id' of sys.rollback_to: NULL; give either snapshot_id"
+                        + " or tag (tag: NULL)");
         assertRefused(
                 "CALL lake.sys.rollback_to(`table` => 'db.t', snapshot_id => 9)",
                 "Invalid argument 'snapshot_id' of sys.rollback_to: Cannot roll back table db.t to"

@@ -81,9 +81,9 @@ class TarnMaintenanceITCase {
 
         assertThat(sql.query("CALL lake.sys.check_table('db.t')"))
                 .containsExactly(
-                        "+I[null, Table db.t is whole: 2 snapshots, "
+                        "+I[null, Table db.t is whole: checked 2 snapshots and "
                                 + metadataAndData
-                                + " files checked, 2]");
+                                + " files, 2]");
 
         List<String> dryRun =
                 sql.query("CALL lake.sys.remove_orphan_files(`table` => 'db.t', dry_run => true)");
@@ -119,8 +119,11 @@ class TarnMaintenanceITCase {
                         "+I[" + uri(dataFile) + ", data file is missing, 1, 2]",
                         "+I[" + uri(dataFile) + ", data file is missing, 2]");
         assertThat(check.get(1))
-                .startsWith("+I[null, Table db.t has 1 missing or damaged files (2 snapshots, ")
-                .contains(", footers read checked); ");
+                .startsWith(
+                        "+I[null, Table db.t has 1 missing or damaged file (checked 2 snapshots"
+                                + " and "
+                                + metadataAndData
+                                + " files, reading each data file's footer); ");
     }
 
     /** 2 snapshots: 4 manifest lists, 2 manifests, and the data files. */
@@ -133,8 +136,13 @@ class TarnMaintenanceITCase {
     @Test
     void badArgumentsFailWithMessagesNamingThem() throws Exception {
         assertThatThrownBy(() -> sql.query("CALL lake.sys.check_table('db.missing')"))
-                .hasStackTraceContaining(
-                        "Table (or view) db.missing does not exist in Catalog lake.");
+                .hasMessage(
+                        "The call method caused an error: Table db.missing does not exist in"
+                                + " catalog lake.");
+        assertThatThrownBy(() -> sql.query("CALL lake.sys.create_tag('db.t', '')"))
+                .hasMessage(
+                        "The call method caused an error: Invalid argument 'tag' of"
+                                + " sys.create_tag: ''; it is required.");
         assertThatThrownBy(() -> sql.query("CALL lake.sys.remove_orphan_files('nodot')"))
                 .hasStackTraceContaining(
                         "Cannot remove orphan files of 'nodot': name a table as 'database.table'");

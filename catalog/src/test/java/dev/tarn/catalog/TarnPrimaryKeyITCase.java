@@ -117,8 +117,9 @@ class TarnPrimaryKeyITCase {
                 .asString()
                 .contains("is compacted already");
         assertThatThrownBy(() -> query("CALL lake.sys.compact('db.missing')"))
-                .hasStackTraceContaining(
-                        "Table (or view) db.missing does not exist in Catalog lake");
+                .hasMessage(
+                        "The call method caused an error: Cannot compact: argument 'table' names"
+                                + " no table: Table db.missing does not exist in catalog lake.");
     }
 
     @Test

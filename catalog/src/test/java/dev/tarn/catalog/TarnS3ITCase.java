@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
@@ -205,6 +207,37 @@ class TarnS3ITCase {
                                 "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM db.once"))
                 .as("every row once, none lost and none twice")
                 .containsExactly("+I[" + rows + ", " + rows + ", 1, " + rows + "]");
+    }
+
+    /**
+     * A Java program running Flink embedded: the S3 keys are only in the {@code Configuration} it
+     * gives Flink's file systems ({@link #start}) and its table environment; no config.yaml and no
+     * catalog or table option names them. The catalog's commits (in this process) and the sink's
+     * (in the cluster's tasks) both reach the store, and so does a {@code 'connector' = 'tarn'}
+     * table outside a Tarn catalog.
+     */
+    @Test
+    void anEmbeddedProgramGivesTheS3KeysInItsFlinkConfigurationOnly() throws Exception {
+        Configuration config = Configuration.fromMap(FlinkS3Plugin.settings(server));
+        config.set(CoreOptions.DEFAULT_PARALLELISM, 2);
+        TableEnvironment env =
+                TableEnvironment.create(
+                        EnvironmentSettings.newInstance()
+                                .inBatchMode()
+                                .withConfiguration(config)
+                                .build());
+        env.executeSql(
+                "CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = 's3://lake/embedded')");
+        env.executeSql("CREATE TABLE lake.`default`.t (id INT, name STRING)");
+        env.executeSql("INSERT INTO lake.`default`.t VALUES (1, 'a'), (2, 'b')").await();
+        assertThat(query(env, "SELECT * FROM lake.`default`.t"))
+                .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+
+        env.executeSql(
+                "CREATE TEMPORARY TABLE loose (id INT, name STRING) WITH ('connector' = 'tarn',"
+                        + " 'path' = 's3://lake/embedded-loose/t')");
+        env.executeSql("INSERT INTO loose VALUES (3, 'c')").await();
+        assertThat(query(env, "SELECT * FROM loose")).containsExactly("+I[3, c]");
     }
 
     @Test

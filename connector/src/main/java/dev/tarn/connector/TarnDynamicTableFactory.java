@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
@@ -21,6 +22,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -32,10 +34,11 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Creates Tarn table sources and sinks, for tables of a Tarn catalog and for {@code 'connector' =
- * 'tarn'} tables declared in any catalog. The table is found at its {@code path}; options given as
- * hints ({@code /*+ OPTIONS(...) *}{@code /}), or in the DDL of a {@code 'connector' = 'tarn'}
- * table, are layered over the stored ones where their scope allows ({@link
- * dev.tarn.format.schema.TableOptions.OptionScope}).
+ * 'tarn'} tables declared in any catalog. The table is found at its {@code path}, or where its
+ * catalog keeps it by name (a catalog table carries no location, so its DDL as {@code SHOW CREATE
+ * TABLE} prints it runs in any catalog); options given as hints ({@code /*+ OPTIONS(...) *}{@code
+ * /}), or in the DDL of a {@code 'connector' = 'tarn'} table, are layered over the stored ones
+ * where their scope allows ({@link dev.tarn.format.schema.TableOptions.OptionScope}).
  */
 public class TarnDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
@@ -50,8 +53,17 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      */
     private final Map<String, String> catalogOptions;
 
-    /** How tables are reached: Flink's file systems, with a catalog's object-store settings. */
+    /**
+     * How tables are reached: Flink's file systems, with a catalog's object-store settings, under
+     * which each table gets those of the Flink configuration its factory context gives.
+     */
     private final FileIO io;
+
+    /**
+     * Where the catalog keeps a table, by its name in the catalog (a system table's: its table's);
+     * null outside a Tarn catalog, where a table names its {@code path}.
+     */
+    @Nullable private final Function<ObjectPath, Path> locations;
 
     /** The factory Flink discovers for {@code 'connector' = 'tarn'}: no system tables. */
     public TarnDynamicTableFactory() {
@@ -64,19 +76,24 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      * TarnAuditLogTableSource#NAME}, the table's own read.
      */
     public TarnDynamicTableFactory(@Nullable MetadataRows metadata) {
-        this(metadata, FileIO.flinkFileSystems(), Map.of());
+        this(metadata, FileIO.flinkFileSystems(), Map.of(), null);
     }
 
     /**
      * As {@link #TarnDynamicTableFactory(MetadataRows)}, reaching tables through {@code io}, with
      * table options of the catalog that apply to each table unless it stores or is given its own
-     * value ({@code commit.lock}, ...).
+     * value ({@code commit.lock}, ...), finding a table without a {@code path} option at {@code
+     * locations} of its name.
      */
     public TarnDynamicTableFactory(
-            @Nullable MetadataRows metadata, FileIO io, Map<String, String> catalogOptions) {
+            @Nullable MetadataRows metadata,
+            FileIO io,
+            Map<String, String> catalogOptions,
+            @Nullable Function<ObjectPath, Path> locations) {
         this.metadata = metadata;
         this.io = io;
         this.catalogOptions = Map.copyOf(catalogOptions);
+        this.locations = locations;
     }
 
     @Override
@@ -168,11 +185,16 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         options.remove(FactoryUtil.CONNECTOR.key());
         boolean system = options.remove(TarnConnectorOptions.SYSTEM_TABLE.key()) != null;
         watermarkOptions(name, options);
-        if (path == null || path.isBlank()) {
+        Path location;
+        if (path != null && !path.isBlank()) {
+            location = new Path(path);
+        } else if (locations != null) {
+            location = locations.apply(context.getObjectIdentifier().toObjectPath());
+        } else {
             throw new ValidationException(
                     "Table " + name + " has no 'path' option: set it to the table's location");
         }
-        Path location = new Path(path);
+        FileIO io = this.io.withFlinkConfiguration(context.getConfiguration());
         Table stored;
         try {
             stored = Table.load(io, location, name);
@@ -182,7 +204,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                 throw new ValidationException(
                         "Cannot read system table " + name + ": " + e.getMessage(), e);
             }
-            return createFromDdl(context, catalogTable, location, name, options);
+            return createFromDdl(io, catalogTable, location, name, options);
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }
@@ -244,8 +266,8 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         return dynamic;
     }
 
-    private Table createFromDdl(
-            Context context,
+    private static Table createFromDdl(
+            FileIO io,
             ResolvedCatalogTable catalogTable,
             Path location,
             String name,

@@ -69,13 +69,14 @@ final class ConditionalPut {
             if (attempt == MAX_ATTEMPTS) {
                 throw new IOException(
                         String.format(
-                                "Cannot create s3://%s/%s at %s after %d attempts%s: %s",
+                                "Cannot create s3://%s/%s at %s after %d attempts%s: %s%s",
                                 bucket,
                                 key,
                                 settings.describeEndpoint(),
                                 attempt,
                                 maybeSent ? " (it may have been created)" : "",
-                                describe(failure)),
+                                describe(failure),
+                                settings.unsetKeys()),
                         failure);
             }
             backoff(attempt);
@@ -130,7 +131,7 @@ final class ConditionalPut {
                             "Cannot write s3://%s/%s at %s: %s",
                             bucket, key, settings.describeEndpoint(), cause);
         }
-        return new IOException(message, e);
+        return new IOException(message + settings.unsetKeys(), e);
     }
 
     /** Status and error code for a store's answer; the class and message for a client error. */

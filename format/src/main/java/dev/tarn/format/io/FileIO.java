@@ -3,6 +3,7 @@ package dev.tarn.format.io;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -103,9 +104,19 @@ public interface FileIO extends Serializable {
 
     /**
      * Settings for reaching the object store this I/O serves ({@link S3Options} keys) that win over
-     * Flink's configuration; none by default.
+     * the config.yaml of Flink's processes; none by default.
      */
     default Map<String, String> storeOptions() {
         return Map.of();
+    }
+
+    /**
+     * This I/O with the object-store settings of {@code configuration} (the Flink configuration a
+     * catalog or table factory is given: a session's, an embedded program's) under its own {@link
+     * #storeOptions}, so they reach the tasks it is shipped to, whose config.yaml may lack them.
+     * Itself where it has no such settings.
+     */
+    default FileIO withFlinkConfiguration(ReadableConfig configuration) {
+        return this;
     }
 }

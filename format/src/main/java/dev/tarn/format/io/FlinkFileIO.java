@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import javax.annotation.Nullable;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -48,6 +49,13 @@ final class FlinkFileIO implements FileIO {
     @Override
     public Map<String, String> storeOptions() {
         return Collections.unmodifiableMap(storeOptions);
+    }
+
+    @Override
+    public FileIO withFlinkConfiguration(ReadableConfig configuration) {
+        Map<String, String> merged = new HashMap<>(S3Options.of(configuration));
+        merged.putAll(storeOptions);
+        return merged.equals(storeOptions) ? this : new FlinkFileIO(merged);
     }
 
     private static FileSystem fs(Path path) throws IOException {

@@ -108,8 +108,13 @@ final class S3Objects {
         if (attempt >= ConditionalPut.MAX_ATTEMPTS) {
             throw new IOException(
                     String.format(
-                            "Cannot reach s3://%s/%s at %s after %d attempts: %s",
-                            bucket, key, settings.describeEndpoint(), attempt, put.describe(e)),
+                            "Cannot reach s3://%s/%s at %s after %d attempts: %s%s",
+                            bucket,
+                            key,
+                            settings.describeEndpoint(),
+                            attempt,
+                            put.describe(e),
+                            settings.unsetKeys()),
                     e);
         }
         ConditionalPut.backoff(attempt);

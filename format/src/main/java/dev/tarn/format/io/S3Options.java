@@ -8,14 +8,17 @@ import org.apache.flink.configuration.ConfigConstants;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.GlobalConfiguration;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.Path;
 
 /**
  * How Tarn reaches an S3-compatible store for its atomic commit step (the conditional put of {@code
  * snapshot-<n>}): the keys of Flink's own S3 file systems, so one set of settings in Flink's
- * configuration serves Flink's S3 plugin (data files) and the commit path. A catalog may give them
- * as catalog options, which then win over Flink's configuration for the commit path. No key set:
- * AWS's endpoint for the region and the default credential chain.
+ * configuration serves Flink's S3 plugin (data files) and the commit path. Each key is taken from
+ * the first of: a catalog's options, the Flink configuration given to the catalog or table factory
+ * (a session's {@code SET}, an embedded program's {@code Configuration}), and the {@code
+ * config.yaml} of {@code FLINK_CONF_DIR}. No key set: AWS's endpoint for the region and the default
+ * credential chain.
  */
 public final class S3Options {
 
@@ -88,6 +91,20 @@ public final class S3Options {
             }
         }
         return s3;
+    }
+
+    /** The S3 keys set in a Flink configuration (a session's, an embedded program's). */
+    public static Map<String, String> of(ReadableConfig configuration) {
+        return of(configuration.toMap());
+    }
+
+    /** Where {@link #resolve} and the factories look for the keys, for messages. */
+    static String describeSources() {
+        String confDir = System.getenv(ConfigConstants.ENV_FLINK_CONF_DIR);
+        return "the catalog's options, the Flink configuration given to the catalog or table (a"
+                + " session's SET, an embedded program's Configuration) and the config.yaml of "
+                + ConfigConstants.ENV_FLINK_CONF_DIR
+                + (confDir == null ? " (not set)" : " " + confDir);
     }
 
     /**

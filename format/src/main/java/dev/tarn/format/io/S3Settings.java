@@ -3,6 +3,7 @@ package dev.tarn.format.io;
 import java.io.Serializable;
 import java.util.Map;
 import javax.annotation.Nullable;
+import org.apache.flink.configuration.ConfigOption;
 
 /**
  * The settings of one S3 client ({@link S3Options} resolved against Flink's configuration): the key
@@ -47,6 +48,44 @@ record S3Settings(
     /** How messages name the store: its endpoint, or AWS's for the region. */
     String describeEndpoint() {
         return endpoint != null ? endpoint : "AWS S3 (" + region + ")";
+    }
+
+    /**
+     * For the messages of failed requests: which of the endpoint and the credentials no key gave,
+     * where the keys were looked for, and what was used instead; empty if keys gave both.
+     */
+    String unsetKeys() {
+        String keys;
+        String used;
+        if (endpoint == null && accessKey == null) {
+            keys = keyList(S3Options.ENDPOINT, S3Options.ACCESS_KEY, S3Options.SECRET_KEY);
+            used = describeEndpoint() + " and AWS's default credential chain";
+        } else if (endpoint == null) {
+            keys = keyList(S3Options.ENDPOINT);
+            used = describeEndpoint();
+        } else if (accessKey == null) {
+            keys = keyList(S3Options.ACCESS_KEY, S3Options.SECRET_KEY);
+            used = "AWS's default credential chain";
+        } else {
+            return "";
+        }
+        return ". No "
+                + keys
+                + " was set in "
+                + S3Options.describeSources()
+                + ", so Tarn used "
+                + used;
+    }
+
+    private static String keyList(ConfigOption<?>... options) {
+        StringBuilder list = new StringBuilder();
+        for (int i = 0; i < options.length; i++) {
+            if (i > 0) {
+                list.append(i == options.length - 1 ? " or " : ", ");
+            }
+            list.append('\'').append(options[i].key()).append('\'');
+        }
+        return list.toString();
     }
 
     @Override

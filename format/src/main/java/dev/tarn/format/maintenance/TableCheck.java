@@ -48,21 +48,28 @@ public final class TableCheck {
             if (snapshots == 0 && problems.isEmpty()) {
                 return "Table " + table + " has no snapshot: nothing to check";
             }
-            String what =
+            String checked =
                     String.format(
-                            "%d snapshots, %d files%s",
-                            snapshots, files, deep ? ", footers read" : "");
+                            "checked %s and %s%s",
+                            count(snapshots, "snapshot"),
+                            count(files, "file"),
+                            deep ? ", reading each data file's footer" : "");
             if (problems.isEmpty()) {
-                return String.format("Table %s is whole: %s checked", table, what);
+                return String.format("Table %s is whole: %s", table, checked);
             }
             return String.format(
-                    "Table %s has %d missing or damaged files (%s checked); %s",
+                    "Table %s has %s (%s); %s",
                     table,
-                    problems.size(),
-                    what,
+                    count(problems.size(), "missing or damaged file"),
+                    checked,
                     newestWhole.isPresent()
                             ? "newest whole snapshot: " + newestWhole.getAsLong()
                             : "no snapshot is whole");
+        }
+
+        /** "1 file", "2 files". */
+        private static String count(long n, String noun) {
+            return n + " " + noun + (n == 1 ? "" : "s");
         }
     }
 

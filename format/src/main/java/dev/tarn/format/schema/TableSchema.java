@@ -126,8 +126,9 @@ public record TableSchema(
                                 + highestFieldId);
             }
         }
-        checkKeys("Partition key", partitionKeys, names);
-        checkKeys("Primary key", primaryKeys, names);
+        List<String> columns = fields.stream().map(DataField::name).toList();
+        checkKeys("Partition key", partitionKeys, columns);
+        checkKeys("Primary key", primaryKeys, columns);
         Set<String> all = new HashSet<>(names);
         Set<Integer> positions = new HashSet<>();
         for (ComputedColumn c : computedColumns) {
@@ -144,7 +145,7 @@ public record TableSchema(
                     "Watermark column "
                             + watermark.rowtime()
                             + " is not a column; columns are "
-                            + fields.stream().map(DataField::name).toList());
+                            + columns);
         }
     }
 
@@ -180,12 +181,13 @@ public record TableSchema(
         this(id, fields, partitionKeys, primaryKeys, options, comment, null);
     }
 
-    private static void checkKeys(String what, List<String> keys, Set<String> names) {
+    /** Refuses a key that is no column, naming the columns in table order, or one given twice. */
+    private static void checkKeys(String what, List<String> keys, List<String> columns) {
         Set<String> seen = new HashSet<>();
         for (String key : keys) {
-            if (!names.contains(key)) {
+            if (!columns.contains(key)) {
                 throw new IllegalArgumentException(
-                        what + " " + key + " is not a column; columns are " + names);
+                        what + " " + key + " is not a column; columns are " + columns);
             }
             if (!seen.add(key)) {
                 throw new IllegalArgumentException(what + " " + key + " appears twice");
@@ -328,7 +330,7 @@ public record TableSchema(
         String option = options.get(TableOptions.BUCKET_KEY.key());
         if (option != null && !option.isBlank()) {
             List<String> keys = List.of(option.trim().split("\\s*,\\s*"));
-            checkKeys("Bucket key", keys, new HashSet<>(fieldNames()));
+            checkKeys("Bucket key", keys, fieldNames());
             return keys;
         }
         if (!primaryKeys.isEmpty()) {

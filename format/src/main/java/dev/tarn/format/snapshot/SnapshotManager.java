@@ -267,9 +267,15 @@ public final class SnapshotManager {
     public Snapshot atOrBefore(long timeMillis) {
         OptionalLong earliest = earliestId();
         OptionalLong latest = latestId();
+        // The time as an instant, and as the epoch milliseconds a 'scan.timestamp-millis' gave.
+        String time = java.time.Instant.ofEpochMilli(timeMillis) + " (" + timeMillis + ")";
         if (earliest.isEmpty() || latest.isEmpty()) {
             throw new IllegalArgumentException(
-                    "Table " + table + " has no snapshot at or before " + timeMillis);
+                    "Table "
+                            + table
+                            + " has no snapshot at or before "
+                            + time
+                            + ": it has none yet");
         }
         long lo = earliest.getAsLong();
         long hi = latest.getAsLong();
@@ -279,7 +285,7 @@ public final class SnapshotManager {
                             "Table %s has no snapshot at or before %s: the earliest, %d, was"
                                     + " committed at %s",
                             table,
-                            java.time.Instant.ofEpochMilli(timeMillis),
+                            time,
                             lo,
                             java.time.Instant.ofEpochMilli(snapshot(lo).commit().timeMillis())));
         }

@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +30,31 @@ class FlinkFileIOTest {
         try (Stream<java.nio.file.Path> files = Files.list(tempDir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
         }
+    }
+
+    @Test
+    void objectStoreSettingsOfAFlinkConfigurationGoUnderTheCatalogsOwn() {
+        FileIO catalogs =
+                FileIO.flinkFileSystems(
+                        Map.of("s3.endpoint", "http://catalog:9000", "warehouse", "s3://b/w"));
+        Configuration session =
+                Configuration.fromMap(
+                        Map.of(
+                                "s3.endpoint", "http://session:9000",
+                                "s3.access-key", "session-key",
+                                "s3.secret-key", "session-secret",
+                                "parallelism.default", "2"));
+
+        assertThat(catalogs.withFlinkConfiguration(session).storeOptions())
+                .as("the catalog's own key wins, the session's fill in, other keys stay out")
+                .isEqualTo(
+                        Map.of(
+                                "s3.endpoint", "http://catalog:9000",
+                                "s3.access-key", "session-key",
+                                "s3.secret-key", "session-secret"));
+        assertThat(catalogs.withFlinkConfiguration(new Configuration()))
+                .as("nothing to add")
+                .isSameAs(catalogs);
     }
 
     @Test

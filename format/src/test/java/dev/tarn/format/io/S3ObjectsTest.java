@@ -2,6 +2,7 @@ package dev.tarn.format.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
@@ -278,6 +279,47 @@ class S3ObjectsTest {
                                 + " endpoint http://127.0.0.1:"
                                 + closed
                                 + ": ConnectException");
+    }
+
+    @Test
+    void aFailureWithNoKeySetNamesTheKeysAndWhereTheyWereLookedFor() throws IOException {
+        assumeTrue(System.getenv("FLINK_CONF_DIR") == null, "the message names FLINK_CONF_DIR");
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        // The request goes to a closed loopback port, never to AWS; the message is the settings'.
+        S3Settings reachable =
+                new S3Settings("http://127.0.0.1:" + closed, true, "key", "secret", "us-east-1");
+        S3Settings none = new S3Settings(null, false, null, null, "us-east-1");
+        S3Objects commit = new S3Objects(S3Clients.build(reachable, List.of()), none);
+        String sources =
+                "the catalog's options, the Flink configuration given to the catalog or table (a"
+                        + " session's SET, an embedded program's Configuration) and the"
+                        + " config.yaml of FLINK_CONF_DIR (not set)";
+
+        assertThatThrownBy(() -> commit.verify(new Path("s3://" + BUCKET + "/unset")))
+                .isInstanceOf(IOException.class)
+                .hasMessageStartingWith(
+                        "Cannot create s3://commits/unset/.tarn-conditional-put-probe-")
+                .hasMessageEndingWith(
+                        " at AWS S3 (us-east-1) after 6 attempts: cannot reach the endpoint AWS S3"
+                                + " (us-east-1): ConnectException: Connection refused. No"
+                                + " 's3.endpoint', 's3.access-key' or 's3.secret-key' was set in "
+                                + sources
+                                + ", so Tarn used AWS S3 (us-east-1) and AWS's default credential"
+                                + " chain");
+        assertThat(new S3Settings(null, true, "k", "s", "eu-west-1").unsetKeys())
+                .isEqualTo(
+                        ". No 's3.endpoint' was set in "
+                                + sources
+                                + ", so Tarn used AWS S3 (eu-west-1)");
+        assertThat(new S3Settings("http://minio:9000", true, null, null, "us-east-1").unsetKeys())
+                .isEqualTo(
+                        ". No 's3.access-key' or 's3.secret-key' was set in "
+                                + sources
+                                + ", so Tarn used AWS's default credential chain");
+        assertThat(settings.unsetKeys()).isEmpty();
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,11 @@ class TableCheckTest {
         assertThat(result.newestWhole()).hasValue(3);
         // 3 snapshots: 6 lists, 3 manifests, 3 data files.
         assertThat(result.summary())
-                .isEqualTo("Table db.t is whole: 3 snapshots, 12 files, footers read checked");
+                .isEqualTo(
+                        "Table db.t is whole: checked 3 snapshots and 12 files, reading each data"
+                                + " file's footer");
+        assertThat(check(false).summary())
+                .isEqualTo("Table db.t is whole: checked 3 snapshots and 12 files");
     }
 
     @Test
@@ -90,8 +95,25 @@ class TableCheckTest {
         assertThat(result.newestWhole()).hasValue(1);
         assertThat(result.summary())
                 .isEqualTo(
-                        "Table db.t has 2 missing or damaged files (3 snapshots, 12 files checked);"
-                                + " newest whole snapshot: 1");
+                        "Table db.t has 2 missing or damaged files (checked 3 snapshots and 12"
+                                + " files); newest whole snapshot: 1");
+    }
+
+    @Test
+    void theSummaryCountsOneOfAThingInTheSingular() {
+        TableCheck.Problem lost =
+                new TableCheck.Problem("file:/t/bucket-0/data-1.parquet", "missing", List.of(1L));
+        assertThat(
+                        new TableCheck.Result("db.t", List.of(), 1, 1, false, OptionalLong.of(1))
+                                .summary())
+                .isEqualTo("Table db.t is whole: checked 1 snapshot and 1 file");
+        assertThat(
+                        new TableCheck.Result(
+                                        "db.t", List.of(lost), 1, 3, true, OptionalLong.empty())
+                                .summary())
+                .isEqualTo(
+                        "Table db.t has 1 missing or damaged file (checked 1 snapshot and 3 files,"
+                                + " reading each data file's footer); no snapshot is whole");
     }
 
     @Test

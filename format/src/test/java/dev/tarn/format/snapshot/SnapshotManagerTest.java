@@ -95,7 +95,9 @@ class SnapshotManagerTest {
                 .hasMessage("Snapshot 1 of table db.t does not exist (earliest none, latest none)");
         assertThatThrownBy(() -> snapshots.atOrBefore(5))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Table db.t has no snapshot at or before 5");
+                .hasMessage(
+                        "Table db.t has no snapshot at or before 1970-01-01T00:00:00.005Z (5): it"
+                                + " has none yet");
     }
 
     @Test
@@ -192,8 +194,9 @@ class SnapshotManagerTest {
         assertThatThrownBy(() -> snapshots.atOrBefore(2500))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
-                        "Table db.t has no snapshot at or before 1970-01-01T00:00:02.500Z: the"
-                                + " earliest, 3, was committed at 1970-01-01T00:00:03Z");
+                        "Table db.t has no snapshot at or before 1970-01-01T00:00:02.500Z"
+                                + " (2500): the earliest, 3, was committed at"
+                                + " 1970-01-01T00:00:03Z");
     }
 
     @Test
