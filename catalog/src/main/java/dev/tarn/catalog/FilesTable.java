@@ -65,7 +65,7 @@ final class FilesTable {
             rows.add(
                     GenericRowData.of(
                             StringData.fromString(
-                                    SystemTableValues.partition(
+                                    PartitionNames.text(
                                             table.schema().partitionKeys(), f.partition())),
                             f.bucket(),
                             StringData.fromString(f.path().toString()),
