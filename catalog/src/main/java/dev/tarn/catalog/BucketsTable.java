@@ -42,8 +42,7 @@ final class BucketsTable {
         Map<Key, FileTotals> byBucket =
                 new TreeMap<>(Comparator.comparing(Key::partition).thenComparing(Key::bucket));
         for (BucketFile f : files) {
-            String partition =
-                    SystemTableValues.partition(table.schema().partitionKeys(), f.partition());
+            String partition = PartitionNames.text(table.schema().partitionKeys(), f.partition());
             byBucket.computeIfAbsent(new Key(partition, f.bucket()), k -> new FileTotals())
                     .add(f, written);
         }

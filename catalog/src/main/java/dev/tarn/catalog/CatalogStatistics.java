@@ -83,12 +83,13 @@ final class CatalogStatistics {
      *
      * @param sameType false if its type changed since (then its bounds are of another type)
      */
-    private record Source(int index, boolean sameType) {}
+    record Source(int index, boolean sameType) {}
 
     /**
-     * Per column of the current schema, its place in schema {@code schemaId}, or null if absent.
+     * Per column of {@code fields} (the current schema's), its place in schema {@code schemaId} by
+     * field id, or null if absent there (also for {@code $files}).
      */
-    private static Source[] sources(Table table, List<DataField> fields, long schemaId) {
+    static Source[] sources(Table table, List<DataField> fields, long schemaId) {
         TableSchema written = table.schemaManager().schema(schemaId);
         Source[] sources = new Source[fields.size()];
         for (int i = 0; i < fields.size(); i++) {

@@ -2,19 +2,21 @@ package dev.tarn.catalog;
 
 import static dev.tarn.catalog.SystemTableValues.field;
 
+import dev.tarn.catalog.CatalogStatistics.Source;
 import dev.tarn.format.Table;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.read.TableFiles.KeyBounds;
-import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.schema.TableSchema.DataField;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
-import java.util.function.IntFunction;
+import java.util.function.BiFunction;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
@@ -25,8 +27,10 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * {@code t$files}: the live data files of the snapshot a query reads, bucket by bucket, with what
  * their manifest entries record. Keys are shown as {@code [v1, v2]} in primary-key order, column
- * statistics as {@code {col=value, ...}} over the columns of the schema the file was written with
- * ({@code null} where unknown). {@code creation_time} is the file's modification time.
+ * statistics as {@code {col=value, ...}} over every column of the current schema, found in the
+ * file's by field id (a renamed column under its new name, with what the file recorded for it) and
+ * {@code null} where unknown: a column added after the file was written has no null count and no
+ * bounds. {@code creation_time} is the file's modification time.
  */
 final class FilesTable {
 
@@ -53,19 +57,20 @@ final class FilesTable {
         List<BucketFile> files = SystemTableValues.liveFiles(table);
         Map<Path, Long> written = SystemTableValues.writeTimes(table, files);
         TableFiles keys = new TableFiles(table.context());
-        Map<Long, TableSchema> schemas = new HashMap<>();
+        List<DataField> fields = table.schema().fields();
+        Map<Long, Source[]> sourcesBySchema = new HashMap<>();
         List<RowData> rows = new ArrayList<>();
         for (BucketFile f : files) {
             DataFile file = f.file();
-            TableSchema schema =
-                    schemas.computeIfAbsent(
-                            file.schemaId(), id -> table.schemaManager().schema(id));
+            Source[] sources =
+                    sourcesBySchema.computeIfAbsent(
+                            file.schemaId(), id -> CatalogStatistics.sources(table, fields, id));
+            Columns columns = new Columns(fields, sources, file.valueStats());
             Optional<KeyBounds> bounds = keys.keyBounds(file);
-            DataFile.ColumnStats stats = file.valueStats();
             rows.add(
                     GenericRowData.of(
                             StringData.fromString(
-                                    SystemTableValues.partition(
+                                    PartitionNames.text(
                                             table.schema().partitionKeys(), f.partition())),
                             f.bucket(),
                             StringData.fromString(f.path().toString()),
@@ -76,9 +81,9 @@ final class FilesTable {
                             file.fileSize(),
                             bounds.map(b -> StringData.fromString(b.min().toString())).orElse(null),
                             bounds.map(b -> StringData.fromString(b.max().toString())).orElse(null),
-                            stats(schema, stats, i -> count(stats.nullCount(i))),
-                            stats(schema, stats, stats::min),
-                            stats(schema, stats, stats::max),
+                            columns.text(FilesTable::nullCount),
+                            columns.text(ColumnStats::min),
+                            columns.text(ColumnStats::max),
                             file.sequence().min(),
                             file.sequence().max(),
                             SystemTableValues.timestamp(written.get(f.path()))));
@@ -91,19 +96,31 @@ final class FilesTable {
         return fileName.substring(fileName.lastIndexOf('.') + 1);
     }
 
-    private static Object count(long nulls) {
+    /** A column's null count, or null where the file's statistics do not know it. */
+    private static Object nullCount(ColumnStats stats, int column) {
+        long nulls = stats.nullCount(column);
         return nulls < 0 ? null : nulls;
     }
 
-    /** {@code {col=value, ...}} over the columns of {@code schema}, as far as the stats go. */
-    static StringData stats(
-            TableSchema schema, DataFile.ColumnStats stats, IntFunction<Object> value) {
-        StringJoiner text = new StringJoiner(", ", "{", "}");
-        int columns = Math.min(schema.fields().size(), stats.columnCount());
-        for (int i = 0; i < columns; i++) {
-            text.add(schema.fields().get(i).name() + "=" + value.apply(i));
+    /** A file's statistics by the columns of the current schema. */
+    private record Columns(List<DataField> fields, Source[] sources, ColumnStats stats) {
+
+        /**
+         * {@code {col=value, ...}} over every column, {@code null} where the file records nothing
+         * (a column it predates).
+         */
+        StringData text(BiFunction<ColumnStats, Integer, Object> value) {
+            StringJoiner text = new StringJoiner(", ", "{", "}");
+            for (int i = 0; i < fields.size(); i++) {
+                Source source = sources[i];
+                Object v = null;
+                if (source != null && source.index() < stats.columnCount()) {
+                    v = value.apply(stats, source.index());
+                }
+                text.add(fields.get(i).name() + "=" + v);
+            }
+            return StringData.fromString(text.toString());
         }
-        return StringData.fromString(text.toString());
     }
 
     private FilesTable() {}

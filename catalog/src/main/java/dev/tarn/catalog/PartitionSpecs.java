@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Predicate;
 import org.apache.flink.table.api.ValidationException;
 
@@ -12,8 +13,9 @@ import org.apache.flink.table.api.ValidationException;
  * The {@code partitions} argument of a procedure, in Apache Paimon's syntax: partitions separated
  * by {@code ;}, each a list of {@code key=value} pairs separated by {@code ,}, e.g. {@code
  * 'dt=2026-11-30,hh=10;dt=2026-12-01'}. A partition is selected if one of the specs matches it:
- * each key of the spec has that value ({@value Partition#NULL_DIRECTORY} for NULL); keys a spec
- * leaves out match any value. Values are taken as written, without escaping.
+ * each key of the spec has the value its {@linkplain PartitionNames name} names ({@value
+ * PartitionNames#NULL} for NULL); keys a spec leaves out match any value. Names are trimmed; a
+ * value with a {@code ,} or {@code ;} or surrounding blanks is selected through {@code where}.
  */
 final class PartitionSpecs {
 
@@ -22,8 +24,9 @@ final class PartitionSpecs {
     /**
      * Parses {@code text} against the partition keys of {@code table}.
      *
+     * @return per partition, its keys with their values (null for NULL)
      * @throws ValidationException naming the argument and what is wrong: an empty spec, a pair
-     *     without {@code =}, a key that is not a partition key, a key given twice
+     *     without {@code =}, a key that is not a partition key, a key given twice, a malformed name
      */
     static List<Map<String, String>> parse(String table, List<String> keys, String text) {
         if (keys.isEmpty()) {
@@ -48,8 +51,13 @@ final class PartitionSpecs {
                             text,
                             "'" + key + "' is no partition key; the partition keys are " + keys);
                 }
-                if (spec.put(key, value) != null) {
+                if (spec.containsKey(key)) {
                     throw refuse(table, text, "key '" + key + "' is given twice in one partition");
+                }
+                try {
+                    spec.put(key, PartitionNames.value(key, value));
+                } catch (IllegalArgumentException e) {
+                    throw refuse(table, text, e.getMessage());
                 }
             }
             specs.add(spec);
@@ -64,9 +72,7 @@ final class PartitionSpecs {
 
     private static boolean matches(List<String> keys, Map<String, String> spec, Partition p) {
         for (Map.Entry<String, String> e : spec.entrySet()) {
-            String value = p.values().get(keys.indexOf(e.getKey()));
-            String text = value == null ? Partition.NULL_DIRECTORY : value;
-            if (!text.equals(e.getValue())) {
+            if (!Objects.equals(p.values().get(keys.indexOf(e.getKey())), e.getValue())) {
                 return false;
             }
         }

@@ -35,8 +35,7 @@ final class PartitionsTable {
         Map<Path, Long> written = SystemTableValues.writeTimes(table, files);
         Map<String, FileTotals> byPartition = new TreeMap<>();
         for (BucketFile f : files) {
-            String partition =
-                    SystemTableValues.partition(table.schema().partitionKeys(), f.partition());
+            String partition = PartitionNames.text(table.schema().partitionKeys(), f.partition());
             byPartition.computeIfAbsent(partition, p -> new FileTotals()).add(f, written);
         }
         List<RowData> rows = new ArrayList<>();

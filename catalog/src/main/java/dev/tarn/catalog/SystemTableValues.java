@@ -1,7 +1,6 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.snapshot.Snapshot;
@@ -26,9 +25,8 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The values the metadata system tables share: their column declarations, times as Flink
- * timestamps, partitions as text, and the live files of the snapshot a query reads with the time
- * each was written. Times are wall-clock times of the planning JVM's time zone, as Apache Paimon
- * shows them.
+ * timestamps, and the live files of the snapshot a query reads with the time each was written.
+ * Times are wall-clock times of the planning JVM's time zone, as Apache Paimon shows them.
  */
 final class SystemTableValues {
 
@@ -53,22 +51,6 @@ final class SystemTableValues {
         }
         return TimestampData.fromLocalDateTime(
                 LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault()));
-    }
-
-    /**
-     * A partition as text, {@code k1=v1/k2=v2} in partition-key order with the values unescaped and
-     * a NULL as {@value Partition#NULL_DIRECTORY}; empty for an unpartitioned table.
-     */
-    static String partition(List<String> keys, Partition partition) {
-        StringBuilder text = new StringBuilder();
-        for (int i = 0; i < keys.size(); i++) {
-            String value = partition.values().get(i);
-            text.append(i == 0 ? "" : "/")
-                    .append(keys.get(i))
-                    .append('=')
-                    .append(value == null ? Partition.NULL_DIRECTORY : value);
-        }
-        return text.toString();
     }
 
     /**

@@ -11,15 +11,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.PartitionSpecInvalidException;
 import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 
 /**
- * The partitions of a table that hold data in its latest snapshot, as Flink partition specs. Values
- * are the strings a {@link Partition} stores; a SQL NULL becomes {@value Partition#NULL_DIRECTORY},
- * the name Flink's partition pruning reads as NULL by default.
+ * The partitions of a table that hold data in its latest snapshot, as Flink partition specs, and
+ * the partitions a spec given to the catalog selects. A spec's values are {@link PartitionNames}
+ * both ways: the strings a {@link Partition} stores, a NULL as {@value PartitionNames#NULL}.
  */
 final class TablePartitions {
 
@@ -65,22 +66,30 @@ final class TablePartitions {
         }
     }
 
-    /** Whether every key of {@code filter} has the same value in {@code spec}. */
-    static boolean matches(CatalogPartitionSpec spec, CatalogPartitionSpec filter) {
-        return spec.getPartitionSpec().entrySet().containsAll(filter.getPartitionSpec().entrySet());
-    }
-
-    /** The partitions {@code filter} selects: each of its keys has the same value. */
+    /**
+     * The partitions {@code filter} selects: each of its keys has the value its name names.
+     *
+     * @throws ValidationException for a malformed name ({@link PartitionNames#value})
+     */
     static Predicate<Partition> selector(Table table, CatalogPartitionSpec filter) {
-        List<String> keys = table.schema().partitionKeys();
-        return partition -> matches(spec(keys, partition), filter);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : filter.getPartitionSpec().entrySet()) {
+            try {
+                values.put(e.getKey(), PartitionNames.value(e.getKey(), e.getValue()));
+            } catch (IllegalArgumentException bad) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot select partitions of table %s by %s: %s",
+                                table.name(), filter.getPartitionSpec(), bad.getMessage()));
+            }
+        }
+        return PartitionSpecs.selector(table.schema().partitionKeys(), List.of(values));
     }
 
     private static CatalogPartitionSpec spec(List<String> keys, Partition partition) {
         Map<String, String> values = new LinkedHashMap<>();
         for (int i = 0; i < keys.size(); i++) {
-            String value = partition.values().get(i);
-            values.put(keys.get(i), value == null ? Partition.NULL_DIRECTORY : value);
+            values.put(keys.get(i), PartitionNames.name(partition.values().get(i)));
         }
         return new CatalogPartitionSpec(values);
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -105,6 +106,11 @@ final class LakeSql {
             it.forEachRemaining(r -> rows.add(r.toString()));
         }
         return rows;
+    }
+
+    /** The catalog {@code lake} this environment uses. */
+    Catalog catalog() {
+        return env.getCatalog("lake").orElseThrow();
     }
 
     /** Runs a statement to its end. */

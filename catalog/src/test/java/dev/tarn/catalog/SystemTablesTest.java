@@ -222,7 +222,7 @@ class SystemTablesTest {
         assertThat(text(PartitionsTable.rows(table(EVENTS))))
                 .singleElement()
                 .asString()
-                .startsWith("+I(dt=__DEFAULT_PARTITION__,1,");
+                .startsWith("+I(dt=\\N,1,");
     }
 
     @Test

@@ -54,8 +54,7 @@ class TarnCatalogSnapshotsTest {
                 new Object[] {3L, "c", null});
 
         assertThat(catalog.listPartitions(EVENTS))
-                .containsExactlyInAnyOrder(
-                        dt("2024-01-01"), dt("2024-01-02"), dt("__DEFAULT_PARTITION__"));
+                .containsExactlyInAnyOrder(dt("2024-01-01"), dt("2024-01-02"), dt("\\N"));
         assertThat(catalog.listPartitions(EVENTS, dt("2024-01-02")))
                 .containsExactly(dt("2024-01-02"));
         assertThat(catalog.partitionExists(EVENTS, dt("2024-01-01"))).isTrue();

@@ -223,6 +223,28 @@ class TarnSystemTablesITCase {
         assertThat(query("SELECT DISTINCT level FROM db.`users$files`")).containsExactly("+I[5]");
     }
 
+    @Test
+    void filesListTheStatisticsOfEveryColumnOfTheCurrentSchema() throws Exception {
+        sql.exec("CREATE TABLE db.t (id INT, name STRING, note STRING) WITH ('bucket' = '-1')");
+        sql.exec("INSERT INTO db.t VALUES (1, 'a', CAST(NULL AS STRING))");
+        sql.exec("ALTER TABLE db.t ADD (score INT)");
+        sql.exec("ALTER TABLE db.t RENAME name TO label");
+        sql.exec("ALTER TABLE db.t DROP (note)");
+        sql.exec("INSERT INTO db.t VALUES (2, 'b', 7)");
+
+        // By field id: a renamed column under its new name, a dropped one gone, and one added
+        // after the file was written with a null count and bounds of null (the file has none).
+        assertThat(
+                        query(
+                                "SELECT schema_id, null_value_counts, min_value_stats,"
+                                        + " max_value_stats FROM db.`t$files` ORDER BY schema_id"))
+                .containsExactly(
+                        "+I[0, {id=0, label=0, score=null}, {id=1, label=a, score=null},"
+                                + " {id=1, label=a, score=null}]",
+                        "+I[3, {id=0, label=0, score=0}, {id=2, label=b, score=7},"
+                                + " {id=2, label=b, score=7}]");
+    }
+
     /** How many data files partition {@code dt} holds (before any compaction, all are live). */
     private long filesIn(String dt) throws Exception {
         try (Stream<Path> files = Files.walk(lake.resolve("db.db/users/dt=" + dt))) {
