@@ -140,6 +140,37 @@ class WriterCompactionTest {
         assertThat(liveFiles(pk)).isEqualTo(8);
     }
 
+    /**
+     * A primary-key writer whose table is truncated under it (TRUNCATE TABLE commits an overwrite
+     * of every partition without files) brings none of the old rows back, neither by its later
+     * commits nor by its compactions, which had the old files in their view of the bucket.
+     */
+    @Test
+    void aPrimaryKeyWriterBringsBackNoRowOfATruncateUnderIt() throws Exception {
+        Table pk =
+                create(
+                        List.of("k"),
+                        Map.of("bucket", "1", "num-sorted-run.compaction-trigger", "2"));
+        TableCommit commit = pk.newCommit("writer");
+        try (TableWrite write = pk.newWrite()) {
+            for (long k = 0; k < 3; k++) {
+                write.write(GenericRowData.of(k, k));
+                commit.commit(k + 1, write.prepareCommit(false));
+            }
+            long truncate = pk.newCommit("truncate").overwrite(1, List.of(), p -> true);
+            assertThat(values(pk)).isEmpty();
+            for (long c = 4; c <= 9; c++) {
+                write.write(GenericRowData.of(0L, c * 10));
+                commit.commit(c, write.prepareCommit(false));
+            }
+            commit.commit(10, write.prepareCommit(true));
+            assertThat(history(pk))
+                    .as("the writer compacted after the truncate")
+                    .anyMatch(s -> s.id() > truncate && s.commit().kind() == CommitKind.COMPACT);
+        }
+        assertThat(values(pk)).containsExactly(90L);
+    }
+
     @Test
     void badCompactionOptionsAreRefusedNamingThem() {
         assertThatThrownBy(() -> create(List.of(), Map.of("compaction.min.file-num", "1")))
