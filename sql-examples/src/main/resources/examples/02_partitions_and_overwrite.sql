@@ -1,4 +1,4 @@
--- INSERT OVERWRITE of a static partition, of the partitions a query writes, and a table outside any catalog.
+-- INSERT OVERWRITE of a static partition, of the partitions a query writes, a table outside any catalog, TRUNCATE TABLE.
 CREATE CATALOG lake WITH ('type' = 'tarn', 'warehouse' = '${warehouse}');
 CREATE DATABASE IF NOT EXISTS lake.shop;
 
@@ -27,3 +27,9 @@ CREATE TEMPORARY TABLE orders_by_path (order_id BIGINT, amount DECIMAL(10, 2), r
   PARTITIONED BY (dt, region)
   WITH ('connector' = 'tarn', 'path' = '${warehouse}/shop.db/orders');
 SELECT COUNT(*) FROM orders_by_path;
+
+-- Empty the table: one OVERWRITE snapshot that deletes every file; time travel still reads the rows.
+TRUNCATE TABLE lake.shop.orders;
+SELECT COUNT(*) FROM lake.shop.orders;
+SELECT snapshot_id, commit_kind, total_record_count FROM lake.shop.`orders$snapshots`;
+SELECT order_id FROM lake.shop.orders /*+ OPTIONS('scan.snapshot-id' = '3') */ ORDER BY order_id;

@@ -2,6 +2,7 @@ package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
+import dev.tarn.format.table.TableContext;
 import java.time.ZoneId;
 import java.util.function.Function;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -15,8 +16,9 @@ import org.apache.flink.table.procedures.Procedure;
  * {@code CALL <catalog>.sys.expire_snapshots(`table` => 'db.t', retain_max => 20, retain_min => 1,
  * older_than => '2026-11-29 00:00:00', max_deletes => 10)}: expires old snapshots and the files
  * only they hold ({@link SnapshotLifecycle#expire}), by the arguments given over the table's
- * options. Arguments as Apache Paimon names them; {@code older_than} is in the client's time zone.
- * Public because Flink calls {@code call} reflectively.
+ * options, all that they allow unless {@code max_deletes} is given. Arguments as Apache Paimon
+ * names them; {@code older_than} is in the client's time zone. Returns one line: the snapshots
+ * expired and left, the files deleted. Public because Flink calls {@code call} reflectively.
  */
 public final class ExpireSnapshotsProcedure implements Procedure {
 
@@ -54,15 +56,16 @@ public final class ExpireSnapshotsProcedure implements Procedure {
                         args.atLeast("retain_min", retainMin, 1),
                         args.timestamp("older_than", olderThan, ZoneId.systemDefault()),
                         args.atLeast("max_deletes", maxDeletes, 1));
-        if (retainMax != null && retainMin != null && retainMax < retainMin) {
-            throw args.invalid(
-                    "retain_max", retainMax, "it must be at least retain_min (" + retainMin + ")");
+        TableContext target = tables.apply(path).context();
+        try {
+            SnapshotLifecycle.checkRequest(target, request);
+        } catch (IllegalArgumentException e) {
+            // The counts contradict each other or the table's: name the one given.
+            throw args.failed(retainMax != null ? "retain_max" : "retain_min", e);
         }
-        Table target = tables.apply(path);
         try {
             return new String[] {
-                SnapshotLifecycle.expire(target.context(), request, System.currentTimeMillis())
-                        .summary()
+                SnapshotLifecycle.expire(target, request, System.currentTimeMillis()).summary()
             };
         } catch (IllegalArgumentException e) {
             throw args.failed("table", e);

@@ -99,17 +99,17 @@ class TarnLifecycleITCase {
                 "Invalid argument 'table' of sys.expire_snapshots: 'db'; name a table as"
                         + " 'database.table'");
 
-        // Positional: keep at most 4 (all are younger than snapshot.time-retained).
-        assertThat(call("CALL lake.sys.expire_snapshots('db.t', 4)"))
+        // Positional: keep at most 4, at least 1 (all are younger than snapshot.time-retained).
+        assertThat(call("CALL lake.sys.expire_snapshots('db.t', 4, 1)"))
                 .containsExactly(
-                        "+I[Expired 1 snapshots of table db.t: deleted 0 data files, 2 manifest"
-                                + " files and 0 expired tags]");
+                        "+I[Expired 1 snapshots of table db.t, 4 left: deleted 0 data files, 2"
+                                + " manifest files and 0 expired tags]");
         assertThat(
                         call(
                                 "CALL lake.sys.expire_snapshots(`table` => 'db.t', retain_min => 1,"
                                         + " older_than => '2999-01-01 00:00:00', max_deletes => 10)"))
                 .hasSize(1)
-                .allMatch(r -> r.startsWith("+I[Expired 3 snapshots of table db.t"));
+                .allMatch(r -> r.startsWith("+I[Expired 3 snapshots of table db.t, 1 left:"));
         assertThat(snapshotFiles("t")).isEqualTo(1);
         assertThat(sql.query("SELECT COUNT(*) FROM db.t /*+ OPTIONS('scan.tag-name' = 'eod') */"))
                 .containsExactly("+I[20]");
@@ -147,6 +147,69 @@ class TarnLifecycleITCase {
         sql.insertIds("db.t", 100, 104);
         assertThat(sql.query("SELECT COUNT(*), MAX(id) FROM db.t")).containsExactly("+I[25, 104]");
         assertThat(Files.exists(warehouse.resolve("db.db/t/snapshot/snapshot-3"))).isTrue();
+    }
+
+    /**
+     * Issue 23: an explicit call expires all its arguments allow, not {@code snapshot.expire.limit}
+     * (10) at a time; omitted arguments come from the table's options, and a retain_max below the
+     * retain_min in force is refused naming both.
+     */
+    @Test
+    void anExplicitCallExpiresAllItsArgumentsAllowAndRefusesContradictions() throws Exception {
+        sql.exec(
+                "CREATE TABLE db.pk (id BIGINT NOT NULL, v STRING, dt STRING,"
+                        + " PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '1', 'write-only' = 'true')");
+        org.apache.flink.core.fs.Path location =
+                new org.apache.flink.core.fs.Path(warehouse.toUri() + "/db.db/pk");
+        for (long i = 1; i <= 36; i++) {
+            TestCatalogTables.append(location, "db.pk", i, new Object[] {i, "v" + i, "x"});
+        }
+        assertThat(sql.query("SELECT COUNT(*) FROM db.`pk$snapshots`")).containsExactly("+I[36]");
+
+        assertRefused(
+                "CALL lake.sys.expire_snapshots(`table` => 'db.pk', retain_max => 1)",
+                "Invalid argument 'retain_max' of sys.expire_snapshots: Cannot expire snapshots"
+                        + " of table db.pk: retain_max 1 is less than retain_min 10 (the table's"
+                        + " 'snapshot.num-retained.min'); give a retain_min of at most 1 too");
+        assertRefused(
+                "CALL lake.sys.expire_snapshots(`table` => 'db.pk', retain_max => 3,"
+                        + " retain_min => 4)",
+                "Invalid argument 'retain_max' of sys.expire_snapshots: Cannot expire snapshots"
+                        + " of table db.pk: retain_max 3 is less than retain_min 4");
+        assertThat(snapshotFiles("pk")).isEqualTo(36);
+
+        assertThat(
+                        call(
+                                "CALL lake.sys.expire_snapshots(`table` => 'db.pk', retain_min => 1,"
+                                        + " retain_max => 5)"))
+                .hasSize(1)
+                .allMatch(r -> r.startsWith("+I[Expired 31 snapshots of table db.pk, 5 left:"));
+        assertThat(sql.query("SELECT snapshot_id FROM db.`pk$snapshots`"))
+                .containsExactly("+I[32]", "+I[33]", "+I[34]", "+I[35]", "+I[36]");
+        assertThat(sql.query("SELECT COUNT(*) FROM db.pk")).containsExactly("+I[36]");
+
+        // Omitted arguments are the table's options.
+        sql.exec(
+                "ALTER TABLE db.pk SET ('snapshot.num-retained.min' = '1',"
+                        + " 'snapshot.num-retained.max' = '4')");
+        assertRefused(
+                "CALL lake.sys.expire_snapshots(`table` => 'db.pk', retain_min => 5)",
+                "Invalid argument 'retain_min' of sys.expire_snapshots: Cannot expire snapshots"
+                        + " of table db.pk: retain_max 4 (the table's 'snapshot.num-retained.max')"
+                        + " is less than retain_min 5; give a retain_max of at least 5 too");
+        assertThat(call("CALL lake.sys.expire_snapshots('db.pk')"))
+                .hasSize(1)
+                .allMatch(r -> r.startsWith("+I[Expired 1 snapshots of table db.pk, 4 left:"));
+        // Younger than snapshot.time-retained (1 h): kept down to retain_max only.
+        assertThat(call("CALL lake.sys.expire_snapshots(`table` => 'db.pk', retain_max => 4)"))
+                .hasSize(1)
+                .allMatch(r -> r.startsWith("+I[Expired 0 snapshots of table db.pk, 4 left:"));
+        sql.exec("ALTER TABLE db.pk SET ('snapshot.time-retained' = '1 ms')");
+        assertThat(call("CALL lake.sys.expire_snapshots('db.pk')"))
+                .hasSize(1)
+                .allMatch(r -> r.startsWith("+I[Expired 3 snapshots of table db.pk, 1 left:"));
+        assertThat(sql.query("SELECT COUNT(*) FROM db.pk")).containsExactly("+I[36]");
     }
 
     @Test

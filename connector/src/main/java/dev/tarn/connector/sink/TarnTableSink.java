@@ -1,6 +1,8 @@
 package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import java.util.Arrays;
@@ -24,6 +26,7 @@ import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelDelete;
 import org.apache.flink.table.connector.sink.abilities.SupportsRowLevelUpdate;
+import org.apache.flink.table.connector.sink.abilities.SupportsTruncate;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 
@@ -31,15 +34,22 @@ import org.apache.flink.types.RowKind;
  * The planner's view of a Tarn table as a sink: inserts into an append table; inserts, updates and
  * deletes into a primary-key table (an upsert stream, or a full changelog for the aggregation
  * engine, whose retractions subtract), including batch {@code DELETE} and {@code UPDATE}
- * statements; INSERT OVERWRITE on both. Rows of a primary-key table are routed by bucket so each
- * bucket has one writer.
+ * statements; INSERT OVERWRITE and TRUNCATE TABLE on both. Rows of a primary-key table are routed
+ * by bucket so each bucket has one writer.
  */
 public final class TarnTableSink
         implements DynamicTableSink,
                 SupportsOverwrite,
                 SupportsPartitioning,
                 SupportsRowLevelDelete,
-                SupportsRowLevelUpdate {
+                SupportsRowLevelUpdate,
+                SupportsTruncate {
+
+    /**
+     * The commit identifier of a truncate's one snapshot; its commit user is its own, so no other
+     * commit can be mistaken for it.
+     */
+    private static final long TRUNCATE_IDENTIFIER = 1;
 
     private final Table table;
     private boolean overwrite;
@@ -187,6 +197,22 @@ public final class TarnTableSink
     @Override
     public void applyOverwrite(boolean overwrite) {
         this.overwrite = overwrite;
+    }
+
+    /**
+     * {@code TRUNCATE TABLE} (batch mode only, as Flink allows it): the commit of an INSERT
+     * OVERWRITE of the whole table without rows, one OVERWRITE snapshot that deletes every live
+     * file, also those an append published just before it. Older snapshots still read the rows; the
+     * files go when those snapshots expire. Runs in the client, like the catalog's partition drop.
+     */
+    @Override
+    public void executeTruncation() {
+        String user = "truncate-" + UUID.randomUUID();
+        try (TableCommit commit = table.newCommit(user)) {
+            commit.commit(
+                    CommitRequest.of(TRUNCATE_IDENTIFIER, List.of())
+                            .overwriting(partition -> true));
+        }
     }
 
     @Override

@@ -68,6 +68,7 @@ final class SnapshotExpiration {
             return new SnapshotLifecycle.ExpireResult(
                     table.name(),
                     result.snapshots(),
+                    result.left(),
                     result.dataFiles(),
                     result.metadataFiles(),
                     tags);
@@ -83,7 +84,7 @@ final class SnapshotExpiration {
         OptionalLong earliest = snapshots.earliestId();
         OptionalLong pending = snapshots.expiringBefore();
         if (latest.isEmpty() || earliest.isEmpty()) {
-            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0);
+            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0, 0);
         }
         long first = earliest.getAsLong();
         long last = latest.getAsLong();
@@ -96,14 +97,18 @@ final class SnapshotExpiration {
             if (pending.isPresent()) {
                 snapshots.clearExpiring();
             }
-            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0);
+            return new SnapshotLifecycle.ExpireResult(table.name(), 0, last - first + 1, 0, 0, 0);
         }
         snapshots.markExpiring(end);
-        return expireBefore(first, end);
+        return expireBefore(first, end, last);
     }
 
-    /** Removes the snapshots {@code first} to {@code end - 1} and the files only they hold. */
-    private SnapshotLifecycle.ExpireResult expireBefore(long first, long end) throws IOException {
+    /**
+     * Removes the snapshots {@code first} to {@code end - 1} and the files only they hold, leaving
+     * {@code end} to {@code last}.
+     */
+    private SnapshotLifecycle.ExpireResult expireBefore(long first, long end, long last)
+            throws IOException {
         Snapshot kept = snapshots.snapshot(end);
         Set<Long> tagged = new HashSet<>();
         Set<String> keepMetadata = new HashSet<>(files.metadata(kept, false));
@@ -143,7 +148,7 @@ final class SnapshotExpiration {
         snapshots.writeEarliestHint(end);
         snapshots.clearExpiring();
         return new SnapshotLifecycle.ExpireResult(
-                table.name(), removed, dataFiles, metadataFiles, 0);
+                table.name(), removed, last - end + 1, dataFiles, metadataFiles, 0);
     }
 
     /** The first snapshot kept, as Apache Paimon's expiration decides it. */

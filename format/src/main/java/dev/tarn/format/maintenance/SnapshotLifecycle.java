@@ -24,35 +24,36 @@ import javax.annotation.Nullable;
 public final class SnapshotLifecycle {
 
     /**
-     * What one expiration may remove, over the table's options; a null field keeps the option.
+     * What one explicit expiration may remove; a null field takes the table's option. Fields are
+     * named, in messages, as the {@code sys.expire_snapshots} arguments that set them.
      *
      * @param retainMax keep at most this many snapshots ({@code snapshot.num-retained.max})
-     * @param retainMin keep at least this many ({@code snapshot.num-retained.min}), at least 1; if
-     *     null while {@code retainMax} is given, at most {@code retainMax}
+     * @param retainMin keep at least this many ({@code snapshot.num-retained.min}), at least 1,
+     *     never more than {@code retainMax}
      * @param olderThanMillis only snapshots committed before this may expire (instead of now minus
      *     {@code snapshot.time-retained})
-     * @param maxDeletes remove at most this many snapshots ({@code snapshot.expire.limit})
+     * @param maxDeletes remove at most this many snapshots; null: as many as the others allow (the
+     *     per-run {@code snapshot.expire.limit} bounds only the expiration after commits)
      */
     public record ExpireRequest(
             @Nullable Integer retainMax,
             @Nullable Integer retainMin,
             @Nullable Long olderThanMillis,
-            @Nullable Integer maxDeletes) {
+            @Nullable Integer maxDeletes) {}
 
-        /** The table's options as they are. */
-        public static final ExpireRequest OPTIONS = new ExpireRequest(null, null, null, null);
-    }
-
-    /** What an expiration deleted: snapshots, data and changelog files, metadata files, tags. */
+    /**
+     * What an expiration did: the snapshots it removed, how many are {@code left}, the data and
+     * changelog files, metadata files and tags it deleted.
+     */
     public record ExpireResult(
-            String table, int snapshots, int dataFiles, int metadataFiles, int tags) {
+            String table, int snapshots, long left, int dataFiles, int metadataFiles, int tags) {
 
         /** One line for an operator. */
         public String summary() {
             return String.format(
-                    "Expired %d snapshots of table %s: deleted %d data files, %d manifest files"
-                            + " and %d expired tags",
-                    snapshots, table, dataFiles, metadataFiles, tags);
+                    "Expired %d snapshots of table %s, %d left: deleted %d data files, %d manifest"
+                            + " files and %d expired tags",
+                    snapshots, table, left, dataFiles, metadataFiles, tags);
         }
     }
 
@@ -92,47 +93,99 @@ public final class SnapshotLifecycle {
 
     private SnapshotLifecycle() {}
 
-    /** Expires by the table's options, now. */
+    /**
+     * Expires by the table's options, now, at most {@code snapshot.expire.limit} snapshots: the
+     * expiration after commits, which drains a backlog over several runs.
+     */
     public static ExpireResult expire(TableContext table) {
-        return expire(table, ExpireRequest.OPTIONS, System.currentTimeMillis());
+        TableConfig.Lifecycle lifecycle = table.config().lifecycle();
+        TableConfig.Retention options = lifecycle.retention();
+        long now = System.currentTimeMillis();
+        return new SnapshotExpiration(table)
+                .run(
+                        new SnapshotExpiration.Settings(
+                                options.min(),
+                                options.max(),
+                                now - options.time().toMillis(),
+                                options.limit(),
+                                lifecycle.consumerExpiration()),
+                        now);
     }
 
     /**
-     * Expires snapshots by {@code request} over the table's options, then the tags whose retention
-     * passed before {@code nowMillis}.
+     * Expires all the snapshots that {@code request} over the table's options lets go (at most
+     * {@code maxDeletes}, if given), then the tags whose retention passed before {@code nowMillis}.
      *
-     * @throws IllegalArgumentException naming the value if the request keeps no snapshot or removes
-     *     none
+     * @throws IllegalArgumentException as {@link #checkRequest}
      */
     public static ExpireResult expire(TableContext table, ExpireRequest request, long nowMillis) {
+        checkRequest(table, request);
         TableConfig.Lifecycle lifecycle = table.config().lifecycle();
         TableConfig.Retention options = lifecycle.retention();
-        int max = request.retainMax() != null ? request.retainMax() : options.max();
-        // A call that only lowers the most kept below the table's fewest lowers the fewest too.
-        int min =
-                request.retainMin() != null
-                        ? request.retainMin()
-                        : request.retainMax() != null
-                                ? Math.min(options.min(), max)
-                                : options.min();
-        int limit = request.maxDeletes() != null ? request.maxDeletes() : options.limit();
         long olderThan =
                 request.olderThanMillis() != null
                         ? request.olderThanMillis()
                         : nowMillis - options.time().toMillis();
-        if (min < 1 || max < min || limit < 1) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Cannot expire snapshots of table %s: it must keep at least 1 snapshot"
-                                    + " and at most as many as it keeps at least, and remove at"
-                                    + " least 1; got at least %d, at most %d, remove %d",
-                            table.name(), min, max, limit));
-        }
         return new SnapshotExpiration(table)
                 .run(
                         new SnapshotExpiration.Settings(
-                                min, max, olderThan, limit, lifecycle.consumerExpiration()),
+                                retainMin(request, options),
+                                retainMax(request, options),
+                                olderThan,
+                                request.maxDeletes() != null
+                                        ? request.maxDeletes()
+                                        : Integer.MAX_VALUE,
+                                lifecycle.consumerExpiration()),
                         nowMillis);
+    }
+
+    /**
+     * Checks {@code request} against itself and the table's options, as {@link #expire} does before
+     * it deletes anything.
+     *
+     * @throws IllegalArgumentException naming the values if the request keeps no snapshot, removes
+     *     none, or keeps at most fewer than it keeps at least (its own or the table's, named so)
+     */
+    public static void checkRequest(TableContext table, ExpireRequest request) {
+        TableConfig.Retention options = table.config().lifecycle().retention();
+        int min = retainMin(request, options);
+        int max = retainMax(request, options);
+        String problem = null;
+        if (min < 1) {
+            problem = "retain_min " + min + " keeps no snapshot; it must be at least 1";
+        } else if (request.maxDeletes() != null && request.maxDeletes() < 1) {
+            problem =
+                    "max_deletes "
+                            + request.maxDeletes()
+                            + " removes no snapshot; it must be at least 1";
+        } else if (max < min) {
+            String minFrom =
+                    request.retainMin() == null ? " (the table's 'snapshot.num-retained.min')" : "";
+            String maxFrom =
+                    request.retainMax() == null ? " (the table's 'snapshot.num-retained.max')" : "";
+            String hint =
+                    request.retainMin() == null
+                            ? "; give a retain_min of at most " + max + " too"
+                            : request.retainMax() == null
+                                    ? "; give a retain_max of at least " + min + " too"
+                                    : "";
+            problem =
+                    String.format(
+                            "retain_max %d%s is less than retain_min %d%s%s",
+                            max, maxFrom, min, minFrom, hint);
+        }
+        if (problem != null) {
+            throw new IllegalArgumentException(
+                    "Cannot expire snapshots of table " + table.name() + ": " + problem);
+        }
+    }
+
+    private static int retainMin(ExpireRequest request, TableConfig.Retention options) {
+        return request.retainMin() != null ? request.retainMin() : options.min();
+    }
+
+    private static int retainMax(ExpireRequest request, TableConfig.Retention options) {
+        return request.retainMax() != null ? request.retainMax() : options.max();
     }
 
     /** A background expirer of {@code table}; the caller closes it. */

@@ -41,8 +41,10 @@ final class RetentionOptions {
                     .intType()
                     .defaultValue(10)
                     .withDescription(
-                            "The most snapshots one expiration run removes (a writing job runs"
-                                    + " one after each commit, off the commit's path).");
+                            "The most snapshots one expiration run after a commit removes (a"
+                                    + " writing job runs one after each commit, off the commit's"
+                                    + " path); CALL sys.expire_snapshots is bounded only by its"
+                                    + " max_deletes.");
 
     static final ConfigOption<Duration> CONSUMER_EXPIRATION_TIME =
             ConfigOptions.key("consumer.expiration-time")

@@ -96,15 +96,43 @@ class SnapshotExpirationTest {
     }
 
     @Test
-    void removesAtMostTheLimitPerRun() {
-        Table table = table(Map.of("snapshot.expire.limit", "3", "snapshot.num-retained.min", "1"));
+    void anAutomaticRunRemovesAtMostTheLimitAndAnExplicitOneAllItsArgumentsAllow() {
+        Table table =
+                table(
+                        Map.of(
+                                "snapshot.expire.limit", "3",
+                                "snapshot.num-retained.min", "1",
+                                "snapshot.num-retained.max", "1"));
         tenCommits(table);
-        assertThat(expire(table, 1, null, NEVER, null).snapshots()).isEqualTo(3);
+        // By the table's options, as after a commit: at most snapshot.expire.limit.
+        ExpireResult automatic = SnapshotLifecycle.expire(table.context());
+        assertThat(automatic.snapshots()).isEqualTo(3);
+        assertThat(automatic.left()).isEqualTo(7);
         assertThat(snapshotIds(table).get(0)).isEqualTo(4L);
+        // An explicit max_deletes bounds an explicit run.
         assertThat(expire(table, 1, null, NEVER, 2).snapshots()).isEqualTo(2);
         assertThat(snapshotIds(table).get(0)).isEqualTo(6L);
+        // Without one, an explicit run removes all that the table's options let go.
+        ExpireResult explicit = expire(table, null, null, NEVER, null);
+        assertThat(explicit.snapshots()).isEqualTo(4);
+        assertThat(explicit.left()).isEqualTo(1);
+        assertThat(explicit.summary())
+                .isEqualTo(
+                        "Expired 4 snapshots of table db.t, 1 left: deleted 0 data files, 8"
+                                + " manifest files and 0 expired tags");
+        assertThat(snapshotIds(table)).containsExactly(10L);
         assertRetainedRead(table);
         assertNoLostOrLeakedFiles(table, dir);
+    }
+
+    @Test
+    void aRunThatExpiresNothingSaysHowManyAreLeft() {
+        Table table = table(Map.of());
+        assertThat(SnapshotLifecycle.expire(table.context()).left()).isZero();
+        tenCommits(table);
+        ExpireResult result = SnapshotLifecycle.expire(table.context());
+        assertThat(result.snapshots()).isZero();
+        assertThat(result.left()).isEqualTo(10);
     }
 
     @Test
@@ -189,14 +217,53 @@ class SnapshotExpirationTest {
     }
 
     @Test
-    void refusesARequestThatKeepsNothing() {
+    void refusesARequestThatKeepsNothingOrRemovesNothing() {
         Table table = table(Map.of());
         tenCommits(table);
         assertThatThrownBy(() -> expire(table, null, 0, NEVER, null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
-                        "Cannot expire snapshots of table db.t: it must keep at least 1 snapshot"
-                                + " and at most as many as it keeps at least, and remove at least"
-                                + " 1; got at least 0, at most 2147483647, remove 10");
+                        "Cannot expire snapshots of table db.t: retain_min 0 keeps no snapshot;"
+                                + " it must be at least 1");
+        assertThatThrownBy(() -> expire(table, null, 1, NEVER, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Cannot expire snapshots of table db.t: max_deletes 0 removes no"
+                                + " snapshot; it must be at least 1");
         assertThat(snapshotIds(table)).hasSize(10);
+    }
+
+    @Test
+    void refusesARetainMaxBelowRetainMinNamingBoth() {
+        Table table = table(Map.of());
+        tenCommits(table);
+        assertThatThrownBy(() -> expire(table, 3, 4, NEVER, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Cannot expire snapshots of table db.t: retain_max 3 is less than"
+                                + " retain_min 4");
+        // retain_min omitted: the table's snapshot.num-retained.min (10) applies, as in Paimon.
+        assertThatThrownBy(() -> expire(table, 1, null, NEVER, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Cannot expire snapshots of table db.t: retain_max 1 is less than"
+                                + " retain_min 10 (the table's 'snapshot.num-retained.min');"
+                                + " give a retain_min of at most 1 too");
+        assertThat(snapshotIds(table)).hasSize(10);
+
+        java.nio.file.Path other = dir.resolve("other");
+        Table capped =
+                LifecycleTables.create(
+                        FileIO.flinkFileSystems(),
+                        other,
+                        Map.of("snapshot.num-retained.min", "1", "snapshot.num-retained.max", "2"));
+        tenCommits(capped);
+        assertThatThrownBy(() -> expire(capped, null, 3, NEVER, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Cannot expire snapshots of table db.t: retain_max 2 (the table's"
+                                + " 'snapshot.num-retained.max') is less than retain_min 3;"
+                                + " give a retain_max of at least 3 too");
+        assertThat(snapshotIds(capped)).hasSize(10);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
@@ -139,6 +140,43 @@ class WriterCompactionTest {
         checkpoints(pk, 8);
         assertThat(history(pk)).allMatch(s -> s.commit().kind() == CommitKind.APPEND);
         assertThat(liveFiles(pk)).isEqualTo(8);
+    }
+
+    /**
+     * A primary-key writer whose table is truncated under it (TRUNCATE TABLE commits an overwrite
+     * of every partition without files) brings none of the old rows back, neither by its later
+     * commits nor by its compactions, which had the old files in their view of the bucket.
+     */
+    @Test
+    void aPrimaryKeyWriterBringsBackNoRowOfATruncateUnderIt() throws Exception {
+        Table pk =
+                create(
+                        List.of("k"),
+                        Map.of("bucket", "1", "num-sorted-run.compaction-trigger", "2"));
+        TableCommit commit = pk.newCommit("writer");
+        try (TableWrite write = pk.newWrite()) {
+            for (long k = 0; k < 3; k++) {
+                write.write(GenericRowData.of(k, k));
+                commit.commit(CommitRequest.of(k + 1, write.prepareCommit(false)));
+            }
+            long truncate =
+                    TestTables.commit(
+                                    pk,
+                                    "truncate",
+                                    CommitRequest.of(1, List.of()).overwriting(p -> true))
+                            .snapshotId()
+                            .getAsLong();
+            assertThat(values(pk)).isEmpty();
+            for (long c = 4; c <= 9; c++) {
+                write.write(GenericRowData.of(0L, c * 10));
+                commit.commit(CommitRequest.of(c, write.prepareCommit(false)));
+            }
+            commit.commit(CommitRequest.of(10, write.prepareCommit(true)));
+            assertThat(history(pk))
+                    .as("the writer compacted after the truncate")
+                    .anyMatch(s -> s.id() > truncate && s.commit().kind() == CommitKind.COMPACT);
+        }
+        assertThat(values(pk)).containsExactly(90L);
     }
 
     @Test
