@@ -88,11 +88,11 @@ public final class TestTables {
     }
 
     /**
-     * Commits {@code request} as {@code user} with a committer of its own, closed when done, so the
-     * expiration it runs after the commit is over when this returns.
+     * Commits {@code request} as {@code user} with a committer of its own and no hooks, so no
+     * expiration runs after it: a test's snapshots stay as it made them until it expires them.
      */
     public static TableCommit.Result commit(Table table, String user, CommitRequest request) {
-        try (TableCommit commit = table.newCommit(user)) {
+        try (TableCommit commit = new TableCommit(table.context(), user)) {
             return commit.commit(request);
         }
     }

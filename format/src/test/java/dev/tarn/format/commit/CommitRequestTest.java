@@ -157,4 +157,25 @@ class CommitRequestTest {
             assertThat(reads).isEqualTo(4);
         }
     }
+
+    @Test
+    void theTablesCommitterExpiresOldSnapshotsAfterItsCommits() {
+        Table table =
+                TestTables.create(
+                        FileIO.flinkFileSystems(),
+                        new Path(tempDir.toUri()),
+                        ID_V_DT,
+                        List.of("dt"),
+                        Map.of(
+                                "snapshot.num-retained.min", "1",
+                                "snapshot.num-retained.max", "2"));
+        for (long c = 1; c <= 4; c++) {
+            // Closing the committer waits for the expiration it started.
+            try (TableCommit commit = table.newCommit("job-" + c)) {
+                commit.commit(CommitRequest.of(c, write(table, List.of(row(c, "v", "x")))));
+            }
+        }
+        assertThat(table.snapshotManager().earliestId()).hasValue(3);
+        assertThat(table.snapshotManager().latestId()).hasValue(4);
+    }
 }
