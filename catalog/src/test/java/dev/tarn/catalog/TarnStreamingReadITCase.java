@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -371,6 +372,112 @@ class TarnStreamingReadITCase {
     }
 
     @Test
+    void startOptionsAreCheckedAlikeInBatchAndStreaming() throws Exception {
+        batch.exec("CREATE TABLE db.s (id INT)");
+        batch.exec("INSERT INTO db.s VALUES (1)");
+        batch.exec("INSERT INTO db.s VALUES (2)");
+        batch.exec("CALL lake.sys.create_tag('db.s', 'one', 1)");
+        String in2100 = "4102444800000 (2100-01-01T00:00:00Z)";
+        String conflict = "Conflicting options for table lake.db.s: ";
+        String snapshotModes = "; it goes with 'default', 'from-snapshot' or 'from-snapshot-full'";
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put(
+                "'scan.snapshot-id' = '1', 'scan.timestamp-millis' = '4102444800000'",
+                conflict
+                        + "'scan.snapshot-id' = 1 and 'scan.timestamp-millis' = "
+                        + in2100
+                        + " both say what the read starts at; give one");
+        refused.put(
+                "'scan.tag-name' = 'one', 'incremental-between' = '1,2'",
+                conflict
+                        + "'scan.tag-name' = 'one' and 'incremental-between' = '1,2' both say what"
+                        + " the read starts at; give one");
+        refused.put(
+                "'incremental-between' = '1,2', 'scan.snapshot-id' = '2'",
+                conflict
+                        + "'scan.snapshot-id' = 2 and 'incremental-between' = '1,2' both say what"
+                        + " the read starts at; give one");
+        for (String mode : List.of("from-snapshot", "from-snapshot-full")) {
+            refused.put(
+                    "'scan.mode' = '" + mode + "'",
+                    "Option 'scan.mode' = '"
+                            + mode
+                            + "' of table lake.db.s needs 'scan.snapshot-id' or 'scan.tag-name':"
+                            + " the snapshot to read or start at; give one as a hint");
+        }
+        refused.put(
+                "'scan.mode' = 'from-timestamp'",
+                "Option 'scan.mode' = 'from-timestamp' of table lake.db.s needs"
+                        + " 'scan.timestamp-millis': the time to read at or start after; give one"
+                        + " as a hint");
+        refused.put(
+                "'scan.mode' = 'latest', 'scan.snapshot-id' = '1'",
+                conflict
+                        + "'scan.snapshot-id' = 1 does not go with 'scan.mode' = 'latest'"
+                        + snapshotModes);
+        refused.put(
+                "'scan.mode' = 'latest-full', 'scan.tag-name' = 'one'",
+                conflict
+                        + "'scan.tag-name' = 'one' does not go with 'scan.mode' = 'latest-full'"
+                        + snapshotModes);
+        refused.put(
+                "'scan.mode' = 'from-timestamp', 'scan.snapshot-id' = '1'",
+                conflict
+                        + "'scan.snapshot-id' = 1 does not go with 'scan.mode' = 'from-timestamp'"
+                        + snapshotModes);
+        refused.put(
+                "'scan.mode' = 'from-snapshot', 'scan.timestamp-millis' = '4102444800000'",
+                conflict
+                        + "'scan.timestamp-millis' = "
+                        + in2100
+                        + " does not go with 'scan.mode' = 'from-snapshot'; it goes with 'default'"
+                        + " or 'from-timestamp'");
+        refused.put(
+                "'scan.mode' = 'latest', 'incremental-between' = '1,2'",
+                conflict
+                        + "'incremental-between' = '1,2' does not go with 'scan.mode' = 'latest';"
+                        + " it goes with 'default'");
+        TableEnvironment env = streaming();
+        refused.forEach(
+                (hints, message) -> {
+                    String query = "SELECT * FROM db.s /*+ OPTIONS(" + hints + ") */";
+                    refused(() -> batch.query(query)).as("batch: " + hints).contains(message);
+                    refused(() -> env.executeSql(query))
+                            .as("streaming: " + hints)
+                            .contains(message);
+                });
+        // A batch read in any mode reads one snapshot whole: the one its position selects.
+        assertThat(
+                        batch.query(
+                                "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'from-snapshot',"
+                                        + " 'scan.snapshot-id' = '1') */"))
+                .containsExactly("+I[1]");
+        assertThat(
+                        batch.query(
+                                "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'from-snapshot-full',"
+                                        + " 'scan.tag-name' = 'one') */"))
+                .containsExactly("+I[1]");
+        assertThat(
+                        batch.query(
+                                "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'from-timestamp',"
+                                        + " 'scan.timestamp-millis' = '4102444800000') */"))
+                .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+        assertThat(batch.query("SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'latest') */"))
+                .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+        // The snapshot chosen at planning is read, whichever option chose it.
+        assertThat(
+                        batch.query(
+                                "SELECT * FROM db.s /*+ OPTIONS('scan.timestamp-millis' ="
+                                        + " '4102444800000') */"))
+                .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+        assertThat(
+                        batch.query(
+                                "SELECT * FROM db.s FOR SYSTEM_TIME AS OF TIMESTAMP '2100-01-01"
+                                        + " 00:00:00'"))
+                .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    }
+
+    @Test
     void badStartOptionsAreRefusedAtPlanning() throws Exception {
         batch.exec("CREATE TABLE db.s (id INT)");
         batch.exec("INSERT INTO db.s VALUES (1)");
@@ -393,7 +500,7 @@ class TarnStreamingReadITCase {
                                 env.executeSql(
                                         "SELECT * FROM db.s /*+ OPTIONS('scan.mode' = 'latest', 'scan.snapshot-id' = '1') */"))
                 .contains(
-                        "Conflicting start options for table lake.db.s: 'scan.snapshot-id' = 1 does not go with 'scan.mode' = 'latest'");
+                        "Conflicting options for table lake.db.s: 'scan.snapshot-id' = 1 does not go with 'scan.mode' = 'latest'; it goes with 'default', 'from-snapshot' or 'from-snapshot-full'");
         refused(
                         () ->
                                 env.executeSql(

@@ -7,8 +7,10 @@ import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
+import dev.tarn.format.schema.ScanPosition;
 import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
@@ -125,6 +127,22 @@ public final class Table implements Serializable {
         Map<String, String> merged = new HashMap<>(dynamicOptions);
         merged.putAll(options);
         return new Table(io(), location(), name(), schema(), merged);
+    }
+
+    /**
+     * This table read as of snapshot {@code id}, whatever its per-query start options said: they
+     * ({@code scan.mode} and every {@link ScanPosition}) give way to {@code scan.snapshot-id} =
+     * {@code id}. For a batch read that chose its snapshot when it was planned, so that the tasks
+     * that plan its files later read that snapshot.
+     */
+    public Table atSnapshot(long id) {
+        Map<String, String> pinned = new HashMap<>(dynamicOptions);
+        for (ScanPosition position : ScanPosition.values()) {
+            pinned.remove(position.key());
+        }
+        pinned.put(TableOptions.SCAN_MODE.key(), ScanMode.FROM_SNAPSHOT.key());
+        pinned.put(TableOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(id));
+        return new Table(io(), location(), name(), schema(), pinned);
     }
 
     /**

@@ -6,12 +6,10 @@ import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
-import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -183,11 +181,7 @@ public final class TarnTableSource
             Snapshot snapshot = table.newScan().resolveSnapshot();
             // A tag pins its snapshot by itself, which may have expired as a snapshot file.
             if (snapshot != null && table.config().lifecycle().scanTagName() == null) {
-                pinned =
-                        table.withDynamicOptions(
-                                Map.of(
-                                        TableOptions.SCAN_SNAPSHOT_ID.key(),
-                                        String.valueOf(snapshot.id())));
+                pinned = table.atSnapshot(snapshot.id());
             }
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);

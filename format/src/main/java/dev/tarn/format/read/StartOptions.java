@@ -1,5 +1,6 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.schema.ScanPosition;
 import dev.tarn.format.schema.StreamConfig;
 import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
@@ -8,12 +9,17 @@ import dev.tarn.format.snapshot.SnapshotManager;
 import dev.tarn.format.snapshot.Tags;
 import dev.tarn.format.table.TableContext;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 /**
- * The rules of a streaming read's start options: which mode {@code default} means, which options
- * each mode needs and forbids, and that the snapshot or time given lies within the table's history.
- * Each refusal names the options and the values.
+ * The rules of a read's start options, for batch and streaming reads and the bounded read of
+ * changes alike: at most one {@link ScanPosition} (a snapshot id, a time, a tag, or the snapshots
+ * of {@code incremental-between}), only with a {@code scan.mode} that takes it, and one if the mode
+ * needs it; which mode {@code default} means; and that the snapshot or time given lies within the
+ * table's history. Each refusal names the options and the values.
  */
 final class StartOptions {
 
@@ -21,81 +27,84 @@ final class StartOptions {
     private static final String TIME = "scan.timestamp-millis";
 
     /**
-     * The mode the options select, checked for what it needs.
+     * The mode the options select, checked against the position they give. Every planner calls this
+     * first, so a combination one of them would ignore is refused by all of them.
      *
-     * @throws IllegalArgumentException if an option the mode needs is missing or one conflicts
+     * @return the mode; {@code default} resolved by the position given ({@code from-snapshot} for
+     *     an id, {@code from-snapshot-full} for a tag, {@code from-timestamp} for a time, {@code
+     *     latest-full} for none), and left {@code default} only for {@code incremental-between}
+     * @throws IllegalArgumentException naming both options and their values if two positions are
+     *     given or the mode does not take the one given, or the mode and the options it needs if it
+     *     has none
      */
     static ScanMode resolve(String table, TableConfig config) {
         ScanMode mode = config.stream().mode();
-        Long id = config.scanSnapshotId();
-        Long time = config.scanTimestampMillis();
-        if (config.stream().between() != null) {
-            throw conflict(table, "'incremental-between' (a bounded read of changes)", mode);
+        ScanPosition given = null;
+        for (ScanPosition position : ScanPosition.values()) {
+            if (position.shownValue(config) == null) {
+                continue;
+            }
+            if (given != null) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Conflicting options for table %s: '%s' = %s and '%s' = %s both"
+                                        + " say what the read starts at; give one",
+                                table,
+                                given.key(),
+                                given.shownValue(config),
+                                position.key(),
+                                position.shownValue(config)));
+            }
+            given = position;
         }
-        if (config.lifecycle().scanTagName() != null) {
-            return tagMode(table, config.lifecycle().scanTagName(), mode);
+        if (given == null) {
+            if (mode.needsPosition()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option 'scan.mode' = '%s' of table %s needs %s: %s; give one as a"
+                                        + " hint",
+                                mode,
+                                table,
+                                alternatives(mode.takes().stream().map(ScanPosition::key)),
+                                mode.takes().contains(ScanPosition.SNAPSHOT_ID)
+                                        ? "the snapshot to read or start at"
+                                        : "the time to read at or start after"));
+            }
+            return mode == ScanMode.DEFAULT ? ScanMode.LATEST_FULL : mode;
         }
-        if (id != null && time != null) {
+        if (!mode.takes().contains(given)) {
+            ScanPosition position = given;
             throw new IllegalArgumentException(
                     String.format(
-                            "Conflicting start options for table %s: '%s' = %d and '%s' = %d;"
-                                    + " give one",
-                            table, ID, id, TIME, time));
-        }
-        if (mode == ScanMode.DEFAULT) {
-            return id != null
-                    ? ScanMode.FROM_SNAPSHOT
-                    : time != null ? ScanMode.FROM_TIMESTAMP : ScanMode.LATEST_FULL;
-        }
-        if (mode.needsSnapshotId() && id == null) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Option 'scan.mode' = '%s' of table %s needs '%s': the snapshot to"
-                                    + " start at",
-                            mode, table, ID));
-        }
-        if (mode == ScanMode.FROM_TIMESTAMP && time == null) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Option 'scan.mode' = '%s' of table %s needs '%s': the time to start"
-                                    + " after",
-                            mode, table, TIME));
-        }
-        if (id != null && !mode.needsSnapshotId()) {
-            throw conflict(table, "'" + ID + "' = " + id, mode);
-        }
-        if (time != null && mode != ScanMode.FROM_TIMESTAMP) {
-            throw conflict(table, "'" + TIME + "' = " + time, mode);
-        }
-        return mode;
-    }
-
-    /**
-     * The mode of a read that starts at a tag: {@code default} and {@code from-snapshot-full} read
-     * the tag's snapshot whole, then the changes after it; {@code from-snapshot} reads the changes
-     * from the tag's snapshot on. The tag's own options are checked by {@link #tagged}.
-     */
-    private static ScanMode tagMode(String table, String tag, ScanMode mode) {
-        return switch (mode) {
-            case DEFAULT, FROM_SNAPSHOT_FULL -> ScanMode.FROM_SNAPSHOT_FULL;
-            case FROM_SNAPSHOT -> ScanMode.FROM_SNAPSHOT;
-            default ->
-                    throw conflict(
+                            "Conflicting options for table %s: '%s' = %s does not go with"
+                                    + " 'scan.mode' = '%s'; it goes with %s",
                             table,
-                            "'scan.tag-name' = '"
-                                    + tag
-                                    + "' (a start at a tag: 'scan.mode' = 'default',"
-                                    + " 'from-snapshot' or 'from-snapshot-full')",
-                            mode);
+                            given.key(),
+                            given.shownValue(config),
+                            mode,
+                            alternatives(
+                                    Arrays.stream(ScanMode.values())
+                                            .filter(m -> m.takes().contains(position))
+                                            .map(ScanMode::key))));
+        }
+        if (mode != ScanMode.DEFAULT) {
+            return mode;
+        }
+        return switch (given) {
+            case SNAPSHOT_ID -> ScanMode.FROM_SNAPSHOT;
+            case TIMESTAMP -> ScanMode.FROM_TIMESTAMP;
+            case TAG -> ScanMode.FROM_SNAPSHOT_FULL;
+            case BETWEEN -> ScanMode.DEFAULT;
         };
     }
 
-    private static IllegalArgumentException conflict(String table, String given, ScanMode mode) {
-        return new IllegalArgumentException(
-                String.format(
-                        "Conflicting start options for table %s: %s does not go with 'scan.mode'"
-                                + " = '%s'",
-                        table, given, mode));
+    /** {@code 'a'}, {@code 'a' or 'b'}, {@code 'a', 'b' or 'c'}. */
+    private static String alternatives(Stream<String> values) {
+        List<String> quoted = values.map(v -> "'" + v + "'").toList();
+        int last = quoted.size() - 1;
+        return last == 0
+                ? quoted.get(0)
+                : String.join(", ", quoted.subList(0, last)) + " or " + quoted.get(last);
     }
 
     /** {@code scan.snapshot-id}, checked to be a snapshot the table has. */
@@ -142,21 +151,12 @@ final class StartOptions {
     }
 
     /**
-     * The snapshot of tag {@code scan.tag-name}, for a batch read; the tag keeps it readable after
-     * the snapshot itself expired.
+     * The snapshot of tag {@code scan.tag-name}; the tag keeps it readable after the snapshot
+     * itself expired. The options are checked by {@link #resolve} first.
      *
-     * @throws IllegalArgumentException naming the tag and the table if there is no such tag, or
-     *     another option selects a snapshot too
+     * @throws IllegalArgumentException naming the tag and the table if there is no such tag
      */
     static Snapshot tagged(TableContext table, String tag) {
-        TableConfig config = table.config();
-        if (config.scanSnapshotId() != null || config.scanTimestampMillis() != null) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Conflicting options for table %s: 'scan.tag-name' = '%s' and '%s'"
-                                    + " both select a snapshot; give one",
-                            table.name(), tag, config.scanSnapshotId() != null ? ID : TIME));
-        }
         return table.tags()
                 .get(tag)
                 .orElseThrow(
@@ -210,8 +210,12 @@ final class StartOptions {
         return snapshots.atOrBefore(time).id() + 1;
     }
 
-    /** Checks that every snapshot of {@code incremental-between} is there. */
+    /**
+     * Checks the options of a bounded read of changes ({@link #resolve}) and that every snapshot of
+     * {@code incremental-between} is there.
+     */
     static void checkBetween(TableContext table, StreamConfig.Between between) {
+        resolve(table.name(), table.config());
         SnapshotManager snapshots = table.snapshotManager();
         OptionalLong earliest = snapshots.earliestId();
         OptionalLong latest = snapshots.latestId();

@@ -162,7 +162,12 @@ public final class StreamScan {
             case FROM_TIMESTAMP -> {
                 return new Start(null, List.of(), StartOptions.afterTimestamp(table, config));
             }
-            default -> throw new IllegalStateException("Unresolved scan mode " + mode);
+            default ->
+                    throw new IllegalStateException(
+                            "A read of table "
+                                    + table.name()
+                                    + " with 'incremental-between' reads its changes with"
+                                    + " between(), it does not follow the table");
         }
     }
 

@@ -47,15 +47,19 @@ public final class TableScan {
     }
 
     /**
-     * The snapshot this scan reads, or null for a table without snapshots.
+     * The snapshot this scan reads, or null for a table without snapshots: whatever {@code
+     * scan.mode} says, a batch read reads one snapshot whole, the one its position selects or the
+     * latest.
      *
-     * @throws IllegalArgumentException naming the table and the value if the requested snapshot or
-     *     time is outside the table's history
+     * @throws IllegalArgumentException naming the options and values if they conflict or the mode
+     *     lacks the position it needs ({@link StartOptions#resolve}, as for a streaming read), or
+     *     if the requested snapshot or time is outside the table's history
      */
     @Nullable
     public Snapshot resolveSnapshot() {
         SnapshotManager snapshots = table.snapshotManager();
         TableConfig config = table.config();
+        StartOptions.resolve(table.name(), config);
         if (config.lifecycle().scanTagName() != null) {
             return StartOptions.tagged(table, config.lifecycle().scanTagName());
         }

@@ -43,18 +43,20 @@ public record StreamConfig(
     public record Between(long after, long upTo) {}
 
     /**
-     * Where a streaming read starts ({@code scan.mode}, with Apache Paimon's names): with the full
-     * contents of a snapshot followed by the changes of every later one, or with the changes alone.
-     * A batch read always reads one snapshot whole, chosen by {@code scan.snapshot-id} or {@code
-     * scan.timestamp-millis}.
+     * Where a read starts ({@code scan.mode}, with Apache Paimon's names), and which {@link
+     * ScanPosition} it takes. A streaming read starts with the full contents of a snapshot followed
+     * by the changes of every later one, or with the changes alone. A batch read always reads one
+     * snapshot whole: the latest, or the one the position selects.
      */
     public enum ScanMode {
 
         /**
-         * {@link #FROM_SNAPSHOT} if {@code scan.snapshot-id} is set, {@link #FROM_TIMESTAMP} if
-         * {@code scan.timestamp-millis} is, else {@link #LATEST_FULL}.
+         * Any position, or none: {@link #FROM_SNAPSHOT} with {@code scan.snapshot-id}, {@link
+         * #FROM_SNAPSHOT_FULL} with {@code scan.tag-name}, {@link #FROM_TIMESTAMP} with {@code
+         * scan.timestamp-millis}, a bounded read of changes with {@code incremental-between}, else
+         * {@link #LATEST_FULL}.
          */
-        DEFAULT("default", false),
+        DEFAULT("default", false, ScanPosition.values()),
 
         /** The latest snapshot whole, then the changes of every later snapshot. */
         LATEST_FULL("latest-full", false),
@@ -62,21 +64,23 @@ public record StreamConfig(
         /** Only the changes of snapshots committed after the read starts. */
         LATEST("latest", false),
 
-        /** The changes of snapshot {@code scan.snapshot-id} and of every later one. */
-        FROM_SNAPSHOT("from-snapshot", true),
+        /** The changes of the snapshot an id or a tag selects and of every later one. */
+        FROM_SNAPSHOT("from-snapshot", true, ScanPosition.SNAPSHOT_ID, ScanPosition.TAG),
 
-        /** Snapshot {@code scan.snapshot-id} whole, then the changes of every later snapshot. */
-        FROM_SNAPSHOT_FULL("from-snapshot-full", true),
+        /** The snapshot an id or a tag selects whole, then the changes of every later snapshot. */
+        FROM_SNAPSHOT_FULL("from-snapshot-full", true, ScanPosition.SNAPSHOT_ID, ScanPosition.TAG),
 
         /** The changes of the snapshots committed after {@code scan.timestamp-millis}. */
-        FROM_TIMESTAMP("from-timestamp", false);
+        FROM_TIMESTAMP("from-timestamp", true, ScanPosition.TIMESTAMP);
 
         private final String key;
-        private final boolean needsSnapshotId;
+        private final boolean needsPosition;
+        private final List<ScanPosition> takes;
 
-        ScanMode(String key, boolean needsSnapshotId) {
+        ScanMode(String key, boolean needsPosition, ScanPosition... takes) {
             this.key = key;
-            this.needsSnapshotId = needsSnapshotId;
+            this.needsPosition = needsPosition;
+            this.takes = List.of(takes);
         }
 
         /** The value of {@code scan.mode} that selects this mode. */
@@ -84,9 +88,14 @@ public record StreamConfig(
             return key;
         }
 
-        /** Whether the mode starts at the snapshot {@code scan.snapshot-id} names. */
-        public boolean needsSnapshotId() {
-            return needsSnapshotId;
+        /** Whether a read in this mode needs one of the positions it {@link #takes}. */
+        public boolean needsPosition() {
+            return needsPosition;
+        }
+
+        /** The positions a read in this mode may be given, in the order errors name them. */
+        public List<ScanPosition> takes() {
+            return takes;
         }
 
         /** Whether the read starts with one snapshot whole before its changes. */

@@ -102,9 +102,12 @@ public final class TableOptions {
                             "Where a streaming read starts: 'latest-full' (the latest snapshot,"
                                     + " then every change), 'latest' (changes from now on),"
                                     + " 'from-snapshot' and 'from-snapshot-full' (with"
-                                    + " 'scan.snapshot-id'), 'from-timestamp' (changes committed"
-                                    + " after 'scan.timestamp-millis'); 'default' picks by the"
-                                    + " options given.");
+                                    + " 'scan.snapshot-id' or 'scan.tag-name'), 'from-timestamp'"
+                                    + " (changes committed after 'scan.timestamp-millis');"
+                                    + " 'default' picks by the options given. A batch read reads"
+                                    + " one snapshot whole: the latest, or the one the id, tag or"
+                                    + " time selects. A mode without the option it needs, or with"
+                                    + " one it does not take, is refused.");
 
     public static final ConfigOption<String> INCREMENTAL_BETWEEN =
             ConfigOptions.key("incremental-between")

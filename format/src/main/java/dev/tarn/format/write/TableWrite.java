@@ -11,14 +11,16 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 
 /**
  * The write seam, one per writer task: rows in, data files out. Each row goes to the {@link
  * BucketWriter} of its (partition, bucket), made by the table kind's {@link BucketWriters}: in an
  * append table rolling data files, in a primary-key table the bucket's LSM tree, which takes the
- * row's kind as the kind of change. {@link #prepareCommit} closes the open files and returns what
- * they hold as {@link CommitMessage}s, which a {@code TableCommit} publishes. Not thread-safe.
+ * row's kind as the kind of change. A row that no data file can hold (a NULL map key) is refused
+ * before any writer takes it. {@link #prepareCommit} closes the open files and returns what they
+ * hold as {@link CommitMessage}s, which a {@code TableCommit} publishes. Not thread-safe.
  *
  * <p>REQUIRES for a primary-key table: each bucket is written by one table write at a time (the
  * connector routes rows by bucket), so its sequence numbers grow and its compactions do not race.
@@ -38,6 +40,10 @@ public final class TableWrite implements AutoCloseable {
     private final TableContext table;
     private final RowRouter router;
     private final BucketWriters kind;
+
+    /** Null for a table without map columns, whose rows need no check. */
+    @Nullable private final MapKeyCheck mapKeys;
+
     private final Map<BucketId, BucketWriter> buckets = new LinkedHashMap<>();
 
     /** The writers of each partition by bucket: a row finds its writer without a key object. */
@@ -53,6 +59,7 @@ public final class TableWrite implements AutoCloseable {
     public TableWrite(TableContext table, boolean overwrite) {
         this.table = table;
         this.router = new RowRouter(table.schema(), table.config().bucket());
+        this.mapKeys = MapKeyCheck.of(table.name(), table.schema().rowType());
         ParquetDataWriter.Options defaults = ParquetDataWriter.Options.defaults();
         ParquetDataWriter.Options parquetOptions =
                 new ParquetDataWriter.Options(
@@ -83,7 +90,16 @@ public final class TableWrite implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Takes one row (in a primary-key table, one change of its key).
+     *
+     * @throws IllegalArgumentException naming the table, the column and the place if the row holds
+     *     a NULL map key; nothing of the row is written then
+     */
     public void write(RowData row) throws IOException {
+        if (mapKeys != null) {
+            mapKeys.check(row);
+        }
         Partition partition = router.partition(row);
         if (partition != lastPartition) {
             lastWriters = writersOf(partition);

@@ -22,11 +22,11 @@ import org.apache.flink.table.types.logical.RowType;
  * BigDecimals), read through the typed accessors, so rows of any RowData implementation compare by
  * content and the comparison exercises the same accessors as production readers.
  */
-final class CanonicalValues {
+public final class CanonicalValues {
 
     private CanonicalValues() {}
 
-    static List<Object> row(RowData row, RowType type) {
+    public static List<Object> row(RowData row, RowType type) {
         List<Object> values = new ArrayList<>();
         for (int i = 0; i < type.getFieldCount(); i++) {
             values.add(

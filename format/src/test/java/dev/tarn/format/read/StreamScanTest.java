@@ -249,10 +249,9 @@ class StreamScanTest {
                                                 null)
                                         .start())
                 .hasMessage(
-                        "Conflicting start options for table db.t: 'scan.tag-name' = 'eod' (a"
-                                + " start at a tag: 'scan.mode' = 'default', 'from-snapshot' or"
-                                + " 'from-snapshot-full') does not go with 'scan.mode' ="
-                                + " 'latest'");
+                        "Conflicting options for table db.t: 'scan.tag-name' = 'eod' does not"
+                                + " go with 'scan.mode' = 'latest'; it goes with 'default',"
+                                + " 'from-snapshot' or 'from-snapshot-full'");
         assertThatThrownBy(
                         () ->
                                 new StreamScan(
@@ -282,7 +281,8 @@ class StreamScanTest {
                                         .start())
                 .hasMessage(
                         "Option 'scan.mode' = 'from-timestamp' of table db.t needs"
-                                + " 'scan.timestamp-millis': the time to start after");
+                                + " 'scan.timestamp-millis': the time to read at or start"
+                                + " after; give one as a hint");
         assertThatThrownBy(
                         () ->
                                 new StreamScan(
@@ -296,7 +296,8 @@ class StreamScanTest {
                                                 null)
                                         .start())
                 .hasMessage(
-                        "Conflicting start options for table db.t: 'scan.snapshot-id' = 1 and"
-                                + " 'scan.timestamp-millis' = 5; give one");
+                        "Conflicting options for table db.t: 'scan.snapshot-id' = 1 and"
+                                + " 'scan.timestamp-millis' = 5 (1970-01-01T00:00:00.005Z) both"
+                                + " say what the read starts at; give one");
     }
 }

@@ -79,8 +79,9 @@ class TagsTest {
                                                         "scan.snapshot-id",
                                                         "1"))))
                 .hasMessage(
-                        "Conflicting options for table db.t: 'scan.tag-name' = 'eod' and"
-                                + " 'scan.snapshot-id' both select a snapshot; give one");
+                        "Conflicting options for table db.t: 'scan.snapshot-id' = 1 and"
+                                + " 'scan.tag-name' = 'eod' both say what the read starts at;"
+                                + " give one");
         assertThatThrownBy(
                         () ->
                                 TestTables.readAll(
