@@ -17,13 +17,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers. Version 2
- * added the split's kind and the position as file and rows in it; version 1 splits (whole
- * snapshots, with a count of rows emitted) are still read.
+ * added the split's kind and the position as file and rows in it; version 3 each file's content;
+ * version 1 splits (whole snapshots, with a count of rows emitted) and version 2 splits (whose
+ * files' content their names tell) are still read.
  */
 public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
 
-    static final int VERSION = 2;
-    private static final List<Integer> SUPPORTED = List.of(1, 2);
+    static final int VERSION = 3;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
 
     @Override
     public int getVersion() {
@@ -91,7 +92,10 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         int count = in.readInt();
         List<DataFile> files = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            files.add(DataFileCodec.readFile(in));
+            files.add(
+                    version >= 3
+                            ? DataFileCodec.readFile(in)
+                            : DataFileCodec.readFileWithoutContent(in));
         }
         return new TarnSplit(
                 id,
