@@ -162,14 +162,14 @@ class MetadataCorruptionTest {
     @Test
     void manifestOfANewerFormatVersion() throws IOException {
         Path manifest = table.context().manifestFile().path(deltaManifest());
-        damage(manifest, b -> withVersion(b, 2));
+        damage(manifest, b -> withVersion(b, 3));
 
         assertThatThrownBy(() -> table.newScan().plan())
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(
                         "Cannot read metadata file "
                                 + manifest
-                                + ": format version 2 is not supported (supported: 1 to 1)");
+                                + ": format version 3 is not supported (supported: 1 to 2)");
     }
 
     @Test

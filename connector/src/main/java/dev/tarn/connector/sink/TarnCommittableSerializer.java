@@ -14,12 +14,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * Versioned binary form of {@link TarnCommittable}, kept in checkpoints. Version 2 added each
  * message's changelog files, version 3 the writer's watermark (after the messages: a boolean, then
- * the watermark if present); committables of versions 1 and 2 are still read, without a watermark.
+ * the watermark if present), version 4 each file's content; committables of versions 1 and 2 are
+ * still read, without a watermark, and those before version 4 take each file's content from its
+ * name.
  */
 public final class TarnCommittableSerializer implements SimpleVersionedSerializer<TarnCommittable> {
 
-    private static final int VERSION = 3;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
+    private static final int VERSION = 4;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4);
 
     @Override
     public int getVersion() {
@@ -61,9 +63,11 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
         List<CommitMessage> messages = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             messages.add(
-                    version == 1
-                            ? CommitMessageCodec.readWithoutChangelog(in)
-                            : CommitMessageCodec.read(in));
+                    switch (version) {
+                        case 1 -> CommitMessageCodec.readWithoutChangelog(in);
+                        case 2, 3 -> CommitMessageCodec.readWithoutContent(in);
+                        default -> CommitMessageCodec.read(in);
+                    });
         }
         Long watermark = version >= 3 && in.readBoolean() ? in.readLong() : null;
         return new TarnCommittable(user, checkpointId, messages, watermark);

@@ -15,13 +15,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers: its id and
  * the reader's position in it, then the {@link Split} in the format's {@link SplitCodec}. Version 2
- * added the split's kind and the position as file and rows in it; version 1 splits (whole
- * snapshots, with a count of rows emitted) are still read.
+ * added the split's kind and the position as file and rows in it; version 3 each file's content;
+ * version 1 splits (whole snapshots, with a count of rows emitted) and version 2 splits (whose
+ * files' content their names tell) are still read.
  */
 public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
 
-    static final int VERSION = 2;
-    private static final List<Integer> SUPPORTED = List.of(1, 2);
+    static final int VERSION = 3;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
 
     @Override
     public int getVersion() {
@@ -65,7 +66,10 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         // Version 1 counted the rows emitted from the whole split: file -1 says so.
         int fileIndex = version == 1 ? -1 : in.readInt();
         long rows = in.readLong();
-        Split split = version == 1 ? SplitCodec.readWithoutKind(in) : SplitCodec.read(in, id);
+        Split split =
+                version >= 3
+                        ? SplitCodec.read(in, id)
+                        : SplitCodec.readWithoutContent(in, id, version == 2);
         return new TarnSplit(id, split, fileIndex, rows);
     }
 }

@@ -82,15 +82,7 @@ final class StatsByFieldId {
                 }
             }
         }
-        return new DataFile(
-                file.fileName(),
-                file.fileSize(),
-                file.rowCount(),
-                file.level(),
-                file.schemaId(),
-                file.sequence(),
-                new ColumnStats(mins, maxs, nulls),
-                file.keyRange());
+        return file.withValueStats(new ColumnStats(mins, maxs, nulls));
     }
 
     /**

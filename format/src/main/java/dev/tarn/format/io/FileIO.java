@@ -88,10 +88,11 @@ public interface FileIO extends Serializable {
 
     /**
      * The file I/O of Flink's file systems: every scheme Flink has one for (local files, HDFS,
-     * Flink's S3 plugins). Stateless; serializable with the table it serves.
+     * Flink's S3 plugins), each location served by the implementation chosen once for its file
+     * system (local files, S3-compatible stores, any other). Serializable with the table it serves.
      */
     static FileIO flinkFileSystems() {
-        return new FlinkFileIO(Map.of());
+        return new PerLocationFileIO(Map.of());
     }
 
     /**
@@ -99,7 +100,7 @@ public interface FileIO extends Serializable {
      * catalog's) over those of Flink's configuration for Tarn's commit path.
      */
     static FileIO flinkFileSystems(Map<String, String> storeOptions) {
-        return new FlinkFileIO(S3Options.of(storeOptions));
+        return new PerLocationFileIO(S3Options.of(storeOptions));
     }
 
     /**

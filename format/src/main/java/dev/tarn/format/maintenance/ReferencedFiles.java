@@ -1,6 +1,7 @@
 package dev.tarn.format.maintenance;
 
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestFile;
 import dev.tarn.format.manifest.ManifestList;
@@ -70,10 +71,10 @@ final class ReferencedFiles {
     static ReferencedFiles walk(TableContext table, List<Snapshot> roots) {
         ReferencedFiles files = new ReferencedFiles(table, roots);
         for (Snapshot s : roots) {
-            files.visitList(s.baseManifestList(), Kind.DATA_FILE);
-            files.visitList(s.deltaManifestList(), Kind.DATA_FILE);
+            files.visitList(s.baseManifestList());
+            files.visitList(s.deltaManifestList());
             if (s.changelogManifestList() != null) {
-                files.visitList(s.changelogManifestList(), Kind.CHANGELOG_FILE);
+                files.visitList(s.changelogManifestList());
             }
         }
         return files;
@@ -89,7 +90,7 @@ final class ReferencedFiles {
         return Collections.unmodifiableMap(unreadable);
     }
 
-    private void visitList(String name, Kind entries) {
+    private void visitList(String name) {
         Path path = lists.path(name);
         String key = TableFiles.key(table.location(), path);
         if (named.putIfAbsent(key, new Named(path, Kind.MANIFEST_LIST, -1, -1)) != null) {
@@ -105,12 +106,12 @@ final class ReferencedFiles {
         List<String> names = new ArrayList<>(metas.size());
         for (ManifestFileMeta meta : metas) {
             names.add(meta.fileName());
-            visitManifest(meta, entries);
+            visitManifest(meta);
         }
         manifestsOfList.put(name, names);
     }
 
-    private void visitManifest(ManifestFileMeta meta, Kind kind) {
+    private void visitManifest(ManifestFileMeta meta) {
         Path path = manifests.path(meta.fileName());
         String key = TableFiles.key(table.location(), path);
         if (named.putIfAbsent(key, new Named(path, Kind.MANIFEST, meta.fileSize(), -1)) != null) {
@@ -129,10 +130,23 @@ final class ReferencedFiles {
             Path file = new Path(dir, e.file().fileName());
             String fileKey = TableFiles.key(table.location(), file);
             named.putIfAbsent(
-                    fileKey, new Named(file, kind, e.file().fileSize(), e.file().rowCount()));
+                    fileKey,
+                    new Named(
+                            file,
+                            kindOf(e.file().content()),
+                            e.file().fileSize(),
+                            e.file().rowCount()));
             refs.add(new Ref(fileKey, e.kind() == ManifestEntry.FileKind.ADD));
         }
         entriesOfManifest.put(meta.fileName(), refs);
+    }
+
+    /** What a file of {@code content} is, as the check reports it. */
+    private static Kind kindOf(FileContent content) {
+        return switch (content) {
+            case DATA -> Kind.DATA_FILE;
+            case CHANGELOG, BEFORE_IMAGES -> Kind.CHANGELOG_FILE;
+        };
     }
 
     /**

@@ -5,9 +5,11 @@ import java.util.Arrays;
 import javax.annotation.Nullable;
 
 /**
- * A data file of a table, as a manifest records it. The file lives in its partition's bucket
- * directory; its name is unique within the table.
+ * A file of a table, as a manifest records it. The file lives in its partition's bucket directory;
+ * its name is unique within the table.
  *
+ * @param content what the file holds (rows, changelog, before-images); readers go by it, never by
+ *     the name
  * @param level 0 for files written by a writer; higher levels hold compacted, sorted runs
  * @param schemaId the schema the file was written with
  * @param valueStats statistics of every column of that schema, in column order
@@ -15,6 +17,7 @@ import javax.annotation.Nullable;
  */
 public record DataFile(
         String fileName,
+        FileContent content,
         long fileSize,
         long rowCount,
         int level,
@@ -24,15 +27,24 @@ public record DataFile(
         @Nullable KeyRange keyRange)
         implements Serializable {
 
-    /** How the names of before-image files start (SPEC.md, "Changelog files"). */
-    public static final String BEFORE_IMAGES_PREFIX = "before-";
+    /** This file with the sequence range {@code range}. */
+    public DataFile withSequence(SequenceRange range) {
+        return new DataFile(
+                fileName,
+                content,
+                fileSize,
+                rowCount,
+                level,
+                schemaId,
+                range,
+                valueStats,
+                keyRange);
+    }
 
-    /**
-     * Whether this is a before-image file: a changelog file of the previous rows of one flush's
-     * keys, which the flush's level-0 files complete.
-     */
-    public boolean isBeforeImages() {
-        return fileName.startsWith(BEFORE_IMAGES_PREFIX);
+    /** This file with the statistics {@code stats}. */
+    public DataFile withValueStats(ColumnStats stats) {
+        return new DataFile(
+                fileName, content, fileSize, rowCount, level, schemaId, sequence, stats, keyRange);
     }
 
     /**
@@ -154,6 +166,9 @@ public record DataFile(
     public DataFile {
         if (fileName == null || fileName.isEmpty() || fileName.contains("/")) {
             throw new IllegalArgumentException("Invalid data file name: " + fileName);
+        }
+        if (content == null) {
+            throw new IllegalArgumentException("Data file " + fileName + " has no content");
         }
         if (fileSize < 0 || rowCount < 0 || level < 0) {
             throw new IllegalArgumentException(

@@ -12,15 +12,17 @@ import java.util.List;
 
 /**
  * Binary encoding of {@link DataFile}s, {@link Partition}s and whole {@link ManifestEntry}s, shared
- * by manifests and by the commit messages writers send to the committer (SPEC.md, "Manifest
- * files").
+ * by manifests, by the commit messages writers send to the committer and by the splits of reads
+ * (SPEC.md, "Manifest files"). A file is written with its {@link FileContent}; forms written before
+ * the content was recorded (manifests of version 1, older checkpoints) are read by deriving it from
+ * the file's name, here and nowhere else.
  */
 public final class DataFileCodec {
 
     /** Bound on a stored key's size: larger means a corrupt entry, not a real key. */
     private static final int MAX_KEY_BYTES = 16 * 1024 * 1024;
 
-    public static void writeEntry(DataOutput out, ManifestEntry entry) throws IOException {
+    static void writeEntry(DataOutput out, ManifestEntry entry) throws IOException {
         out.writeByte(entry.kind().code());
         writePartition(out, entry.partition());
         out.writeInt(entry.bucket());
@@ -28,12 +30,15 @@ public final class DataFileCodec {
         writeFile(out, entry.file());
     }
 
-    public static ManifestEntry readEntry(DataInput in) throws IOException {
+    /**
+     * @param withContent whether the entry's file records its content (manifests from version 2)
+     */
+    static ManifestEntry readEntry(DataInput in, boolean withContent) throws IOException {
         FileKind kind = FileKind.fromCode(in.readByte());
         Partition partition = readPartition(in);
         int bucket = in.readInt();
         int totalBuckets = in.readInt();
-        return new ManifestEntry(kind, partition, bucket, totalBuckets, readFile(in));
+        return new ManifestEntry(kind, partition, bucket, totalBuckets, readFile(in, withContent));
     }
 
     public static void writePartition(DataOutput out, Partition partition) throws IOException {
@@ -57,6 +62,7 @@ public final class DataFileCodec {
 
     public static void writeFile(DataOutput out, DataFile file) throws IOException {
         LengthPrefixed.writeString(out, file.fileName());
+        out.writeByte(file.content().code());
         out.writeLong(file.fileSize());
         out.writeLong(file.rowCount());
         out.writeInt(file.level());
@@ -93,8 +99,22 @@ public final class DataFileCodec {
         return bytes;
     }
 
+    /** Reads a file as {@link #writeFile} writes it, with its content. */
     public static DataFile readFile(DataInput in) throws IOException {
+        return readFile(in, true);
+    }
+
+    /**
+     * Reads a file written before the content was recorded (as {@link #writeFile} without the
+     * content byte), whose content its name tells.
+     */
+    public static DataFile readFileWithoutContent(DataInput in) throws IOException {
+        return readFile(in, false);
+    }
+
+    private static DataFile readFile(DataInput in, boolean withContent) throws IOException {
         String name = LengthPrefixed.readString(in);
+        FileContent content = withContent ? content(name, in.readByte()) : contentByName(name);
         long size = in.readLong();
         long rows = in.readLong();
         int level = in.readInt();
@@ -112,6 +132,7 @@ public final class DataFileCodec {
         KeyRange keys = in.readBoolean() ? new KeyRange(readBytes(in), readBytes(in)) : null;
         return new DataFile(
                 name,
+                content,
                 size,
                 rows,
                 level,
@@ -119,6 +140,29 @@ public final class DataFileCodec {
                 sequence,
                 new ColumnStats(mins, maxs, nulls),
                 keys);
+    }
+
+    private static FileContent content(String fileName, byte code) throws IOException {
+        try {
+            return FileContent.fromCode(code);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("Data file " + fileName + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The content of a file recorded without one, by its name: writers before the content was
+     * recorded named before-image files {@code before-}, changelog files {@code changelog-} and
+     * data files {@code data-} (SPEC.md, "Manifest body").
+     */
+    private static FileContent contentByName(String fileName) {
+        if (fileName.startsWith(FileContent.BEFORE_IMAGES.prefix())) {
+            return FileContent.BEFORE_IMAGES;
+        }
+        if (fileName.startsWith(FileContent.CHANGELOG.prefix())) {
+            return FileContent.CHANGELOG;
+        }
+        return FileContent.DATA;
     }
 
     private DataFileCodec() {}

@@ -22,12 +22,18 @@ import org.apache.flink.core.fs.Path;
 /**
  * Manifest files, {@code <table>/manifest/manifest-<uuid>}: a framed list of {@link
  * ManifestEntry}s. Their names are unique and they are never rewritten, so a parsed manifest is
- * cached by path for every table in the process.
+ * cached by path for every table in the process. Written in the newest version; every older one
+ * still reads.
  */
 public final class ManifestFile {
 
     static final byte[] MAGIC = "TRNM".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 1;
+
+    /** Version 2 records each entry's file content (SPEC.md, "Manifest body"). */
+    static final int VERSION = 2;
+
+    /** The first version whose entries record their file's content; older ones derive it. */
+    private static final int CONTENT_VERSION = 2;
 
     /** Bounded by entry count: a manifest entry with stats is a few hundred bytes on the heap. */
     private static final long CACHED_ENTRIES = 1_000_000;
@@ -116,10 +122,11 @@ public final class ManifestFile {
             MetadataFrame.Body body =
                     MetadataFrame.unframe(io.readAllBytes(path), MAGIC, VERSION, path.toString());
             DataInputStream in = body.in();
+            boolean withContent = body.version() >= CONTENT_VERSION;
             int count = in.readInt();
             List<ManifestEntry> entries = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                entries.add(DataFileCodec.readEntry(in));
+                entries.add(DataFileCodec.readEntry(in, withContent));
             }
             return List.copyOf(entries);
         } catch (FileNotFoundException e) {

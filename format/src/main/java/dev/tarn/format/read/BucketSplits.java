@@ -2,6 +2,7 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.bucket.FilePruning;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.snapshot.Snapshot;
@@ -44,7 +45,9 @@ final class BucketSplits {
                     kept.add(e);
                 }
             }
-            if (!kept.isEmpty() && files.stream().anyMatch(e -> e.file().isBeforeImages())) {
+            if (!kept.isEmpty()
+                    && files.stream()
+                            .anyMatch(e -> e.file().content() == FileContent.BEFORE_IMAGES)) {
                 // A flush's before-images and new rows pair one for one: all or none.
                 kept = files;
             }

@@ -98,13 +98,14 @@ final class FlushChangelogReader implements TableRead.SplitReader {
         List<DataFile> level0 = new ArrayList<>();
         Map<SequenceRange, List<DataFile>> flushes = new LinkedHashMap<>();
         for (DataFile f : split.files()) {
-            if (f.isBeforeImages()) {
-                flushes.computeIfAbsent(f.sequence(), r -> new ArrayList<>()).add(f);
-            } else if (f.keyRange() != null) {
-                level0.add(f);
-            } else {
-                fullFiles.add(f);
-            }
+            List<DataFile> into =
+                    switch (f.content()) {
+                        case BEFORE_IMAGES ->
+                                flushes.computeIfAbsent(f.sequence(), r -> new ArrayList<>());
+                        case DATA -> level0;
+                        case CHANGELOG -> fullFiles;
+                    };
+            into.add(f);
         }
         List<Unit> units = new ArrayList<>();
         for (Map.Entry<SequenceRange, List<DataFile>> flush : flushes.entrySet()) {

@@ -12,8 +12,9 @@ import java.util.List;
 /**
  * Binary form of a {@link Split}, for Flink's checkpointed splits and the messages that carry them
  * to readers; beside {@code CommitMessageCodec}, so a change to how files are written changes both.
- * {@link #write} writes the current form; {@link #readWithoutKind} reads the form of splits from
- * before splits had a kind (all of them {@link Split.Kind#SNAPSHOT}).
+ * {@link #write} writes the current form; {@link #readWithoutContent} reads the forms of splits
+ * from before files recorded their content (whose names tell it), with a kind or from before splits
+ * had one (all of them {@link Split.Kind#SNAPSHOT}).
  */
 public final class SplitCodec {
 
@@ -28,15 +29,23 @@ public final class SplitCodec {
      * @throws IOException naming {@code id} (how the caller names the split) if the kind is unknown
      */
     public static Split read(DataInput in, String id) throws IOException {
+        return readBody(in, readKind(in, id), true);
+    }
+
+    /**
+     * @param withKind whether the split has a kind; without one it is {@link Split.Kind#SNAPSHOT}
+     */
+    public static Split readWithoutContent(DataInput in, String id, boolean withKind)
+            throws IOException {
+        return readBody(in, withKind ? readKind(in, id) : Split.Kind.SNAPSHOT, false);
+    }
+
+    private static Split.Kind readKind(DataInput in, String id) throws IOException {
         int ordinal = in.readByte();
         if (ordinal < 0 || ordinal >= Split.Kind.values().length) {
             throw new IOException("Corrupt Tarn split " + id + ": unknown kind " + ordinal);
         }
-        return readBody(in, Split.Kind.values()[ordinal]);
-    }
-
-    public static Split readWithoutKind(DataInput in) throws IOException {
-        return readBody(in, Split.Kind.SNAPSHOT);
+        return Split.Kind.values()[ordinal];
     }
 
     private static void writeBody(DataOutput out, Split split) throws IOException {
@@ -50,7 +59,8 @@ public final class SplitCodec {
         }
     }
 
-    private static Split readBody(DataInput in, Split.Kind kind) throws IOException {
+    private static Split readBody(DataInput in, Split.Kind kind, boolean withContent)
+            throws IOException {
         long snapshotId = in.readLong();
         Partition partition = DataFileCodec.readPartition(in);
         int bucket = in.readInt();
@@ -58,7 +68,10 @@ public final class SplitCodec {
         int count = in.readInt();
         List<DataFile> files = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            files.add(DataFileCodec.readFile(in));
+            files.add(
+                    withContent
+                            ? DataFileCodec.readFile(in)
+                            : DataFileCodec.readFileWithoutContent(in));
         }
         return new Split(snapshotId, partition, bucket, totalBuckets, files, kind);
     }

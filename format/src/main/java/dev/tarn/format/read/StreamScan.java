@@ -2,6 +2,7 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.StreamConfig;
@@ -320,7 +321,7 @@ public final class StreamScan {
         List<ManifestEntry> files = reader.changelog(snapshot);
         Set<BucketId> imaged = new HashSet<>();
         for (ManifestEntry e : files) {
-            if (e.file().isBeforeImages()) {
+            if (e.file().content() == FileContent.BEFORE_IMAGES) {
                 imaged.add(e.bucketId());
             }
         }

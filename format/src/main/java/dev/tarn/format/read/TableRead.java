@@ -1,6 +1,6 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.row.BinaryRowBatch;
 import dev.tarn.format.table.DataFileOpener;
@@ -118,7 +118,8 @@ public final class TableRead {
                             new MergeTreeSplitReader(table, split, readType, keyFilter, false);
                     case DELTA -> new MergeTreeSplitReader(table, split, readType, keyFilter, true);
                     case CHANGELOG ->
-                            split.files().stream().anyMatch(DataFile::isBeforeImages)
+                            split.files().stream()
+                                            .anyMatch(f -> f.content() == FileContent.BEFORE_IMAGES)
                                     ? new FlushChangelogReader(table, split, readType)
                                     : new ChangelogSplitReader(table, split, readType, keyFilter);
                     case RETRACT ->

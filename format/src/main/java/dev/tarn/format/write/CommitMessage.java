@@ -28,6 +28,27 @@ public record CommitMessage(
         newFiles = List.copyOf(newFiles);
         deletedFiles = List.copyOf(deletedFiles);
         changelogFiles = List.copyOf(changelogFiles);
+        checkContent(partition, bucket, newFiles, false, "new files");
+        checkContent(partition, bucket, deletedFiles, false, "deleted files");
+        checkContent(partition, bucket, changelogFiles, true, "changelog files");
+    }
+
+    /**
+     * Checks that {@code files} hold changelog content exactly if {@code changelog}: the commit
+     * lists each list in its own manifests, by the list, so a file in the wrong one would turn
+     * changes into rows of the table or the other way round.
+     */
+    private static void checkContent(
+            Partition partition, int bucket, List<DataFile> files, boolean changelog, String list) {
+        for (DataFile f : files) {
+            if (f.content().isChangelog() != changelog) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Cannot commit file %s of bucket %d of partition %s among the %s:"
+                                        + " its content is %s",
+                                f.fileName(), bucket, partition, list, f.content()));
+            }
+        }
     }
 
     /** A message without changelog files. */

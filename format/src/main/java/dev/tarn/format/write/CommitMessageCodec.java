@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * Binary form of {@link CommitMessage}s, for Flink's checkpointed committables. {@link #write}
- * writes the current form, with changelog files; {@link #readWithoutChangelog} reads the form
- * committables of version 1 hold.
+ * writes the current form, with changelog files and each file's content; {@link
+ * #readWithoutContent} reads the form before files recorded their content, {@link
+ * #readWithoutChangelog} the first form, which had no changelog files either.
  */
 public final class CommitMessageCodec {
 
@@ -25,15 +26,31 @@ public final class CommitMessageCodec {
         writeFiles(out, message.changelogFiles());
     }
 
+    /** Reads a message as {@link #write} writes it. */
     public static CommitMessage read(DataInput in) throws IOException {
-        return readWithoutChangelog(in).withChangelog(readFiles(in));
+        return read(in, true, true);
     }
 
+    /** Reads a message with changelog files whose files do not record their content. */
+    public static CommitMessage readWithoutContent(DataInput in) throws IOException {
+        return read(in, true, false);
+    }
+
+    /** Reads a message of the first form: no changelog files, no file content. */
     public static CommitMessage readWithoutChangelog(DataInput in) throws IOException {
+        return read(in, false, false);
+    }
+
+    private static CommitMessage read(DataInput in, boolean changelog, boolean content)
+            throws IOException {
         Partition partition = DataFileCodec.readPartition(in);
         int bucket = in.readInt();
         int totalBuckets = in.readInt();
-        return new CommitMessage(partition, bucket, totalBuckets, readFiles(in), readFiles(in));
+        List<DataFile> newFiles = readFiles(in, content);
+        List<DataFile> deletedFiles = readFiles(in, content);
+        List<DataFile> changelogFiles = changelog ? readFiles(in, content) : List.of();
+        return new CommitMessage(
+                partition, bucket, totalBuckets, newFiles, deletedFiles, changelogFiles);
     }
 
     private static void writeFiles(DataOutput out, List<DataFile> files) throws IOException {
@@ -43,11 +60,14 @@ public final class CommitMessageCodec {
         }
     }
 
-    private static List<DataFile> readFiles(DataInput in) throws IOException {
+    private static List<DataFile> readFiles(DataInput in, boolean content) throws IOException {
         int count = in.readInt();
         List<DataFile> files = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            files.add(DataFileCodec.readFile(in));
+            files.add(
+                    content
+                            ? DataFileCodec.readFile(in)
+                            : DataFileCodec.readFileWithoutContent(in));
         }
         return files;
     }

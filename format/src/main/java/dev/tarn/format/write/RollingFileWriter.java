@@ -4,12 +4,12 @@ import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -52,7 +52,7 @@ final class RollingFileWriter {
 
     void write(RowData row) throws IOException {
         if (current == null) {
-            currentName = "data-" + UUID.randomUUID() + ".parquet";
+            currentName = FileContent.DATA.newFileName();
             current = ParquetDataWriter.create(io, new Path(dir, currentName), rowType, options);
         }
         current.write(row);
@@ -72,6 +72,7 @@ final class RollingFileWriter {
             finished.add(
                     new DataFile(
                             currentName,
+                            FileContent.DATA,
                             stats.fileSize(),
                             stats.rowCount(),
                             0,

@@ -13,11 +13,11 @@ import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 
 /**
- * A {@link FileIO} over {@link FlinkFileIO} that counts calls and injects failures, as Iceberg's
- * {@code TestTables.failCommits(n)}. A fault names an operation and the paths it applies to, and
- * fires on the n-th matching call (or on every one); it throws before the real call (nothing
- * happens on storage) or after it (the call took effect, but the caller cannot know). A hook runs
- * arbitrary code before a matching call, e.g. a racing committer. Thread-safe.
+ * A {@link FileIO} over {@link FileIO#flinkFileSystems} that counts calls and injects failures, as
+ * Iceberg's {@code TestTables.failCommits(n)}. A fault names an operation and the paths it applies
+ * to, and fires on the n-th matching call (or on every one); it throws before the real call
+ * (nothing happens on storage) or after it (the call took effect, but the caller cannot know). A
+ * hook runs arbitrary code before a matching call, e.g. a racing committer. Thread-safe.
  */
 public final class FaultInjectingFileIO implements FileIO {
 
@@ -59,7 +59,7 @@ public final class FaultInjectingFileIO implements FileIO {
         }
     }
 
-    private final FileIO real = new FlinkFileIO();
+    private final FileIO real = FileIO.flinkFileSystems();
     private final transient List<Rule> rules = new CopyOnWriteArrayList<>();
     private final transient Queue<Event> log = new ConcurrentLinkedQueue<>();
 

@@ -12,15 +12,20 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.Path;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The file operations of Flink's local file system that the format relies on. */
+/**
+ * The file operations the format relies on, as {@link FileIO#flinkFileSystems} serves them on local
+ * files; the implementation each location gets, chosen once; and the generic one of file systems
+ * without hard links.
+ */
 class FlinkFileIOTest {
 
     @TempDir java.nio.file.Path tempDir;
 
-    private final FlinkFileIO io = new FlinkFileIO();
+    private final FileIO io = FileIO.flinkFileSystems();
 
     private Path path(String name) {
         return new Path(new Path(tempDir.toUri()), name);
@@ -99,5 +104,54 @@ class FlinkFileIOTest {
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void eachLocationGetsTheImplementationOfItsFileSystemOnce() throws IOException {
+        PerLocationFileIO io =
+                (PerLocationFileIO)
+                        FileIO.flinkFileSystems(Map.of("s3.endpoint", "http://127.0.0.1:9"));
+
+        FileIO local = io.of(path("a"));
+        assertThat(local).isInstanceOf(LocalFileIO.class).isSameAs(io.of(path("b/c")));
+        assertThat(io.of(new Path(tempDir.toString()))).isInstanceOf(LocalFileIO.class);
+        FileIO store = io.of(new Path("s3://lake/db.db/t/snapshot/snapshot-1"));
+        assertThat(store)
+                .isInstanceOf(ObjectStoreFileIO.class)
+                .isSameAs(io.of(new Path("s3://lake/other")));
+        assertThat(store.storeOptions()).isEqualTo(Map.of("s3.endpoint", "http://127.0.0.1:9"));
+        assertThat(io.of(new Path("s3a://other-lake/t"))).isInstanceOf(ObjectStoreFileIO.class);
+        assertThat(io.of(new Path("s3a://other-lake/t"))).isNotSameAs(store);
+    }
+
+    @Test
+    void aDeserializedFileIOChoosesAgain() throws Exception {
+        io.overwrite(path("x"), bytes("before"));
+        FileIO copy = InstantiationUtil.clone(io);
+
+        copy.overwrite(path("x"), bytes("after"));
+        assertThat(copy.readAllBytes(path("x"))).isEqualTo(bytes("after"));
+        assertThat(((PerLocationFileIO) copy).of(path("x"))).isInstanceOf(LocalFileIO.class);
+    }
+
+    @Test
+    void localFilesHaveNoConditionalPut() {
+        assertThatThrownBy(() -> io.createIfAbsent(path("snapshot-1"), bytes("x")))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("No conditional put for " + path("snapshot-1"));
+    }
+
+    @Test
+    void aFileSystemWithoutHardLinksReplacesAFileByRenamingANewOne() throws IOException {
+        // The generic implementation, here over local files: no links, a rename onto the name.
+        FileIO generic = new FlinkFileIO();
+        generic.overwrite(path("LATEST"), bytes("12345"));
+        generic.overwrite(path("LATEST"), bytes("7"));
+
+        assertThat(generic.readAllBytes(path("LATEST"))).isEqualTo(bytes("7"));
+        assertThat(names()).containsExactly("LATEST");
+        assertThatThrownBy(() -> generic.link(path("LATEST"), path("copy")))
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("File system file:/// of " + path("copy") + " has no hard links");
     }
 }

@@ -7,6 +7,7 @@ import static dev.tarn.format.maintenance.MaintenanceTables.addedFile;
 import static dev.tarn.format.maintenance.MaintenanceTables.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.ChangelogTables;
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
@@ -16,6 +17,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.flink.core.fs.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -204,5 +208,38 @@ class TableCheckTest {
                                 + ": not a valid Parquet file (footer: ");
         assertThat(deep.problems().get(0).snapshots()).containsExactly(2L, 3L);
         assertThat(deep.newestWhole()).hasValue(1);
+    }
+
+    @Test
+    void aLostChangelogOrBeforeImageFileIsAChangelogFile() throws Exception {
+        java.nio.file.Path location = dir.resolve("lookup");
+        Table lookup = ChangelogTables.create(location, Map.of());
+        ChangelogTables.writeHistory(lookup, new Random(9));
+        Map<String, String> lost = new TreeMap<>();
+        for (String prefix : List.of("data-", "changelog-", "before-")) {
+            try (Stream<java.nio.file.Path> files = Files.walk(location)) {
+                java.nio.file.Path file =
+                        files.filter(f -> f.getFileName().toString().startsWith(prefix))
+                                .findFirst()
+                                .orElseThrow();
+                Files.delete(file);
+                lost.put(new Path(file.toUri()).toString(), prefix);
+            }
+        }
+
+        Map<String, String> problems = new TreeMap<>();
+        for (TableCheck.Problem p : TableCheck.run(lookup.context(), false).problems()) {
+            problems.put(p.file(), p.problem());
+        }
+
+        assertThat(problems.keySet()).isEqualTo(lost.keySet());
+        lost.forEach(
+                (file, prefix) ->
+                        assertThat(problems.get(file))
+                                .as(file)
+                                .isEqualTo(
+                                        prefix.equals("data-")
+                                                ? "data file is missing"
+                                                : "changelog file is missing"));
     }
 }

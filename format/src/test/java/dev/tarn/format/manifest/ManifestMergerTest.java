@@ -84,7 +84,15 @@ class ManifestMergerTest {
     void liveFilesIgnoreTheOrderOfAddAndDelete() {
         DataFile file =
                 new DataFile(
-                        "f", 1, 1, 0, 0, new SequenceRange(0, 0), ColumnStats.unknown(1), null);
+                        "f",
+                        FileContent.DATA,
+                        1,
+                        1,
+                        0,
+                        0,
+                        new SequenceRange(0, 0),
+                        ColumnStats.unknown(1),
+                        null);
         ManifestEntry add = new ManifestEntry(FileKind.ADD, Partition.EMPTY, 0, -1, file);
         ManifestEntry delete = new ManifestEntry(FileKind.DELETE, Partition.EMPTY, 0, -1, file);
         Map<ManifestEntry.FileId, ManifestEntry> live = new java.util.LinkedHashMap<>();

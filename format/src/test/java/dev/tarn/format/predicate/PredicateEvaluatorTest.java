@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.predicate.Predicate.Op;
 import java.util.Arrays;
 import java.util.List;
@@ -40,6 +41,7 @@ class PredicateEvaluatorTest {
     private static DataFile file(long rows, Long minId, Long maxId, long idNulls) {
         return new DataFile(
                 "data-1.parquet",
+                FileContent.DATA,
                 100,
                 rows,
                 0,
@@ -131,6 +133,7 @@ class PredicateEvaluatorTest {
         DataFile unknown =
                 new DataFile(
                         "data-1.parquet",
+                        FileContent.DATA,
                         100,
                         10,
                         0,

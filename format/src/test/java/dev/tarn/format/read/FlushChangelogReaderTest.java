@@ -8,6 +8,7 @@ import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
@@ -136,7 +137,7 @@ class FlushChangelogReaderTest {
                 flushesSeen +=
                         (int)
                                 split.files().stream()
-                                        .filter(DataFile::isBeforeImages)
+                                        .filter(f -> f.content() == FileContent.BEFORE_IMAGES)
                                         .map(DataFile::sequence)
                                         .distinct()
                                         .count();
@@ -176,8 +177,8 @@ class FlushChangelogReaderTest {
                 id++) {
             for (Split split : scan.changes(id).orElseThrow().splits()) {
                 for (DataFile f : split.files()) {
-                    full |= f.fileName().startsWith("changelog-");
-                    images |= f.isBeforeImages();
+                    full |= f.content() == FileContent.CHANGELOG;
+                    images |= f.content() == FileContent.BEFORE_IMAGES;
                 }
                 List<String> rows = readAll(table.newRead(), split);
                 apply(rows, view, id);

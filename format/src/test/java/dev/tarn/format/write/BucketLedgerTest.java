@@ -6,6 +6,7 @@ import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.FileContent;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ class BucketLedgerTest {
     private static DataFile file(String name) {
         return new DataFile(
                 name,
+                FileContent.DATA,
                 10,
                 1,
                 0,

@@ -6,6 +6,7 @@ import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.FileContent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -114,8 +115,7 @@ public final class BucketTreeWriter implements AutoCloseable {
         ChangelogSetup changes = setup.changelog();
         this.changelog =
                 changes.storesInput()
-                        ? new KeyValueFileWriter(
-                                target.forChangelog(), 0, KeyValueFileWriter.Kind.CHANGELOG)
+                        ? new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG)
                         : null;
         this.lookup = LookupChangelog.of(setup, target, opener, this::treeFiles);
         this.fullCompactions = FullCompactionSchedule.of(setup);

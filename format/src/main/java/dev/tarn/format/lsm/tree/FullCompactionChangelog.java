@@ -3,6 +3,7 @@ package dev.tarn.format.lsm.tree;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileContent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -31,8 +32,7 @@ final class FullCompactionChangelog implements FileRunMerge.Diff {
     private byte[] afterBytes = new byte[256];
 
     FullCompactionChangelog(KeyValueFileWriter.Target target) {
-        this.out =
-                new KeyValueFileWriter(target.forChangelog(), 0, KeyValueFileWriter.Kind.CHANGELOG);
+        this.out = new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG);
         this.beforeCopier = new RowCopier(target.schema().tableType());
         this.afterCopier = new RowCopier(target.schema().tableType());
     }

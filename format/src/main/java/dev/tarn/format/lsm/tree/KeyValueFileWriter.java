@@ -8,6 +8,7 @@ import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.manifest.DataFile.KeyRange;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
 import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import dev.tarn.format.schema.TableConfig;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
@@ -71,29 +71,9 @@ final class KeyValueFileWriter {
         }
     }
 
-    /** The files a writer writes (SPEC.md, "Changelog files"). */
-    enum Kind {
-        /** Data files of a sorted run, named {@code data-<uuid>.parquet}, with a key range. */
-        DATA("data-"),
-        /** Changelog files, named {@code changelog-<uuid>.parquet}: changes in the order given. */
-        CHANGELOG("changelog-"),
-        /**
-         * Before-image files, named {@code before-<uuid>.parquet}: the previous rows of the keys
-         * one flush changed, in its key order, each file with the flush's sequence range ({@link
-         * #endFlush}).
-         */
-        BEFORE_IMAGES(DataFile.BEFORE_IMAGES_PREFIX);
-
-        private final String prefix;
-
-        Kind(String prefix) {
-            this.prefix = prefix;
-        }
-    }
-
     private final Target target;
     private final int level;
-    private final Kind kind;
+    private final FileContent content;
     private final boolean changelog;
     private final KeyValueRow fileRow;
     private final List<DataFile> finished = new ArrayList<>();
@@ -111,16 +91,19 @@ final class KeyValueFileWriter {
     private int flushStart;
 
     KeyValueFileWriter(Target target, int level) {
-        this(target, level, Kind.DATA);
+        this(target, level, FileContent.DATA);
     }
 
     /**
-     * @param kind {@link Kind#DATA}, or a changelog kind, whose changes come in the order given to
-     *     {@link #writeChange} and whose files have no key range
+     * @param content {@link FileContent#DATA}: a sorted run, each file with its key range; or a
+     *     changelog content, whose changes come in the order given to {@link #writeChange} and
+     *     whose files have no key range. {@link FileContent#BEFORE_IMAGES} are the previous rows of
+     *     the keys one flush changed, in its key order, each file with the flush's sequence range
+     *     ({@link #endFlush}).
      */
-    KeyValueFileWriter(Target target, int level, Kind kind) {
-        this.kind = kind;
-        this.changelog = kind != Kind.DATA;
+    KeyValueFileWriter(Target target, int level, FileContent content) {
+        this.content = content;
+        this.changelog = content.isChangelog();
         this.target = target;
         this.level = level;
         this.fileRow = new KeyValueRow(target.schema().tableType().getFieldCount());
@@ -141,7 +124,7 @@ final class KeyValueFileWriter {
     }
 
     private void open() throws IOException {
-        currentName = kind.prefix + UUID.randomUUID() + ".parquet";
+        currentName = content.newFileName();
         current =
                 ParquetDataWriter.create(
                         target.io(),
@@ -163,7 +146,7 @@ final class KeyValueFileWriter {
 
     void write(KeyValue kv) throws IOException {
         if (current == null) {
-            currentName = "data-" + UUID.randomUUID() + ".parquet";
+            currentName = content.newFileName();
             current =
                     ParquetDataWriter.create(
                             target.io(),
@@ -204,18 +187,7 @@ final class KeyValueFileWriter {
         }
         SequenceRange range = new SequenceRange(min, max);
         for (int i = flushStart; i < finished.size(); i++) {
-            DataFile f = finished.get(i);
-            finished.set(
-                    i,
-                    new DataFile(
-                            f.fileName(),
-                            f.fileSize(),
-                            f.rowCount(),
-                            f.level(),
-                            f.schemaId(),
-                            range,
-                            f.valueStats(),
-                            f.keyRange()));
+            finished.set(i, finished.get(i).withSequence(range));
         }
         flushStart = finished.size();
     }
@@ -251,6 +223,7 @@ final class KeyValueFileWriter {
             finished.add(
                     new DataFile(
                             currentName,
+                            content,
                             stats.fileSize(),
                             stats.rowCount(),
                             level,

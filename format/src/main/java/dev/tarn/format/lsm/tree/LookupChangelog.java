@@ -5,6 +5,7 @@ import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileContent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -108,10 +109,10 @@ final class LookupChangelog {
                 setup.merges(),
                 opener,
                 treeFiles,
-                new KeyValueFileWriter(target.forChangelog(), 0, KeyValueFileWriter.Kind.CHANGELOG),
+                new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG),
                 changelog.beforeImages()
                         ? new KeyValueFileWriter(
-                                target.forChangelog(), 0, KeyValueFileWriter.Kind.BEFORE_IMAGES)
+                                target.forChangelog(), 0, FileContent.BEFORE_IMAGES)
                         : null,
                 changelog.lookupMemory());
     }

@@ -9,6 +9,7 @@ import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
@@ -153,7 +154,7 @@ final class LookupBucket implements AutoCloseable {
         List<String> rows = new ArrayList<>();
         Map<SequenceRange, List<DataFile>> flushes = new LinkedHashMap<>();
         for (DataFile file : changelogFiles) {
-            if (file.isBeforeImages()) {
+            if (file.content() == FileContent.BEFORE_IMAGES) {
                 flushes.computeIfAbsent(file.sequence(), r -> new ArrayList<>()).add(file);
             } else {
                 for (Stored row : stored(List.of(file))) {

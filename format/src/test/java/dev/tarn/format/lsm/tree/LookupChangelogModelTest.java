@@ -4,6 +4,7 @@ import static dev.tarn.format.lsm.tree.LookupBucket.change;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.ChangelogChecks;
+import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.schema.MergeEngine;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +75,7 @@ class LookupChangelogModelTest {
                 apply(b.commit(), view, commit);
                 assertThat(b.lastChangelog())
                         .as("commit %d: before-image files alone, or none", commit)
-                        .allMatch(f -> f.isBeforeImages() == images);
+                        .allMatch(f -> (f.content() == FileContent.BEFORE_IMAGES) == images);
                 assertThat(new ArrayList<>(view.values()))
                         .as("commit %d: the changelog applied to a map", commit)
                         .isEqualTo(b.currentRows());

@@ -1,0 +1,62 @@
+package dev.tarn.connector;
+
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.manifest.DataFile.KeyRange;
+import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.FileContent;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Files of each content, and checkpointed bytes turned into the form they had before files recorded
+ * their content: there, a file's size followed its name at once.
+ */
+public final class ContentForms {
+
+    private ContentForms() {}
+
+    /** A file of {@code content} called {@code name}: a level-0 sorted run if it holds data. */
+    public static DataFile file(String name, FileContent content) {
+        boolean data = content == FileContent.DATA;
+        return new DataFile(
+                name,
+                content,
+                100,
+                10,
+                0,
+                0,
+                new SequenceRange(1, 10),
+                ColumnStats.unknown(2),
+                data ? new KeyRange(new byte[] {1}, new byte[] {2}) : null);
+    }
+
+    /** {@code bytes} without the content byte after the name of each of {@code files}. */
+    public static byte[] withoutContent(byte[] bytes, List<DataFile> files) {
+        byte[] result = bytes;
+        for (DataFile file : files) {
+            byte[] name = file.fileName().getBytes(StandardCharsets.UTF_8);
+            int at = indexOf(result, name);
+            if (at < 0) {
+                throw new IllegalArgumentException(file.fileName() + " is not in the bytes");
+            }
+            int content = at + name.length;
+            ByteArrayOutputStream out = new ByteArrayOutputStream(result.length - 1);
+            out.write(result, 0, content);
+            out.write(result, content + 1, result.length - content - 1);
+            result = out.toByteArray();
+        }
+        return result;
+    }
+
+    private static int indexOf(byte[] bytes, byte[] part) {
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            if (Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
