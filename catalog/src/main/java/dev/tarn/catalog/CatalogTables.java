@@ -168,7 +168,8 @@ final class CatalogTables {
 
     /**
      * The table as Flink sees it: its columns, keys and comment, and its stored options plus {@code
-     * extraOptions}; no location, so that its DDL runs in another warehouse too.
+     * extraOptions} and {@code path}, its location, so that a {@code 'connector' = 'tarn'} table
+     * declared {@code LIKE} it (to add a watermark, say) reads it.
      */
     static CatalogTable toCatalogTable(Table table, Map<String, String> extraOptions) {
         TableSchema schema = table.schema();
@@ -201,6 +202,7 @@ final class CatalogTables {
         }
         Map<String, String> options = new HashMap<>(schema.options());
         options.putAll(extraOptions);
+        options.put(PATH, table.location().toString());
         return CatalogTable.newBuilder()
                 .schema(builder.build())
                 .partitionKeys(schema.partitionKeys())
@@ -217,15 +219,13 @@ final class CatalogTables {
     }
 
     /**
-     * {@code table} without a {@code path} option that names the location of a table of this
-     * catalog: one that {@code SHOW CREATE TABLE} printed before it stopped printing a location,
-     * which says nothing about where the new table goes. Any other path stays, to be refused by
-     * {@link #storedOptions}.
+     * {@code table} without its {@code path} option: a new table of the catalog goes where the
+     * catalog places it by name, so a {@code path} that {@code SHOW CREATE TABLE} printed or {@code
+     * CREATE TABLE ... LIKE} copied (from this warehouse or another) is ignored, as Apache Paimon
+     * ignores it.
      */
-    static ResolvedCatalogTable withoutCopiedPath(
-            ResolvedCatalogTable table, java.util.function.Predicate<String> isTableLocation) {
-        String path = table.getOptions().get(PATH);
-        if (path == null || !isTableLocation.test(path)) {
+    static ResolvedCatalogTable withoutGivenPath(ResolvedCatalogTable table) {
+        if (!table.getOptions().containsKey(PATH)) {
             return table;
         }
         Map<String, String> options = new HashMap<>(table.getOptions());

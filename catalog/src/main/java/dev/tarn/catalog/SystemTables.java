@@ -20,7 +20,7 @@ import org.apache.flink.table.types.utils.TypeConversions;
 /**
  * How a catalog offers the {@link SystemTable}s of its tables: {@code db.t$snapshots} names system
  * table {@code snapshots} of table {@code db.t}. The catalog hands such a table to Flink with the
- * option {@link TarnConnectorOptions#SYSTEM_TABLE}; the connector finds the table by its name and
+ * option {@link TarnConnectorOptions#SYSTEM_TABLE} and the table's {@code path}, and the connector
  * asks back here for the rows ({@link MetadataRows}). System tables are never listed and never
  * written: every change to one is refused by name.
  */
@@ -104,6 +104,7 @@ final class SystemTables implements MetadataRows {
             field.getDescription().ifPresent(schema::withComment);
         }
         Map<String, String> options = new HashMap<>(extraOptions);
+        options.put(TarnConnectorOptions.PATH.key(), table.location().toString());
         options.put(TarnConnectorOptions.SYSTEM_TABLE.key(), system.tableName());
         return CatalogTable.newBuilder()
                 .schema(schema.build())

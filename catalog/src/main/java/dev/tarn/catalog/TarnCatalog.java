@@ -36,8 +36,9 @@ import org.apache.flink.table.procedures.Procedure;
  * only state: every call reads it afresh, so several catalogs and jobs may share a warehouse.
  * Creating a table and altering its options are atomic (an exclusive schema file); dropping and
  * renaming are directory operations and as atomic as the file system makes them. Tables are handed
- * to Flink with their stored options only, no location: the connector ({@link #getFactory()}) finds
- * each by its name in the warehouse, so the DDL that SHOW CREATE TABLE prints runs in any catalog.
+ * to Flink with their stored options plus {@code path}, their location, which the connector ({@link
+ * #getFactory()}) loads them from; a {@code path} given to CREATE TABLE is ignored, so the DDL that
+ * SHOW CREATE TABLE prints runs in any catalog.
  */
 public final class TarnCatalog extends AbstractCatalog
         implements UnmanagedObjects, PartitionsAndStatistics {
@@ -268,9 +269,8 @@ public final class TarnCatalog extends AbstractCatalog
         requireDatabase(path.getDatabaseName());
         SystemTables.checkNotSystem(getName(), "create", path);
         ResolvedCatalogTable resolved =
-                CatalogTables.withoutCopiedPath(
-                        CatalogTables.resolved("create", getName(), path, table),
-                        warehouse()::isTableLocation);
+                CatalogTables.withoutGivenPath(
+                        CatalogTables.resolved("create", getName(), path, table));
         if (tableExists(path)) {
             if (ignoreIfExists) {
                 return;

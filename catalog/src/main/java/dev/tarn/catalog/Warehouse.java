@@ -81,19 +81,6 @@ final class Warehouse {
         return new Path(databasePath(table.getDatabaseName()), table.getObjectName());
     }
 
-    /**
-     * Whether {@code location} is where this warehouse keeps some table ({@code
-     * <warehouse>/<db>.db/<table>}), whether or not that table exists.
-     */
-    boolean isTableLocation(String location) {
-        Path path = new Path(location);
-        Path database = path.getParent();
-        return database != null
-                && database.getParent() != null
-                && database.getName().endsWith(DATABASE_SUFFIX)
-                && database.getParent().toUri().normalize().equals(root.toUri().normalize());
-    }
-
     List<String> databases() {
         List<String> names = new ArrayList<>();
         for (FileStatus status : list(root, "databases")) {

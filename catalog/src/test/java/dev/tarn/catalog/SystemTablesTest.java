@@ -77,7 +77,10 @@ class SystemTablesTest {
     void aSystemTableIsItsColumnsAndTheOptionsThatRouteItToTheConnector() throws Exception {
         CatalogTable snapshots =
                 (CatalogTable) catalog.getTable(new ObjectPath("db", "events$snapshots"));
-        assertThat(snapshots.getOptions()).isEqualTo(Map.of("system-table", "snapshots"));
+        assertThat(snapshots.getOptions())
+                .containsEntry("system-table", "snapshots")
+                .containsEntry("path", "file:" + lake.resolve("db.db/events"))
+                .hasSize(2);
         assertThat(snapshots.getUnresolvedSchema().getColumns())
                 .extracting(Schema -> Schema.getName())
                 .startsWith("snapshot_id", "schema_id", "commit_user")

@@ -63,7 +63,7 @@ class TarnCatalogITCase {
                 .contains("COMMENT 'click events'")
                 .contains("PARTITIONED BY (`dt`)")
                 .contains("'bucket' = '4'")
-                .doesNotContain("'path'");
+                .contains("'path' = 'file:" + lake.resolve("db.db/events") + "'");
 
         exec("ALTER TABLE db.events RENAME TO db.clicks");
         assertThat(query("SHOW TABLES IN db")).containsExactly("+I[clicks]");

@@ -153,7 +153,8 @@ class TarnCatalogTest {
         assertThat(table.getOptions())
                 .containsEntry("bucket", "4")
                 .containsEntry("bucket-key", "id")
-                .hasSize(2);
+                .containsEntry("path", "file:" + lake.resolve("db.db/events"))
+                .hasSize(3);
         Schema schema = table.getUnresolvedSchema();
         assertThat(schema.getColumns())
                 .extracting(Schema.UnresolvedColumn::getName)
@@ -166,10 +167,10 @@ class TarnCatalogTest {
     }
 
     @Test
-    void aTableIsHandedToFlinkWithoutItsLocation() throws Exception {
+    void pathOptionIsTheLocationUri() throws Exception {
         catalog.createTable(EVENTS, events(Map.of()), false);
-        assertThat(((CatalogTable) catalog.getTable(EVENTS)).getOptions()).isEmpty();
-        assertThat(lake.resolve("db.db/events/schema/schema-0")).exists();
+        String path = ((CatalogTable) catalog.getTable(EVENTS)).getOptions().get("path");
+        assertThat(path).startsWith("file:/").endsWith("/lake/db.db/events");
     }
 
     @Test
@@ -224,11 +225,12 @@ class TarnCatalogTest {
                 .isInstanceOf(CatalogException.class)
                 .hasMessageContaining("'connector' = 'datagen'")
                 .hasMessageContaining("db.other");
-        assertThatThrownBy(
-                        () -> catalog.createTable(other, events(Map.of("path", "file:/x")), false))
-                .isInstanceOf(CatalogException.class)
-                .hasMessageContaining("'path' = 'file:/x'")
-                .hasMessageContaining("db.other");
+        // A given path is ignored, as Apache Paimon ignores it: the catalog places the table.
+        catalog.createTable(other, events(Map.of("path", "file:/x")), false);
+        assertThat(Files.readString(lake.resolve("db.db/other/schema/schema-0")))
+                .doesNotContain("file:/x");
+        assertThat(((CatalogTable) catalog.getTable(other)).getOptions().get("path"))
+                .endsWith("/lake/db.db/other");
     }
 
     @Test
@@ -313,8 +315,8 @@ class TarnCatalogTest {
         ObjectPath clicks = new ObjectPath("db", "clicks");
         assertThat(catalog.listTables("db")).containsExactly("clicks");
         assertThat(((CatalogTable) catalog.getTable(clicks)).getOptions())
-                .isEqualTo(Map.of("bucket", "2", "bucket-key", "id"));
-        assertThat(lake.resolve("db.db/clicks/schema/schema-0")).exists();
+                .containsEntry("bucket", "2")
+                .containsEntry("path", "file:" + lake.resolve("db.db/clicks"));
         assertThat(catalog.listPartitions(clicks)).hasSize(1);
 
         catalog.renameTable(EVENTS, "x", true);

@@ -124,8 +124,8 @@ class TarnCompactJobITCase {
         sql.exec("INSERT INTO db.t VALUES (1, 'a', 1)");
         assertRefused(
                 "CALL lake.sys.compact('db.missing')",
-                "Cannot compact: argument 'table' names no table: Table (or view) db.missing does"
-                        + " not exist in Catalog lake");
+                "Cannot compact: argument 'table' names no table: Table db.missing does"
+                        + " not exist in catalog lake");
         assertRefused(
                 "CALL lake.sys.compact('nodatabase')",
                 "Cannot compact 'nodatabase': argument 'table' must name a table as"
