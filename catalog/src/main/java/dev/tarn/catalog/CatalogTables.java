@@ -141,7 +141,8 @@ final class CatalogTables {
     /**
      * The options of {@code given} a table may store: without {@code connector} (which must be
      * {@value TarnDynamicTableFactory#IDENTIFIER} if given) and without {@code path} (which must be
-     * {@code location} if given; for a new table, no location is accepted).
+     * {@code location} if given; a new table's given path is dropped before, by {@link
+     * #withoutGivenPath}).
      */
     static Map<String, String> storedOptions(
             String table, Map<String, String> given, @Nullable String location) {

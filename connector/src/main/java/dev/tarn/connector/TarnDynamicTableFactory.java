@@ -34,11 +34,11 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Creates Tarn table sources and sinks, for tables of a Tarn catalog and for {@code 'connector' =
- * 'tarn'} tables declared in any catalog. The table is found at its {@code path}, or where its
- * catalog keeps it by name (a catalog table carries no location, so its DDL as {@code SHOW CREATE
- * TABLE} prints it runs in any catalog); options given as hints ({@code /*+ OPTIONS(...) *}{@code
- * /}), or in the DDL of a {@code 'connector' = 'tarn'} table, are layered over the stored ones
- * where their scope allows ({@link dev.tarn.format.schema.TableOptions.OptionScope}).
+ * 'tarn'} tables declared in any catalog. The table is found at its {@code path} (a catalog table
+ * carries its location there), or else where its catalog keeps it by name; options given as hints
+ * ({@code /*+ OPTIONS(...) *}{@code /}), or in the DDL of a {@code 'connector' = 'tarn'} table, are
+ * layered over the stored ones where their scope allows ({@link
+ * dev.tarn.format.schema.TableOptions.OptionScope}).
  */
 public class TarnDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
 
