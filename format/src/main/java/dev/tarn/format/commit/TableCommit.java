@@ -193,17 +193,16 @@ public final class TableCommit implements AutoCloseable {
                     false);
         }
         AppendStaging appends = new AppendStaging(request.appends());
+        List<CommitMessage> compactions = request.compactions();
         OptionalLong last = OptionalLong.empty();
-        if (!appends.isEmpty()
-                || (request.compactions().isEmpty() && request.watermark() != null)) {
+        if (!appends.isEmpty() || (compactions.isEmpty() && request.watermark() != null)) {
             last =
                     tryCommit(
                             header(request.identifier(), appends.kind(), request.watermark()),
                             appends);
         }
         Result compacted =
-                publishCompactions(
-                        request.identifier(), request.compactions(), request.watermark());
+                publishCompactions(request.identifier(), compactions, request.watermark());
         return compacted.snapshotId().isPresent()
                 ? compacted
                 : new Result(last, compacted.droppedCompactions(), false);

@@ -271,11 +271,9 @@ public final class SnapshotManager {
         String time = java.time.Instant.ofEpochMilli(timeMillis) + " (" + timeMillis + ")";
         if (earliest.isEmpty() || latest.isEmpty()) {
             throw new IllegalArgumentException(
-                    "Table "
-                            + table
-                            + " has no snapshot at or before "
-                            + time
-                            + ": it has none yet");
+                    String.format(
+                            "Table %s has no snapshot at or before %s: it has none yet",
+                            table, time));
         }
         long lo = earliest.getAsLong();
         long hi = latest.getAsLong();
