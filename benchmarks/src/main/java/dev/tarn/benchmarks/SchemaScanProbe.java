@@ -108,9 +108,7 @@ final class SchemaScanProbe {
     }
 
     private static Table evolve(Table table, SchemaChange change) {
-        TableSchema next = SchemaChange.apply(table.name(), table.schema(), List.of(change));
-        table.checkNextSchema(next);
-        table.schemaManager().commit(next);
+        table.alter(List.of(change));
         return Table.load(FileIO.flinkFileSystems(), table.location(), table.name());
     }
 

@@ -2,28 +2,24 @@ package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.schema.SchemaChange;
-import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
-import org.apache.flink.configuration.ConfigOption;
+import java.util.TreeSet;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 
 /**
- * Turns an {@code ALTER TABLE} into the table's next schema version. Options, the table comment and
- * the watermark may change, and columns through Flink's column {@link TableChange}s, which become
- * the format's {@link SchemaChange}s (added, dropped, renamed, moved, widened, commented; field ids
- * kept, so data files stay readable); keys and partitioning stay as they are. The format checks the
- * new options ({@link Table#checkNextSchema}): once a table has a snapshot, options fixed at
- * creation ({@code bucket}, {@code bucket-key}, {@code merge-engine}, ...) may not change.
+ * Translates an {@code ALTER TABLE} into the format's {@link SchemaChange}s, which {@link
+ * Table#alter} applies with every rule (field ids kept, so data files stay readable; once a table
+ * has a snapshot, options fixed at creation such as {@code bucket} or {@code merge-engine} stay).
+ * Columns change through Flink's column {@link TableChange}s ({@link ColumnChanges}: added,
+ * dropped, renamed, moved, widened, commented); options, the table comment, the watermark and the
+ * computed columns are taken from the requested table. Keys and partitioning stay as they are.
  */
 final class TableAlteration {
 
@@ -66,86 +62,60 @@ final class TableAlteration {
     }
 
     /**
-     * The schema {@code table} has after becoming {@code requested}, or empty if nothing changes.
+     * The format's changes that make {@code table} what {@code requested}, Flink's table after the
+     * ALTER, declares: {@code columns} first (from {@link #columnChanges}), then each option, the
+     * comment, the watermark and the computed columns that differ from the table's. The format
+     * checks them ({@link Table#alter}); here only what Flink can declare but a Tarn table cannot
+     * hold is refused.
      *
-     * @throws CatalogException naming the table and what may not change
-     * @throws IllegalArgumentException from the format if a new option is unknown or invalid, or
-     *     may not change
+     * @throws CatalogException naming the table and what may not change: without column changes,
+     *     {@code requested}'s columns, primary key and partitioning must be the table's
      */
-    static Optional<TableSchema> nextSchema(Table table, ResolvedCatalogTable requested) {
-        return nextSchema(table, requested, List.of());
-    }
-
-    /**
-     * As {@link #nextSchema(Table, ResolvedCatalogTable)}, with the columns changed by {@code
-     * columns} first.
-     *
-     * @throws IllegalArgumentException from the format, naming the column and the reason, if a
-     *     column change is not allowed
-     */
-    static Optional<TableSchema> nextSchema(
+    static List<SchemaChange> changes(
             Table table, ResolvedCatalogTable requested, List<SchemaChange> columns) {
         String name = table.name();
-        TableSchema current =
-                columns.isEmpty()
-                        ? table.schema()
-                        : SchemaChange.apply(name, table.schema(), columns);
-        TableSchema proposed =
+        TableSchema current = table.schema();
+        // What the requested table declares, read as CREATE TABLE reads it (not a next schema:
+        // the format builds that from the changes).
+        TableSchema declared =
                 CatalogTables.toSchema("alter", name, requested, table.location().toString());
         boolean sameShape =
-                proposed.rowType().equals(current.rowType())
-                        && proposed.partitionKeys().equals(current.partitionKeys())
-                        && proposed.primaryKeys().equals(current.primaryKeys());
-        if (!sameShape) {
+                declared.rowType().equals(current.rowType())
+                        && declared.partitionKeys().equals(current.partitionKeys())
+                        && declared.primaryKeys().equals(current.primaryKeys());
+        // With column changes, Flink derived the requested columns from them.
+        if (columns.isEmpty() && !sameShape) {
             throw new CatalogException(
                     String.format(
                             "Cannot alter table %s: changing columns, primary key or partitioning"
                                     + " is not supported yet (current %s, requested %s); only"
                                     + " options and the comment may change",
-                            name, describe(current), describe(proposed)));
+                            name, describe(current), describe(declared)));
         }
-        for (ConfigOption<?> option : TableOptions.queryOnly()) {
-            if (proposed.options().containsKey(option.key())) {
-                throw new CatalogException(
-                        String.format(
-                                "Cannot alter table %s: option '%s' applies to one query; give it"
-                                        + " as a hint (/*+ OPTIONS(...) */), not in ALTER TABLE",
-                                name, option.key()));
+        List<SchemaChange> all = new ArrayList<>(columns);
+        Set<String> keys = new TreeSet<>(current.options().keySet());
+        keys.addAll(declared.options().keySet());
+        for (String key : keys) {
+            String value = declared.options().get(key);
+            if (value == null) {
+                all.add(new SchemaChange.RemoveOption(key));
+            } else if (!value.equals(current.options().get(key))) {
+                all.add(new SchemaChange.SetOption(key, value));
             }
         }
-        if (columns.isEmpty()
-                && proposed.options().equals(current.options())
-                && Objects.equals(proposed.comment(), current.comment())
-                && Objects.equals(proposed.watermark(), current.watermark())
-                && proposed.computedColumns().equals(current.computedColumns())) {
-            return Optional.empty();
+        if (!Objects.equals(declared.comment(), current.comment())) {
+            all.add(new SchemaChange.UpdateComment(declared.comment()));
         }
-        // The requested options, with the column changes' own changes to them (a renamed or
-        // dropped column's default moves or goes with it).
-        Map<String, String> options = new HashMap<>(proposed.options());
-        table.schema().options().keySet().stream()
-                .filter(k -> !current.options().containsKey(k))
-                .forEach(options::remove);
-        current.options()
-                .forEach(
-                        (k, v) -> {
-                            if (!v.equals(table.schema().options().get(k))) {
-                                options.put(k, v);
-                            }
-                        });
-        TableSchema next =
-                new TableSchema(
-                        table.schema().id() + 1,
-                        current.fields(),
-                        current.partitionKeys(),
-                        current.primaryKeys(),
-                        options,
-                        proposed.comment(),
-                        proposed.watermark(),
-                        proposed.computedColumns(),
-                        current.highestFieldId());
-        table.checkNextSchema(next);
-        return Optional.of(next);
+        if (!Objects.equals(declared.watermark(), current.watermark())) {
+            all.add(
+                    declared.watermark() == null
+                            ? new SchemaChange.DropWatermark()
+                            : new SchemaChange.SetWatermark(declared.watermark()));
+        }
+        if (!declared.computedColumns().equals(current.computedColumns())) {
+            all.add(new SchemaChange.SetComputedColumns(declared.computedColumns()));
+        }
+        return all;
     }
 
     private static String describe(TableSchema schema) {

@@ -318,12 +318,7 @@ public final class TarnCatalog extends AbstractCatalog
         List<SchemaChange> columns =
                 TableAlteration.columnChanges(path.getFullName(), changes, table.schema());
         ResolvedCatalogTable resolved = CatalogTables.resolved("alter", getName(), path, newTable);
-        formatCall(
-                () -> {
-                    TableAlteration.nextSchema(table, resolved, columns)
-                            .ifPresent(next -> table.schemaManager().commit(next));
-                    return null;
-                });
+        formatCall(() -> table.alter(TableAlteration.changes(table, resolved, columns)));
     }
 
     // ------ procedures: CALL <catalog>.sys.<name>(...) ------

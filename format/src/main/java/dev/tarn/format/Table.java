@@ -10,6 +10,7 @@ import dev.tarn.format.read.TableScan;
 import dev.tarn.format.schema.ScanPosition;
 import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.schema.SchemaRules;
 import dev.tarn.format.schema.StreamConfig.ScanMode;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
@@ -26,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -83,19 +85,7 @@ public final class Table implements Serializable {
             throw new IllegalArgumentException(
                     "A new table starts at schema 0, not " + schema.id());
         }
-        for (String key : schema.options().keySet()) {
-            if (TableOptions.queryOnly().stream().anyMatch(o -> o.key().equals(key))) {
-                throw new IllegalArgumentException(
-                        "Option '"
-                                + key
-                                + "' of table "
-                                + name
-                                + " applies to one query; give it"
-                                + " as a hint, not in CREATE TABLE");
-            }
-        }
-        schema = SchemaRules.withDefaults(schema);
-        SchemaRules.validate("create", name, schema);
+        schema = SchemaRules.forCreate(name, schema, StorageRules.INSTANCE);
         SchemaManager schemas = schemas(io, location, name);
         if (schemas.latestId().isPresent()) {
             throw new TableAlreadyExistsException(name, location);
@@ -146,16 +136,26 @@ public final class Table implements Serializable {
     }
 
     /**
-     * Checks that this table may take {@code next} as its next schema (ALTER TABLE): it meets the
-     * rules of CREATE TABLE, and, once the table has a snapshot, changes no option fixed at
-     * creation.
+     * Alters this table (ALTER TABLE): applies {@code changes} in order to its schema and publishes
+     * the result as the next schema version, checked by every rule of {@link SchemaRules}. Nothing
+     * is written if a change is refused or the changes change nothing. This object keeps its
+     * schema; load the table again to use the new one.
      *
-     * @throws IllegalArgumentException naming the table, the option and the values
+     * @return the new schema, or empty if nothing changed
+     * @throws IllegalArgumentException naming the table, the column or option, the reason and the
+     *     value, for the first change or rule that fails
+     * @throws IllegalStateException if another change created the next schema version first
      */
-    public void checkNextSchema(TableSchema next) {
-        TableOptions.checkAlter(name(), schema(), next, snapshotManager().latestId());
-        SchemaRules.validate("alter", name(), next);
-        SchemaChange.checkDefaults(name(), schema(), next);
+    public Optional<TableSchema> alter(List<SchemaChange> changes) {
+        Optional<TableSchema> next =
+                SchemaRules.alter(
+                        name(),
+                        schema(),
+                        changes,
+                        context.snapshotManager().latestId(),
+                        StorageRules.INSTANCE);
+        next.ifPresent(context.schemaManager()::commit);
+        return next;
     }
 
     /** What the seams below this façade take: schema, options, paths, I/O and managers. */

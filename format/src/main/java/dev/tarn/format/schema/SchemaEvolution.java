@@ -2,12 +2,20 @@ package dev.tarn.format.schema;
 
 import dev.tarn.format.schema.SchemaChange.AddColumn;
 import dev.tarn.format.schema.SchemaChange.DropColumn;
+import dev.tarn.format.schema.SchemaChange.DropWatermark;
 import dev.tarn.format.schema.SchemaChange.MoveColumn;
 import dev.tarn.format.schema.SchemaChange.Position;
+import dev.tarn.format.schema.SchemaChange.RemoveOption;
 import dev.tarn.format.schema.SchemaChange.RenameColumn;
+import dev.tarn.format.schema.SchemaChange.SetComputedColumns;
+import dev.tarn.format.schema.SchemaChange.SetOption;
+import dev.tarn.format.schema.SchemaChange.SetWatermark;
 import dev.tarn.format.schema.SchemaChange.UpdateColumnComment;
 import dev.tarn.format.schema.SchemaChange.UpdateColumnType;
+import dev.tarn.format.schema.SchemaChange.UpdateComment;
+import dev.tarn.format.schema.TableSchema.ComputedColumn;
 import dev.tarn.format.schema.TableSchema.DataField;
+import dev.tarn.format.schema.TableSchema.WatermarkSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,9 +24,11 @@ import javax.annotation.Nullable;
 
 /**
  * Applies {@link SchemaChange}s to one schema, in order, checking each against the columns the
- * changes before it left. Key columns (primary, partition and bucket keys) keep their names and
- * types: rows are bucketed, partitioned and merged by them, in files of every schema version. A
- * column's default option follows it through a rename and is removed with it.
+ * changes before it left; {@link SchemaRules#alter} then checks the result as a whole. Key columns
+ * (primary, partition and bucket keys, and the watermark's column, as the table has them before the
+ * changes) keep their names and types: rows are bucketed, partitioned and merged by them, in files
+ * of every schema version. A column's default option follows it through a rename and is removed
+ * with it. An option that applies to one query is never stored.
  */
 final class SchemaEvolution {
 
@@ -26,6 +36,9 @@ final class SchemaEvolution {
     private final TableSchema base;
     private final List<DataField> fields;
     private final Map<String, String> options;
+    @Nullable private String comment;
+    @Nullable private WatermarkSpec watermark;
+    private List<ComputedColumn> computedColumns;
     private int highestFieldId;
 
     SchemaEvolution(String table, TableSchema base) {
@@ -33,12 +46,28 @@ final class SchemaEvolution {
         this.base = base;
         this.fields = new ArrayList<>(base.fields());
         this.options = new HashMap<>(base.options());
+        this.comment = base.comment();
+        this.watermark = base.watermark();
+        this.computedColumns = base.computedColumns();
         this.highestFieldId = base.highestFieldId();
     }
 
     TableSchema apply(List<SchemaChange> changes) {
         for (SchemaChange change : changes) {
-            if (change instanceof AddColumn add) {
+            if (change instanceof SetOption set) {
+                checkStored(set.key());
+                options.put(set.key(), set.value());
+            } else if (change instanceof RemoveOption remove) {
+                options.remove(remove.key());
+            } else if (change instanceof UpdateComment update) {
+                comment = update.comment();
+            } else if (change instanceof SetWatermark set) {
+                watermark = set.watermark();
+            } else if (change instanceof DropWatermark) {
+                watermark = null;
+            } else if (change instanceof SetComputedColumns set) {
+                computedColumns = set.columns();
+            } else if (change instanceof AddColumn add) {
                 add(add);
             } else if (change instanceof DropColumn drop) {
                 checkNotKey(drop.name(), "drop");
@@ -82,10 +111,21 @@ final class SchemaEvolution {
                 base.partitionKeys(),
                 base.primaryKeys(),
                 options,
-                base.comment(),
-                base.watermark(),
-                base.computedColumns(),
+                comment,
+                watermark,
+                computedColumns,
                 highestFieldId);
+    }
+
+    /** Refuses to store an option that describes one query, not the table. */
+    private void checkStored(String key) {
+        if (TableOptions.queryOnly().stream().anyMatch(o -> o.key().equals(key))) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot alter table %s: option '%s' applies to one query; give it as"
+                                    + " a hint (/*+ OPTIONS(...) */), not in ALTER TABLE",
+                            table, key));
+        }
     }
 
     private void add(AddColumn add) {

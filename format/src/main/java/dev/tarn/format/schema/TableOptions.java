@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -360,17 +359,6 @@ public final class TableOptions {
      */
     public static void checkPerQuery(String table, TableSchema schema, Map<String, String> given) {
         OptionChanges.checkPerQuery(table, schema, given);
-    }
-
-    /**
-     * Checks that {@code proposed}, the next schema of a table, changes no option fixed at creation
-     * once the table has data ({@code latestSnapshot} present).
-     *
-     * @throws IllegalArgumentException naming the option and both values
-     */
-    public static void checkAlter(
-            String table, TableSchema current, TableSchema proposed, OptionalLong latestSnapshot) {
-        OptionChanges.checkAlter(table, current, proposed, latestSnapshot);
     }
 
     private TableOptions() {}

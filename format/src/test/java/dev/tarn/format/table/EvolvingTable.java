@@ -50,23 +50,21 @@ final class EvolvingTable {
 
     /** Commits the schema {@code changes} make and reloads the table under it. */
     TableSchema evolve(List<SchemaChange> changes) {
-        TableSchema next = SchemaChange.apply(table.name(), table.schema(), changes);
-        table.checkNextSchema(next);
-        table.schemaManager().commit(next);
+        table.alter(changes);
         table = Table.load(FileIO.flinkFileSystems(), location, "db.t");
-        return next;
+        return table.schema();
     }
 
-    /** Commits {@code next}, the table's next schema, after the format's checks; reloads. */
-    void alter(TableSchema next) {
-        table.checkNextSchema(next);
-        table.schemaManager().commit(next);
-        table = Table.load(FileIO.flinkFileSystems(), location, "db.t");
-    }
-
-    /** Commits the schema with {@code options} and reloads the table under it. */
+    /** Commits the schema with {@code options}, and no others, and reloads the table under it. */
     void setOptions(Map<String, String> options) {
-        alter(table.schema().withOptions(options));
+        List<SchemaChange> changes = new ArrayList<>();
+        for (String key : table.schema().options().keySet()) {
+            if (!options.containsKey(key)) {
+                changes.add(new SchemaChange.RemoveOption(key));
+            }
+        }
+        options.forEach((key, value) -> changes.add(new SchemaChange.SetOption(key, value)));
+        evolve(changes);
     }
 
     /** Writes and commits {@code rows} through {@code writer}, a table of any schema version. */

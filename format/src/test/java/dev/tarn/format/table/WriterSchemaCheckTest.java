@@ -7,6 +7,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.SchemaChange.AddColumn;
 import dev.tarn.format.schema.SchemaChange.DropColumn;
 import dev.tarn.format.schema.SchemaChange.Position;
@@ -127,9 +128,7 @@ class WriterSchemaCheckTest {
                             location,
                             "db.t",
                             TableSchema.create(other, List.of(), List.of(), Map.of(), null));
-            TableSchema next = again.schema().withOptions(Map.of("snapshot.num-retained.min", "5"));
-            again.checkNextSchema(next);
-            again.schemaManager().commit(next);
+            again.alter(List.of(new SchemaChange.SetOption("snapshot.num-retained.min", "5")));
             var messages = write.prepareCommit();
             assertThatThrownBy(
                             () ->

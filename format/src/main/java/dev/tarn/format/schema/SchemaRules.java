@@ -1,24 +1,46 @@
-package dev.tarn.format;
+package dev.tarn.format.schema;
 
-import dev.tarn.format.lsm.tree.BucketTrees;
-import dev.tarn.format.parquet.ParquetDataWriter;
-import dev.tarn.format.schema.LsmOptions;
-import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
-import dev.tarn.format.schema.TableConfig;
-import dev.tarn.format.schema.TableOptions;
-import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
 
-/** Rules a schema must meet for a table to be created with it or altered to it. */
-final class SchemaRules {
+/**
+ * Every rule a table's schema meets, the one place that holds them: the schema a table is created
+ * with ({@link #forCreate}), and the next schema {@code ALTER TABLE} builds from a list of {@link
+ * SchemaChange}s ({@link #alter}): each change checked as it applies ({@link SchemaEvolution},
+ * {@link TypeWidening}, {@link ColumnDefaults}), then the result as a whole, by the rules of CREATE
+ * TABLE and by each option's {@link TableOptions.OptionScope} ({@link OptionChanges}).
+ */
+public final class SchemaRules {
+
+    /**
+     * The rules of the layers that store a table's rows, which this package cannot depend on (they
+     * depend on it): the data files' column types and the merge engine's needs.
+     */
+    public interface Storage {
+
+        /**
+         * @throws UnsupportedOperationException naming the column and its type if data files cannot
+         *     hold it
+         */
+        void checkColumns(RowType rowType);
+
+        /**
+         * Checks a primary-key table's columns and options against its merge engine.
+         *
+         * @throws IllegalArgumentException naming the column or option and its value
+         */
+        void checkMerge(TableSchema schema, MergeEngine engine);
+    }
 
     /** Types a partition column may have: each value must read back from its directory name. */
     private static final Set<LogicalTypeRoot> PARTITION_TYPES =
@@ -34,10 +56,58 @@ final class SchemaRules {
                     LogicalTypeRoot.DATE);
 
     /**
+     * The schema a new table stores, {@code schema} with its defaults, after checking it.
+     *
+     * @throws IllegalArgumentException naming the table, the rule and the value
+     * @throws UnsupportedOperationException naming a column data files cannot hold
+     */
+    public static TableSchema forCreate(String table, TableSchema schema, Storage storage) {
+        for (String key : schema.options().keySet()) {
+            if (TableOptions.queryOnly().stream().anyMatch(o -> o.key().equals(key))) {
+                throw new IllegalArgumentException(
+                        "Option '"
+                                + key
+                                + "' of table "
+                                + table
+                                + " applies to one query; give it"
+                                + " as a hint, not in CREATE TABLE");
+            }
+        }
+        TableSchema stored = withDefaults(schema);
+        validate("create", table, stored, storage);
+        return stored;
+    }
+
+    /**
+     * The schema a table has after {@code changes}, applied in order to {@code current}, its
+     * schema: numbered {@code current.id() + 1}, or empty if the changes change nothing. Once the
+     * table has data ({@code latestSnapshot} present), options fixed at creation keep their values.
+     *
+     * @throws IllegalArgumentException naming the table, the column or option, the reason and the
+     *     value, for the first change or rule that fails
+     * @throws UnsupportedOperationException naming a column data files cannot hold
+     */
+    public static Optional<TableSchema> alter(
+            String table,
+            TableSchema current,
+            List<SchemaChange> changes,
+            OptionalLong latestSnapshot,
+            Storage storage) {
+        TableSchema next = new SchemaEvolution(table, current).apply(changes);
+        if (next.equals(current.withOptions(current.options()))) {
+            return Optional.empty();
+        }
+        OptionChanges.checkAlter(table, current, next, latestSnapshot);
+        validate("alter", table, next, storage);
+        SchemaChange.checkDefaults(table, current, next);
+        return Optional.of(next);
+    }
+
+    /**
      * The schema as it is stored: a primary-key table without 'bucket' gets {@link
      * TableOptions#PRIMARY_KEY_DEFAULT_BUCKETS}, written down so a later default never changes it.
      */
-    static TableSchema withDefaults(TableSchema schema) {
+    private static TableSchema withDefaults(TableSchema schema) {
         if (schema.kind() == TableKind.APPEND
                 || schema.options().containsKey(TableOptions.BUCKET.key())) {
             return schema;
@@ -63,10 +133,10 @@ final class SchemaRules {
      *
      * @throws IllegalArgumentException naming the table, the rule and the value
      */
-    static void validate(String action, String table, TableSchema schema) {
+    private static void validate(String action, String table, TableSchema schema, Storage storage) {
         TableConfig config = TableConfig.of(table, schema.options());
         try {
-            ParquetDataWriter.checkSupported(schema.rowType());
+            storage.checkColumns(schema.rowType());
         } catch (UnsupportedOperationException e) {
             throw new UnsupportedOperationException(
                     "Cannot " + action + " table " + table + ": " + e.getMessage(), e);
@@ -113,7 +183,7 @@ final class SchemaRules {
                                 config.stream().changelogProducer(), table));
             }
         } else {
-            validatePrimaryKey(action, table, schema, config);
+            validatePrimaryKey(action, table, schema, config, storage);
         }
         if (config.bucket() == -1 && schema.options().containsKey(TableOptions.BUCKET_KEY.key())) {
             throw new IllegalArgumentException(
@@ -141,7 +211,7 @@ final class SchemaRules {
     }
 
     private static void validatePrimaryKey(
-            String action, String table, TableSchema schema, TableConfig config) {
+            String action, String table, TableSchema schema, TableConfig config, Storage storage) {
         List<String> primaryKeys = schema.primaryKeys();
         for (String key : schema.partitionKeys()) {
             if (!primaryKeys.contains(key)) {
@@ -177,7 +247,7 @@ final class SchemaRules {
             }
         }
         try {
-            BucketTrees.validate(schema, schema.options(), config.lsm().mergeEngine());
+            storage.checkMerge(schema, config.lsm().mergeEngine());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(
                     "Cannot " + action + " table " + table + ": " + e.getMessage(), e);
