@@ -49,8 +49,15 @@ public final class CompactionOptions {
      */
     public record Settings(boolean writeOnly, int minFileNum, int maxFileNum) {}
 
-    static List<ConfigOption<?>> all() {
-        return List.of(WRITE_ONLY, MIN_FILE_NUM, MAX_FILE_NUM);
+    /**
+     * These options with their scopes: whether and when a writing job compacts is its own choice (a
+     * compaction job may run beside write-only writers); compaction changes no row.
+     */
+    static List<TableOption<?>> scoped() {
+        return List.of(
+                TableOption.perQuery(WRITE_ONLY),
+                TableOption.perQuery(MIN_FILE_NUM),
+                TableOption.perQuery(MAX_FILE_NUM));
     }
 
     /**

@@ -41,14 +41,17 @@ public final class FileOptions {
                     .defaultValue(MemorySize.parse("32mb"))
                     .withDescription("Target size of a Parquet row group (the unit of skipping).");
 
-    /** These options, in the order the README lists them. */
-    static List<ConfigOption<?>> all() {
+    /** These options with their scopes, in the order the README lists them. */
+    static List<TableOption<?>> scoped() {
         return List.of(
-                FILE_FORMAT,
-                FILE_COMPRESSION,
-                CHANGELOG_FILE_COMPRESSION,
-                TARGET_FILE_SIZE,
-                PARQUET_ROW_GROUP_SIZE);
+                // Which format new files have is the table's choice; files written before keep
+                // theirs.
+                TableOption.byAlter(FILE_FORMAT),
+                // Each file records its own codec and sizes.
+                TableOption.perQuery(FILE_COMPRESSION),
+                TableOption.perQuery(CHANGELOG_FILE_COMPRESSION),
+                TableOption.perQuery(TARGET_FILE_SIZE),
+                TableOption.perQuery(PARQUET_ROW_GROUP_SIZE));
     }
 
     private FileOptions() {}

@@ -138,20 +138,28 @@ public final class LsmOptions {
 
     /** Every option of a primary-key table, for validation and the README's options table. */
     public static List<ConfigOption<?>> all() {
+        return scoped().stream().<ConfigOption<?>>map(TableOption::option).toList();
+    }
+
+    /** {@link #all()} with their scopes. */
+    static List<TableOption<?>> scoped() {
+        // How stored versions of a key combine, and which LSM level may drop tombstones, are fixed
+        // at creation: another value would change (or lose) rows already written. The writers'
+        // memory and compaction tuning changes no row.
         return List.of(
-                MERGE_ENGINE,
-                SEQUENCE_FIELD,
-                IGNORE_DELETE,
-                DEFAULT_AGGREGATE_FUNCTION,
-                WRITE_BUFFER_SIZE,
-                WRITE_BUFFER_SPILLABLE,
-                LOOKUP_CACHE_MAX_MEMORY_SIZE,
-                NUM_SORTED_RUN_COMPACTION_TRIGGER,
-                NUM_SORTED_RUN_STOP_TRIGGER,
-                COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,
-                COMPACTION_SIZE_RATIO,
-                NUM_LEVELS,
-                FULL_COMPACTION_DELTA_COMMITS);
+                TableOption.atCreation(MERGE_ENGINE),
+                TableOption.atCreation(SEQUENCE_FIELD),
+                TableOption.atCreation(IGNORE_DELETE),
+                TableOption.atCreation(DEFAULT_AGGREGATE_FUNCTION),
+                TableOption.perQuery(WRITE_BUFFER_SIZE),
+                TableOption.perQuery(WRITE_BUFFER_SPILLABLE),
+                TableOption.perQuery(LOOKUP_CACHE_MAX_MEMORY_SIZE),
+                TableOption.perQuery(NUM_SORTED_RUN_COMPACTION_TRIGGER),
+                TableOption.perQuery(NUM_SORTED_RUN_STOP_TRIGGER),
+                TableOption.perQuery(COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT),
+                TableOption.perQuery(COMPACTION_SIZE_RATIO),
+                TableOption.atCreation(NUM_LEVELS),
+                TableOption.perQuery(FULL_COMPACTION_DELTA_COMMITS));
     }
 
     private LsmOptions() {}

@@ -76,20 +76,18 @@ final class RetentionOptions {
                                     + " 'from-snapshot-full'), or the changes from the tag's"
                                     + " snapshot on ('from-snapshot').");
 
-    static List<ConfigOption<?>> all() {
+    /** These options with their scopes, in the order the README lists them. */
+    static List<TableOption<?>> scoped() {
         return List.of(
-                SNAPSHOT_NUM_RETAINED_MIN,
-                SNAPSHOT_NUM_RETAINED_MAX,
-                SNAPSHOT_TIME_RETAINED,
-                SNAPSHOT_EXPIRE_LIMIT,
-                CONSUMER_EXPIRATION_TIME,
-                TAG_DEFAULT_TIME_RETAINED,
-                SCAN_TAG_NAME);
-    }
-
-    /** The options that only a table may set, changed by ALTER TABLE. */
-    static List<ConfigOption<?>> tableScoped() {
-        return all().stream().filter(o -> o != SCAN_TAG_NAME).toList();
+                // How long the table keeps its history is the table's, whoever writes or reads it.
+                TableOption.byAlter(SNAPSHOT_NUM_RETAINED_MIN),
+                TableOption.byAlter(SNAPSHOT_NUM_RETAINED_MAX),
+                TableOption.byAlter(SNAPSHOT_TIME_RETAINED),
+                TableOption.byAlter(SNAPSHOT_EXPIRE_LIMIT),
+                TableOption.byAlter(CONSUMER_EXPIRATION_TIME),
+                TableOption.byAlter(TAG_DEFAULT_TIME_RETAINED),
+                // Which tag one read starts from.
+                TableOption.hintOnly(SCAN_TAG_NAME));
     }
 
     static TableConfig.Lifecycle read(String table, Configuration conf) {

@@ -50,8 +50,15 @@ final class StreamReadOptions {
                                     + " a key's changes keep their order (1 to 16; a batch read"
                                     + " decodes on one).");
 
-    static List<ConfigOption<?>> all() {
-        return List.of(LOOKUP_CHANGELOG, LOOKUP_MEMORY, DECODE_THREADS);
+    /**
+     * These options with their scopes: whether a streaming read completes upserts into a changelog,
+     * and how, is its own choice.
+     */
+    static List<TableOption<?>> scoped() {
+        return List.of(
+                TableOption.perQuery(LOOKUP_CHANGELOG),
+                TableOption.perQuery(LOOKUP_MEMORY),
+                TableOption.perQuery(DECODE_THREADS));
     }
 
     static int decodeThreads(String table, Configuration conf) {

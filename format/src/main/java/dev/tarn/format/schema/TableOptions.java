@@ -13,9 +13,9 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * The options a table stores in its schema or takes as a per-query hint, and where each may change
- * ({@link #scope}). Keys match Apache Paimon where the concept is the same, so users can move
- * between the two. Read once into a {@link TableConfig}; nothing else calls {@code
- * options.get(...)}.
+ * ({@link #scope}, declared by each option's holder in its {@code scoped()} list). Keys match
+ * Apache Paimon where the concept is the same, so users can move between the two. Read once into a
+ * {@link TableConfig}; nothing else calls {@code options.get(...)}.
  */
 public final class TableOptions {
 
@@ -23,8 +23,8 @@ public final class TableOptions {
      * Where a table option may take a new value. An option that shapes the data already written
      * (how rows are bucketed, how versions of a key merge) belongs to the table: one query using
      * another value would write or read the table as a different table. Each option's scope is
-     * assigned in {@link TableOptions#scope}; {@link OptionChanges} enforces it for hints, path DDL
-     * and ALTER.
+     * declared with the option ({@link TableOption}); {@link OptionChanges} enforces it for hints,
+     * path DDL and ALTER.
      */
     public enum OptionScope {
 
@@ -202,41 +202,82 @@ public final class TableOptions {
                     .defaultValue(MemorySize.parse("8mb"))
                     .withDescription("Target size of a merged manifest file.");
 
-    /** Every option a table accepts (validation, the README's tables): these, then the holders'. */
-    public static List<ConfigOption<?>> all() {
-        List<ConfigOption<?>> all = new ArrayList<>(common());
-        all.addAll(LsmOptions.all());
-        all.addAll(RetentionOptions.all());
-        all.addAll(CompactionOptions.all());
-        all.addAll(CommitLockOptions.all());
-        all.addAll(StreamReadOptions.all());
-        return all;
+    /**
+     * This holder's options with their scopes (see {@link OptionScope}), with the holders' lists in
+     * the order the README lists them.
+     */
+    private static List<TableOption<?>> scoped() {
+        List<TableOption<?>> scoped =
+                new ArrayList<>(
+                        List.of(
+                                // Rows are spread over buckets by these; another value would put a
+                                // key in two buckets.
+                                TableOption.atCreation(BUCKET),
+                                TableOption.atCreation(BUCKET_KEY)));
+        scoped.addAll(FileOptions.scoped());
+        scoped.addAll(
+                List.of(
+                        TableOption.hintOnly(SCAN_SNAPSHOT_ID),
+                        TableOption.hintOnly(SCAN_TIMESTAMP_MILLIS),
+                        TableOption.perQuery(SCAN_MODE),
+                        TableOption.hintOnly(INCREMENTAL_BETWEEN),
+                        TableOption.perQuery(STREAMING_READ_OVERWRITE),
+                        // Writers store changelog files by the table's producer, and readers
+                        // expect them there.
+                        TableOption.byAlter(CHANGELOG_PRODUCER),
+                        TableOption.hintOnly(CONSUMER_ID),
+                        TableOption.perQuery(CONTINUOUS_DISCOVERY_INTERVAL),
+                        TableOption.perQuery(SOURCE_SPLIT_TARGET_SIZE),
+                        // Commits and scans only tune their own work.
+                        TableOption.perQuery(COMMIT_MAX_RETRIES),
+                        TableOption.perQuery(COMMIT_RETRY_WAIT),
+                        TableOption.perQuery(DYNAMIC_PARTITION_OVERWRITE),
+                        TableOption.perQuery(MANIFEST_MERGE_MIN_COUNT),
+                        TableOption.perQuery(MANIFEST_TARGET_FILE_SIZE)));
+        scoped.addAll(LsmOptions.scoped());
+        scoped.addAll(RetentionOptions.scoped());
+        scoped.addAll(CompactionOptions.scoped());
+        // Which lock a commit takes is the committing job's setting (usually the catalog's). Their
+        // holder is below this package (commits take the lock), so their scope is declared here.
+        CommitLockOptions.all().forEach(o -> scoped.add(TableOption.perQuery(o)));
+        scoped.addAll(StreamReadOptions.scoped());
+        return scoped;
     }
 
-    private static List<ConfigOption<?>> common() {
-        List<ConfigOption<?>> common = new ArrayList<>(List.of(BUCKET, BUCKET_KEY));
-        common.addAll(FileOptions.all());
-        common.addAll(
-                List.of(
-                        SCAN_SNAPSHOT_ID,
-                        SCAN_TIMESTAMP_MILLIS,
-                        SCAN_MODE,
-                        INCREMENTAL_BETWEEN,
-                        STREAMING_READ_OVERWRITE,
-                        CHANGELOG_PRODUCER,
-                        CONSUMER_ID,
-                        CONTINUOUS_DISCOVERY_INTERVAL,
-                        SOURCE_SPLIT_TARGET_SIZE,
-                        COMMIT_MAX_RETRIES,
-                        COMMIT_RETRY_WAIT,
-                        DYNAMIC_PARTITION_OVERWRITE,
-                        MANIFEST_MERGE_MIN_COUNT,
-                        MANIFEST_TARGET_FILE_SIZE));
-        return common;
+    /** Every option a table accepts, in the README's order, with its scope. */
+    private static final List<TableOption<?>> SCOPED = scoped();
+
+    /** {@link #SCOPED} by key. */
+    private static final Map<String, TableOption<?>> BY_KEY = byKey(SCOPED);
+
+    /**
+     * {@code options} by key.
+     *
+     * @throws IllegalStateException if a key is declared twice
+     */
+    static Map<String, TableOption<?>> byKey(List<TableOption<?>> options) {
+        Map<String, TableOption<?>> byKey = new HashMap<>();
+        for (TableOption<?> option : options) {
+            TableOption<?> before = byKey.put(option.option().key(), option);
+            if (before != null) {
+                throw new IllegalStateException(
+                        String.format(
+                                "Option '%s' is declared twice: %s, then %s",
+                                option.option().key(),
+                                before.scope().label(),
+                                option.scope().label()));
+            }
+        }
+        return Map.copyOf(byKey);
+    }
+
+    /** Every option a table accepts (validation, the README's tables): these, then the holders'. */
+    public static List<ConfigOption<?>> all() {
+        return SCOPED.stream().<ConfigOption<?>>map(TableOption::option).toList();
     }
 
     /**
-     * Where each option may change (see {@link OptionScope}), the one place that says so. Keys of
+     * Where an option may change (see {@link OptionScope}), as its holder declares it. Keys of
      * per-field merge options ({@code fields.<field>.aggregate-function}, {@code
      * fields.<field>.ignore-retract}, {@code fields.<field>.list-agg-delimiter}) are classified by
      * their prefix: {@link OptionScope#CREATE}, as every merge option. Column defaults ({@code
@@ -251,104 +292,20 @@ public final class TableOptions {
         if (key.startsWith(LsmOptions.FIELDS_PREFIX)) {
             return Optional.of(OptionScope.CREATE);
         }
-        return Optional.ofNullable(SCOPES.get(key));
+        return Optional.ofNullable(BY_KEY.get(key)).map(TableOption::scope);
     }
 
     /** The option with this key, or empty (per-field options have no {@link ConfigOption}). */
     public static Optional<ConfigOption<?>> option(String key) {
-        return all().stream().filter(o -> o.key().equals(key)).findFirst();
-    }
-
-    private static final Map<String, OptionScope> SCOPES = scopes();
-
-    private static Map<String, OptionScope> scopes() {
-        Map<String, OptionScope> scopes = new HashMap<>();
-        // Rows are spread over buckets by these; another value would put a key in two buckets.
-        put(scopes, OptionScope.CREATE, BUCKET, BUCKET_KEY);
-        // How stored versions of a key combine, and which LSM level may drop tombstones: another
-        // value would change (or lose) rows already written.
-        put(
-                scopes,
-                OptionScope.CREATE,
-                LsmOptions.MERGE_ENGINE,
-                LsmOptions.SEQUENCE_FIELD,
-                LsmOptions.IGNORE_DELETE,
-                LsmOptions.DEFAULT_AGGREGATE_FUNCTION,
-                LsmOptions.NUM_LEVELS);
-        // Which format new files have is the table's choice; files written before keep theirs.
-        put(scopes, OptionScope.ALTER, FileOptions.FILE_FORMAT);
-        // Writers store changelog files by the table's producer, and readers expect them there.
-        put(scopes, OptionScope.ALTER, CHANGELOG_PRODUCER);
-        // How long the table keeps its history is the table's, whoever writes or reads it.
-        put(scopes, OptionScope.ALTER, RetentionOptions.tableScoped().toArray(ConfigOption[]::new));
-        // Whether and when a writing job compacts is its own choice (a compaction job may run
-        // beside write-only writers); compaction changes no row.
-        put(
-                scopes,
-                OptionScope.QUERY,
-                CompactionOptions.WRITE_ONLY,
-                CompactionOptions.MIN_FILE_NUM,
-                CompactionOptions.MAX_FILE_NUM);
-        // Each file records its own codec and sizes; commits and scans only tune their own work.
-        put(
-                scopes,
-                OptionScope.QUERY,
-                FileOptions.FILE_COMPRESSION,
-                FileOptions.CHANGELOG_FILE_COMPRESSION,
-                FileOptions.TARGET_FILE_SIZE,
-                FileOptions.PARQUET_ROW_GROUP_SIZE,
-                SCAN_SNAPSHOT_ID,
-                SCAN_TIMESTAMP_MILLIS,
-                SCAN_MODE,
-                INCREMENTAL_BETWEEN,
-                STREAMING_READ_OVERWRITE,
-                CONSUMER_ID,
-                CONTINUOUS_DISCOVERY_INTERVAL,
-                SOURCE_SPLIT_TARGET_SIZE,
-                COMMIT_MAX_RETRIES,
-                COMMIT_RETRY_WAIT,
-                DYNAMIC_PARTITION_OVERWRITE,
-                MANIFEST_MERGE_MIN_COUNT,
-                MANIFEST_TARGET_FILE_SIZE,
-                LsmOptions.WRITE_BUFFER_SIZE,
-                LsmOptions.WRITE_BUFFER_SPILLABLE,
-                LsmOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE,
-                LsmOptions.NUM_SORTED_RUN_COMPACTION_TRIGGER,
-                LsmOptions.NUM_SORTED_RUN_STOP_TRIGGER,
-                LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,
-                LsmOptions.COMPACTION_SIZE_RATIO,
-                LsmOptions.FULL_COMPACTION_DELTA_COMMITS,
-                RetentionOptions.SCAN_TAG_NAME);
-        // Which lock a commit takes is the committing job's setting (usually the catalog's).
-        put(scopes, OptionScope.QUERY, CommitLockOptions.all().toArray(ConfigOption[]::new));
-        // Whether a streaming read completes upserts into a changelog is its own choice.
-        put(scopes, OptionScope.QUERY, StreamReadOptions.all().toArray(ConfigOption[]::new));
-        for (ConfigOption<?> option : all()) {
-            if (!scopes.containsKey(option.key())) {
-                throw new IllegalStateException(
-                        "Option '" + option.key() + "' has no scope; assign one here");
-            }
-        }
-        return Map.copyOf(scopes);
-    }
-
-    private static void put(
-            Map<String, OptionScope> scopes, OptionScope scope, ConfigOption<?>... options) {
-        for (ConfigOption<?> option : options) {
-            if (scopes.put(option.key(), scope) != null) {
-                throw new IllegalStateException("Option '" + option.key() + "' has two scopes");
-            }
-        }
+        return Optional.ofNullable(BY_KEY.get(key)).map(TableOption::option);
     }
 
     /** Options that describe one query, not the table: never stored in a schema. */
     public static List<ConfigOption<?>> queryOnly() {
-        return List.of(
-                SCAN_SNAPSHOT_ID,
-                SCAN_TIMESTAMP_MILLIS,
-                INCREMENTAL_BETWEEN,
-                CONSUMER_ID,
-                RetentionOptions.SCAN_TAG_NAME);
+        return SCOPED.stream()
+                .filter(TableOption::hintOnly)
+                .<ConfigOption<?>>map(TableOption::option)
+                .toList();
     }
 
     /**
