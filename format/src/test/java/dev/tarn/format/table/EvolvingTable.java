@@ -1,6 +1,7 @@
 package dev.tarn.format.table;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -52,7 +53,7 @@ final class EvolvingTable {
     TableSchema evolve(List<SchemaChange> changes) {
         TableSchema next = SchemaChange.apply(table.name(), table.schema(), changes);
         table.checkNextSchema(next);
-        table.schemaManager().commit(next);
+        TableInternals.context(table).schemaManager().commit(next);
         table = Table.load(FileIO.flinkFileSystems(), location, "db.t");
         return next;
     }
@@ -60,7 +61,7 @@ final class EvolvingTable {
     /** Commits {@code next}, the table's next schema, after the format's checks; reloads. */
     void alter(TableSchema next) {
         table.checkNextSchema(next);
-        table.schemaManager().commit(next);
+        TableInternals.context(table).schemaManager().commit(next);
         table = Table.load(FileIO.flinkFileSystems(), location, "db.t");
     }
 
@@ -84,7 +85,7 @@ final class EvolvingTable {
     }
 
     void compact() {
-        FullCompaction.run(table.context());
+        FullCompaction.run(TableInternals.context(table));
     }
 
     /** Every row of the latest snapshot, each value as {@link #text}, sorted. */
