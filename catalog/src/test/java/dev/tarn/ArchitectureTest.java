@@ -8,10 +8,21 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.AccessTarget.CodeUnitAccessTarget;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnitAccess;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import dev.tarn.format.commit.CommitConflictException;
+import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.commit.CommitStateUnknownException;
+import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.RowCopier;
@@ -21,6 +32,20 @@ import dev.tarn.format.lsm.tree.BucketTreeReader;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.lsm.tree.CurrentRows;
+import dev.tarn.format.maintenance.FullCompaction;
+import dev.tarn.format.maintenance.RemoveOrphanFiles;
+import dev.tarn.format.maintenance.SnapshotLifecycle;
+import dev.tarn.format.maintenance.TableCheck;
+import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.read.TableFiles;
+import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.snapshot.Consumers;
+import dev.tarn.format.snapshot.SnapshotCommit;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.SnapshotReader;
+import dev.tarn.format.snapshot.Tags;
+import dev.tarn.format.table.TableContext;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +79,54 @@ class ArchitectureTest {
                     CurrentRows.Bucket.class,
                     RowCopier.class,
                     RowBytes.class);
+
+    /**
+     * What only the {@code Table} façade hands out: a table's context, where its files live, its
+     * snapshot and schema managers and its snapshot reader (with their nested types).
+     */
+    private static final List<Class<?>> TABLE_INTERNALS =
+            List.of(
+                    TableContext.class,
+                    TablePaths.class,
+                    SnapshotManager.class,
+                    SchemaManager.class,
+                    SnapshotReader.class);
+
+    /**
+     * The types of {@code format.commit} that code outside {@code format} may use: the committer
+     * the façade returns, the request it takes, and the typed exceptions callers handle. The rest
+     * (staging, retries, attempts, hooks) is the commit's own.
+     */
+    private static final List<Class<?>> COMMIT_ENTRY_POINTS =
+            List.of(
+                    TableCommit.class,
+                    CommitRequest.class,
+                    CommitConflictException.class,
+                    CommitStateUnknownException.class);
+
+    /**
+     * The types of {@code format.maintenance} that code outside {@code format} may use: what the
+     * façade's maintenance operations take and return. The classes that run them take the table's
+     * context and are reached through the façade only.
+     */
+    private static final List<Class<?>> MAINTENANCE_VALUES =
+            List.of(
+                    FullCompaction.Plan.class,
+                    FullCompaction.Unit.class,
+                    FullCompaction.Result.class,
+                    FullCompaction.Result.Files.class,
+                    FullCompaction.Compactor.class,
+                    SnapshotLifecycle.ExpireRequest.class,
+                    SnapshotLifecycle.ExpireResult.class,
+                    SnapshotLifecycle.RollbackResult.class,
+                    RemoveOrphanFiles.Result.class,
+                    RemoveOrphanFiles.Removed.class,
+                    TableCheck.Result.class,
+                    TableCheck.Problem.class);
+
+    /** What the façade builds for its callers, which never construct it themselves. */
+    private static final List<Class<?>> FACADE_PRODUCTS =
+            List.of(StreamScan.class, Consumers.class, TableFiles.class, Tags.class);
 
     private static JavaClasses classes;
 
@@ -221,5 +294,92 @@ class ArchitectureTest {
                 .whereLayer("merge")
                 .mayOnlyBeAccessedByLayers("sort", "tree")
                 .check(classes);
+    }
+
+    /**
+     * The façade is the only door: nothing outside {@code format} depends on a table's context, its
+     * managers, its snapshot reader, the atomic publish step, the commit's internals or the classes
+     * that run maintenance.
+     */
+    @Test
+    void nothingOutsideFormatReachesPastTheFacade() {
+        classes()
+                .that()
+                .resideOutsideOfPackage("dev.tarn.format..")
+                .should(notReachPastTheFacade())
+                .check(classes);
+    }
+
+    /** Scans, consumers, file listings and tags come from the façade, never built by hand. */
+    @Test
+    void nothingOutsideFormatBuildsWhatTheFacadeReturns() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.tarn.format..")
+                .should()
+                .callConstructorWhere(
+                        DescribedPredicate.describe(
+                                "the owner is one of " + FACADE_PRODUCTS,
+                                call ->
+                                        FACADE_PRODUCTS.stream()
+                                                .anyMatch(
+                                                        c ->
+                                                                call.getTargetOwner()
+                                                                        .isEquivalentTo(c))))
+                .check(classes);
+    }
+
+    private static ArchCondition<JavaClass> notReachPastTheFacade() {
+        return new ArchCondition<>(
+                "not depend on a table's context, managers, snapshot reader, publish step, commit"
+                        + " internals or maintenance internals") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                    if (pastTheFacade(d.getTargetClass())) {
+                        events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                    }
+                }
+                // A call that hands over or takes an internal reaches past the façade too, though
+                // the caller names only the method's owner (table.context(), say).
+                for (JavaCodeUnitAccess<?> call : origin.getCodeUnitAccessesFromSelf()) {
+                    CodeUnitAccessTarget target = call.getTarget();
+                    List<JavaClass> signature = new ArrayList<>(target.getRawParameterTypes());
+                    signature.add(target.getRawReturnType());
+                    for (JavaClass type : signature) {
+                        if (pastTheFacade(type)) {
+                            events.add(
+                                    SimpleConditionEvent.violated(
+                                            call,
+                                            call.getDescription()
+                                                    + ", which passes "
+                                                    + type.getName()));
+                        }
+                    }
+                }
+            }
+        };
+    }
+
+    private static boolean pastTheFacade(JavaClass target) {
+        String pkg = target.getPackageName();
+        if (TABLE_INTERNALS.stream().anyMatch(c -> isOrNestedIn(target, c))) {
+            return true;
+        }
+        if (target.isAssignableTo(SnapshotCommit.class)) {
+            return true;
+        }
+        if (pkg.equals("dev.tarn.format.commit")) {
+            return COMMIT_ENTRY_POINTS.stream().noneMatch(c -> isOrNestedIn(target, c));
+        }
+        if (pkg.equals("dev.tarn.format.maintenance")) {
+            return MAINTENANCE_VALUES.stream().noneMatch(target::isEquivalentTo);
+        }
+        return false;
+    }
+
+    private static boolean isOrNestedIn(JavaClass target, Class<?> type) {
+        return target.getName().equals(type.getName())
+                || target.getName().startsWith(type.getName() + "$");
     }
 }

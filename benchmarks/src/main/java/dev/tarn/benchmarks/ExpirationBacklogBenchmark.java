@@ -74,7 +74,7 @@ final class ExpirationBacklogBenchmark {
         System.out.printf("%-44s %10s %10s %10s%n", "phase", "p50 ms", "p99 ms", "max ms");
         long before = snapshotCount(table);
         double busy;
-        try (SnapshotLifecycle.Expirer expirer = SnapshotLifecycle.inBackground(table.context())) {
+        try (SnapshotLifecycle.Expirer expirer = table.maintenance().backgroundExpiration()) {
             busy =
                     measure(
                             table,
@@ -92,19 +92,19 @@ final class ExpirationBacklogBenchmark {
                             before, after));
         }
         long t0 = System.nanoTime();
-        SnapshotLifecycle.expire(table.context());
+        table.maintenance().expireSnapshots();
         System.out.printf(
                 "one expiration run of the backlog (10 snapshots), alone: %.1f ms%n",
                 (System.nanoTime() - t0) / 1e6);
         // The same table (as many live files and more) once its backlog is gone.
         while (snapshotCount(table) > RETAINED + 1) {
-            SnapshotLifecycle.expire(
-                    table.context(),
-                    new SnapshotLifecycle.ExpireRequest(null, null, null, 1000),
-                    System.currentTimeMillis());
+            table.maintenance()
+                    .expireSnapshots(
+                            new SnapshotLifecycle.ExpireRequest(null, null, null, 1000),
+                            System.currentTimeMillis());
         }
         double quiet;
-        try (SnapshotLifecycle.Expirer expirer = SnapshotLifecycle.inBackground(table.context())) {
+        try (SnapshotLifecycle.Expirer expirer = table.maintenance().backgroundExpiration()) {
             quiet = measure(table, commit, expirer, identifier, "no backlog");
         }
         long rows = rowCount(table);
@@ -163,8 +163,10 @@ final class ExpirationBacklogBenchmark {
     }
 
     private static long snapshotCount(Table table) {
-        var snapshots = table.snapshotManager();
-        return snapshots.latestId().orElse(0) - snapshots.earliestId().orElse(1) + 1;
+        var snapshots = table.metadata();
+        return snapshots.latestSnapshotId().orElse(0)
+                - snapshots.earliestSnapshotId().orElse(1)
+                + 1;
     }
 
     private ExpirationBacklogBenchmark() {}

@@ -3,7 +3,6 @@ package dev.tarn.benchmarks;
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
@@ -56,16 +55,16 @@ final class ExpirationProbe {
                 }
             }
             long written = parquetFiles(location);
-            FullCompaction.run(table.context());
+            table.maintenance().compactFully();
             long before = parquetFiles(location);
             double setupSeconds = (System.nanoTime() - setup) / 1e9;
             long start = System.nanoTime();
             SnapshotLifecycle.ExpireResult result =
-                    SnapshotLifecycle.expire(
-                            table.context(),
-                            new SnapshotLifecycle.ExpireRequest(
-                                    1, 1, Long.MAX_VALUE, Integer.MAX_VALUE),
-                            System.currentTimeMillis());
+                    table.maintenance()
+                            .expireSnapshots(
+                                    new SnapshotLifecycle.ExpireRequest(
+                                            1, 1, Long.MAX_VALUE, Integer.MAX_VALUE),
+                                    System.currentTimeMillis());
             double elapsed = (System.nanoTime() - start) / 1e9;
             check(table, location, result, commits, before);
             seconds.add(elapsed);
@@ -113,7 +112,8 @@ final class ExpirationProbe {
             long before)
             throws Exception {
         long left = parquetFiles(location);
-        long live = table.snapshotReader().liveFiles(table.snapshotReader().latest().get()).size();
+        long live =
+                table.metadata().files().liveFiles(table.metadata().latestSnapshot().get()).size();
         long rows = 0;
         TableRead read = table.newRead();
         for (Split split : table.newScan().plan().splits()) {

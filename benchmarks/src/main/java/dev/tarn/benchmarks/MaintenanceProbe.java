@@ -67,7 +67,7 @@ final class MaintenanceProbe {
             start = System.nanoTime();
             cpu = CPU.getCurrentThreadCpuTime();
             RemoveOrphanFiles.Result removed =
-                    RemoveOrphanFiles.run(table.context(), null, false, false, Instant.now());
+                    table.maintenance().removeOrphanFiles(null, false, false, Instant.now());
             double cleanup = seconds(start);
             cleanupCpu.add((CPU.getCurrentThreadCpuTime() - cpu) / 1e9);
             if (removed.files().size() != ORPHANS) {
@@ -112,7 +112,7 @@ final class MaintenanceProbe {
     }
 
     private static TableCheck.Result check(Table table, boolean deep) {
-        TableCheck.Result result = TableCheck.run(table.context(), deep);
+        TableCheck.Result result = table.maintenance().check(deep);
         if (!result.problems().isEmpty()) {
             throw new IllegalStateException("check_table found damage: " + result.summary());
         }

@@ -81,21 +81,18 @@ final class S3CommitBenchmark {
                     millis.add(elapsed[0] / 1e6);
                 }
                 FullCompaction.Plan plan =
-                        FullCompaction.plan(table.context(), p -> true).orElseThrow();
+                        table.maintenance().planFullCompaction(p -> true).orElseThrow();
                 List<CommitMessage> rewritten = new ArrayList<>();
-                try (FullCompaction.Compactor compactor =
-                        new FullCompaction.Compactor(table.context())) {
+                try (FullCompaction.Compactor compactor = table.maintenance().newCompactor()) {
                     for (FullCompaction.Unit unit : plan.units()) {
                         rewritten.addAll(compactor.compact(unit));
                     }
                 }
                 Map<String, Integer> compaction =
-                        count(
-                                server,
-                                () -> FullCompaction.publish(table.context(), plan, rewritten));
-                long latest = table.snapshotManager().latestId().orElseThrow();
+                        count(server, () -> table.maintenance().publishCompaction(plan, rewritten));
+                long latest = table.metadata().latestSnapshotId().orElseThrow();
                 Map<String, Integer> idleProbe =
-                        count(server, () -> table.snapshotManager().exists(latest + 1));
+                        count(server, () -> table.metadata().snapshotExists(latest + 1));
                 print(appends, compaction, idleProbe, millis, plan.units().size());
             } finally {
                 FlinkS3Plugin.reset();

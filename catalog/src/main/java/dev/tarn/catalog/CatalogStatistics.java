@@ -1,9 +1,9 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
-import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.DataField;
@@ -90,7 +90,7 @@ final class CatalogStatistics {
      * field id, or null if absent there (also for {@code $files}).
      */
     static Source[] sources(Table table, List<DataField> fields, long schemaId) {
-        TableSchema written = table.schemaManager().schema(schemaId);
+        TableSchema written = table.metadata().schema(schemaId);
         Source[] sources = new Source[fields.size()];
         for (int i = 0; i < fields.size(); i++) {
             for (int j = 0; j < written.fields().size(); j++) {
@@ -106,13 +106,13 @@ final class CatalogStatistics {
     }
 
     private static List<BucketFile> liveFiles(Table table, Predicate<Partition> partitions) {
-        Optional<Snapshot> latest = table.snapshotReader().latest();
+        TableMetadata metadata = table.metadata();
+        Optional<Snapshot> latest = metadata.latestSnapshot();
         if (latest.isEmpty()) {
             return List.of();
         }
-        return new TableFiles(table.context())
-                .liveFiles(latest.get()).stream()
-                        .filter(f -> partitions.test(f.partition()))
-                        .toList();
+        return metadata.files().liveFiles(latest.get()).stream()
+                .filter(f -> partitions.test(f.partition()))
+                .toList();
     }
 }

@@ -42,7 +42,7 @@ public final class CheckTableProcedure implements Procedure {
         Table target = tables.apply(TableArgument.parse(table, "check"));
         TableCheck.Result result;
         try {
-            result = TableCheck.run(target.context(), Boolean.TRUE.equals(deep));
+            result = target.maintenance().check(Boolean.TRUE.equals(deep));
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }

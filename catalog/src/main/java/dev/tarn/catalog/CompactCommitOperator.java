@@ -64,7 +64,7 @@ final class CompactCommitOperator extends AbstractStreamOperator<String>
                 all.add(CommitMessageCodec.read(in));
             }
         }
-        FullCompaction.Result result = FullCompaction.publish(table.context(), plan, all);
+        FullCompaction.Result result = table.maintenance().publishCompaction(plan, all);
         output.collect(new StreamRecord<>(result.summary()));
     }
 }

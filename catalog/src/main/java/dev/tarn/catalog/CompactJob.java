@@ -37,7 +37,7 @@ final class CompactJob {
             throws Exception {
         List<FullCompaction.Unit> units = plan.units();
         if (units.isEmpty()) {
-            return FullCompaction.publish(table.context(), plan, List.of()).summary();
+            return table.maintenance().publishCompaction(plan, List.of()).summary();
         }
         int parallelism = Math.max(1, Math.min(units.size(), env.getParallelism()));
         FullCompaction.Plan header = plan.withoutUnits();

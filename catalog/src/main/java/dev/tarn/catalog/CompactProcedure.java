@@ -51,7 +51,7 @@ public final class CompactProcedure implements Procedure {
         Predicate<Partition> selected = partitions(target, partitions, where);
         Optional<FullCompaction.Plan> plan;
         try {
-            plan = FullCompaction.plan(target.context(), selected);
+            plan = target.maintenance().planFullCompaction(selected);
         } catch (IllegalArgumentException e) {
             throw new ValidationException(e.getMessage(), e);
         }

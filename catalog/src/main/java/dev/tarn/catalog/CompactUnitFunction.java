@@ -32,7 +32,7 @@ final class CompactUnitFunction extends RichFlatMapFunction<Long, byte[]> {
 
     @Override
     public void open(OpenContext context) {
-        compactor = new FullCompaction.Compactor(table.context());
+        compactor = table.maintenance().newCompactor();
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.tarn.catalog;
 import static dev.tarn.catalog.SystemTableValues.field;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.snapshot.Consumers;
 import dev.tarn.format.snapshot.Consumers.Consumer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +29,7 @@ final class ConsumersTable {
     static List<RowData> rows(Table table) {
         List<Consumer> consumers;
         try {
-            consumers = new Consumers(table.io(), table.context().paths(), table.name()).all();
+            consumers = table.consumers().all();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot list consumers of table " + table.name(), e);
         }

@@ -1,7 +1,6 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.snapshot.Tags;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -54,12 +53,14 @@ public final class CreateTagProcedure implements Procedure {
         Tags.Tag created;
         try {
             created =
-                    SnapshotLifecycle.createTag(
-                            target.context(),
-                            name,
-                            snapshotId == null ? OptionalLong.empty() : OptionalLong.of(snapshotId),
-                            args.duration("time_retained", timeRetained),
-                            System.currentTimeMillis());
+                    target.maintenance()
+                            .createTag(
+                                    name,
+                                    snapshotId == null
+                                            ? OptionalLong.empty()
+                                            : OptionalLong.of(snapshotId),
+                                    args.duration("time_retained", timeRetained),
+                                    System.currentTimeMillis());
         } catch (IllegalArgumentException e) {
             String argument =
                     e.getMessage().contains("snapshot " + snapshotId + " does not exist")

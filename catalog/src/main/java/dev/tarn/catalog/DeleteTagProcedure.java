@@ -1,7 +1,6 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.maintenance.SnapshotLifecycle;
 import java.util.function.Function;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -36,7 +35,7 @@ public final class DeleteTagProcedure implements Procedure {
         String name = args.required("tag", tag);
         Table target = tables.apply(path);
         try {
-            SnapshotLifecycle.deleteTag(target.context(), name);
+            target.maintenance().deleteTag(name);
         } catch (IllegalArgumentException e) {
             throw args.failed("tag", e);
         }

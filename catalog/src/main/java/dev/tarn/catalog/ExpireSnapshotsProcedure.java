@@ -1,8 +1,8 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMaintenance;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
-import dev.tarn.format.table.TableContext;
 import java.time.ZoneId;
 import java.util.function.Function;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -56,16 +56,16 @@ public final class ExpireSnapshotsProcedure implements Procedure {
                         args.atLeast("retain_min", retainMin, 1),
                         args.timestamp("older_than", olderThan, ZoneId.systemDefault()),
                         args.atLeast("max_deletes", maxDeletes, 1));
-        TableContext target = tables.apply(path).context();
+        TableMaintenance target = tables.apply(path).maintenance();
         try {
-            SnapshotLifecycle.checkRequest(target, request);
+            target.checkExpireRequest(request);
         } catch (IllegalArgumentException e) {
             // The counts contradict each other or the table's: name the one given.
             throw args.failed(retainMax != null ? "retain_max" : "retain_min", e);
         }
         try {
             return new String[] {
-                SnapshotLifecycle.expire(target, request, System.currentTimeMillis()).summary()
+                target.expireSnapshots(request, System.currentTimeMillis()).summary()
             };
         } catch (IllegalArgumentException e) {
             throw args.failed("table", e);

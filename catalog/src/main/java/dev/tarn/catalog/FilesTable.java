@@ -56,7 +56,7 @@ final class FilesTable {
     static List<RowData> rows(Table table) {
         List<BucketFile> files = SystemTableValues.liveFiles(table);
         Map<Path, Long> written = SystemTableValues.writeTimes(table, files);
-        TableFiles keys = new TableFiles(table.context());
+        TableFiles keys = table.metadata().files();
         List<DataField> fields = table.schema().fields();
         Map<Long, Source[]> sourcesBySchema = new HashMap<>();
         List<RowData> rows = new ArrayList<>();

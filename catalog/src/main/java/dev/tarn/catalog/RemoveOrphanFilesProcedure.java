@@ -70,12 +70,12 @@ public final class RemoveOrphanFilesProcedure implements Procedure {
         RemoveOrphanFiles.Result result;
         try {
             result =
-                    RemoveOrphanFiles.run(
-                            target.context(),
-                            threshold,
-                            Boolean.TRUE.equals(dryRun),
-                            Boolean.TRUE.equals(force),
-                            Instant.now());
+                    target.maintenance()
+                            .removeOrphanFiles(
+                                    threshold,
+                                    Boolean.TRUE.equals(dryRun),
+                                    Boolean.TRUE.equals(force),
+                                    Instant.now());
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw new ValidationException(e.getMessage(), e);
         }

@@ -50,8 +50,8 @@ public final class RollbackToProcedure implements Procedure {
         try {
             SnapshotLifecycle.RollbackResult result =
                     snapshotId != null
-                            ? SnapshotLifecycle.rollbackTo(target.context(), snapshotId)
-                            : SnapshotLifecycle.rollbackToTag(target.context(), tag);
+                            ? target.maintenance().rollbackTo(snapshotId)
+                            : target.maintenance().rollbackToTag(tag);
             return new String[] {result.summary()};
         } catch (IllegalArgumentException | IllegalStateException e) {
             throw args.failed(snapshotId != null ? "snapshot_id" : "tag", e);

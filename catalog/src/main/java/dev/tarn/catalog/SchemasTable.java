@@ -7,16 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tarn.format.Table;
-import dev.tarn.format.schema.SchemaManager;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.DataField;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.TreeMap;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -43,20 +39,9 @@ final class SchemasTable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static List<RowData> rows(Table table) {
-        SchemaManager schemas = table.schemaManager();
-        OptionalLong latest = schemas.latestId();
         List<RowData> rows = new ArrayList<>();
-        for (long id = 0; latest.isPresent() && id <= latest.getAsLong(); id++) {
-            Path path = schemas.path(id);
-            try {
-                if (table.io().exists(path)) {
-                    long written = table.io().status(path).getModificationTime();
-                    rows.add(row(schemas.schema(id), written));
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(
-                        "Cannot read schema " + id + " of table " + table.name(), e);
-            }
+        for (TableMetadata.StoredSchema stored : table.metadata().schemas()) {
+            rows.add(row(stored.schema(), stored.writtenMillis()));
         }
         return rows;
     }

@@ -3,7 +3,6 @@ package dev.tarn.catalog;
 import static dev.tarn.catalog.SystemTableValues.field;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.read.TableFiles.ListedFile;
 import dev.tarn.format.snapshot.Snapshot;
 import java.util.ArrayList;
@@ -35,7 +34,7 @@ final class SnapshotManifestsTable {
         if (snapshot == null) {
             return rows;
         }
-        for (ListedFile m : new TableFiles(table.context()).manifests(snapshot)) {
+        for (ListedFile m : table.metadata().files().manifests(snapshot)) {
             rows.add(
                     GenericRowData.of(
                             StringData.fromString(m.fileName()),

@@ -4,12 +4,11 @@ import static dev.tarn.catalog.SystemTableValues.field;
 import static dev.tarn.catalog.SystemTableValues.timestamp;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -41,18 +40,11 @@ final class SnapshotsTable {
                     field("watermark", DataTypes.BIGINT()));
 
     static List<RowData> rows(Table table) {
-        SnapshotManager snapshots = table.snapshotManager();
-        OptionalLong earliest = snapshots.earliestId();
-        OptionalLong latest = snapshots.latestId();
+        TableMetadata metadata = table.metadata();
+        TableFiles files = metadata.files();
         List<RowData> rows = new ArrayList<>();
-        if (earliest.isEmpty() || latest.isEmpty()) {
-            return rows;
-        }
-        TableFiles files = new TableFiles(table.context());
-        for (long id = earliest.getAsLong(); id <= latest.getAsLong(); id++) {
-            if (snapshots.exists(id)) {
-                rows.add(row(snapshots.snapshot(id), files));
-            }
+        for (Snapshot snapshot : metadata.snapshots()) {
+            rows.add(row(snapshot, files));
         }
         return rows;
     }

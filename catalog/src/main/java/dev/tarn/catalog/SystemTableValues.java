@@ -1,7 +1,6 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.snapshot.Snapshot;
 import java.io.IOException;
@@ -59,7 +58,7 @@ final class SystemTableValues {
      */
     static List<BucketFile> liveFiles(Table table) {
         Snapshot snapshot = table.newScan().resolveSnapshot();
-        return snapshot == null ? List.of() : new TableFiles(table.context()).liveFiles(snapshot);
+        return snapshot == null ? List.of() : table.metadata().files().liveFiles(snapshot);
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,12 +31,12 @@ final class TablePartitions {
 
     /** The partitions with a live file that {@code selected} accepts, in manifest order. */
     static List<CatalogPartitionSpec> of(Table table, Predicate<Partition> selected) {
-        SnapshotReader reader = table.snapshotReader();
-        Optional<Snapshot> latest = reader.latest();
+        TableMetadata metadata = table.metadata();
+        Optional<Snapshot> latest = metadata.latestSnapshot();
         if (latest.isEmpty()) {
             return List.of();
         }
-        Set<Partition> partitions = reader.partitions(latest.get());
+        Set<Partition> partitions = metadata.partitions(latest.get());
         List<String> keys = table.schema().partitionKeys();
         List<CatalogPartitionSpec> specs = new ArrayList<>();
         for (Partition partition : partitions) {

@@ -34,7 +34,7 @@ final class TagsTable {
 
     static List<RowData> rows(Table table) {
         List<RowData> rows = new ArrayList<>();
-        for (Tags.Tag tag : table.context().tags().list()) {
+        for (Tags.Tag tag : table.metadata().tags()) {
             Snapshot snapshot = tag.snapshot();
             rows.add(
                     GenericRowData.of(

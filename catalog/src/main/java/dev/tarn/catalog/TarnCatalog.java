@@ -218,7 +218,7 @@ public final class TarnCatalog extends AbstractCatalog
             throws TableNotExistException {
         Table table = load(SystemTables.isSystemName(path) ? SystemTables.baseTable(path) : path);
         // Fails here, naming the table and the time, rather than later in the planned source.
-        formatCall(() -> table.snapshotManager().atOrBefore(timestamp));
+        formatCall(() -> table.metadata().snapshotAtOrBefore(timestamp));
         Map<String, String> asOf =
                 Map.of(TableOptions.SCAN_TIMESTAMP_MILLIS.key(), String.valueOf(timestamp));
         return SystemTables.isSystemName(path)

@@ -1,9 +1,7 @@
 package dev.tarn.catalog;
 
+import dev.tarn.format.Table;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.TablePaths;
-import dev.tarn.format.schema.SchemaManager;
-import dev.tarn.format.snapshot.SnapshotCommit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +49,7 @@ final class Warehouse {
             Path probe = new Path(qualified, ".tarn-write-check-" + UUID.randomUUID());
             io.newOutputStream(probe).close();
             io.delete(probe, false);
-            SnapshotCommit.forLocation(io, qualified).verify(qualified);
+            Table.checkPublishable(io, qualified);
         } catch (IOException | RuntimeException e) {
             throw new CatalogException(
                     String.format(
@@ -112,7 +110,9 @@ final class Warehouse {
         List<String> names = new ArrayList<>();
         for (FileStatus status : list(databasePath(database), "tables of database " + database)) {
             String name = status.getPath().getName();
-            if (status.isDir() && !name.startsWith(".") && hasSchema(status.getPath(), name)) {
+            if (status.isDir()
+                    && !name.startsWith(".")
+                    && Table.exists(io, status.getPath(), name)) {
                 names.add(name);
             }
         }
@@ -121,7 +121,7 @@ final class Warehouse {
     }
 
     boolean tableExists(ObjectPath table) {
-        return hasSchema(tablePath(table), table.getFullName());
+        return Table.exists(io, tablePath(table), table.getFullName());
     }
 
     void deleteTable(ObjectPath table) {
@@ -144,16 +144,6 @@ final class Warehouse {
                             from.getFullName(), to.getFullName(), catalog, e.getMessage()),
                     e);
         }
-    }
-
-    private boolean hasSchema(Path tableDir, String table) {
-        return new SchemaManager(
-                        io,
-                        TablePaths.of(tableDir),
-                        table,
-                        SnapshotCommit.forLocation(io, tableDir))
-                .latestId()
-                .isPresent();
     }
 
     private boolean isDirectory(Path path, String what) {

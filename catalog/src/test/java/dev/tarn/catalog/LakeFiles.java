@@ -1,11 +1,10 @@
 package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +30,8 @@ final class LakeFiles {
     /** Live files of the latest snapshot by partition text ({@code [a]}), all buckets summed. */
     Map<String, Integer> filesByPartition() {
         Map<String, Integer> files = new TreeMap<>();
-        Snapshot latest = table.snapshotReader().latest().orElseThrow();
-        for (Map.Entry<BucketId, List<ManifestEntry>> e :
-                table.snapshotReader().filesByBucket(latest).entrySet()) {
-            files.merge(
-                    e.getKey().partition().values().toString(), e.getValue().size(), Integer::sum);
+        for (BucketFile f : latestFiles()) {
+            files.merge(f.partition().values().toString(), 1, Integer::sum);
         }
         return files;
     }
@@ -43,14 +39,15 @@ final class LakeFiles {
     /** Live files of the latest snapshot by bucket ({@code [a]/0}). */
     Map<String, Integer> filesByBucket() {
         Map<String, Integer> files = new TreeMap<>();
-        Snapshot latest = table.snapshotReader().latest().orElseThrow();
-        table.snapshotReader()
-                .filesByBucket(latest)
-                .forEach(
-                        (b, entries) ->
-                                files.put(
-                                        b.partition().values() + "/" + b.bucket(), entries.size()));
+        for (BucketFile f : latestFiles()) {
+            files.merge(f.partition().values() + "/" + f.bucket(), 1, Integer::sum);
+        }
         return files;
+    }
+
+    private List<BucketFile> latestFiles() {
+        TableMetadata metadata = table.metadata();
+        return metadata.files().liveFiles(metadata.latestSnapshot().orElseThrow());
     }
 
     int liveFiles() {
@@ -58,9 +55,11 @@ final class LakeFiles {
     }
 
     List<Snapshot> snapshots() {
-        SnapshotManager manager = table.snapshotManager();
+        TableMetadata manager = table.metadata();
         List<Snapshot> all = new ArrayList<>();
-        for (long id = manager.earliestId().orElse(1); id <= manager.latestId().orElse(0); id++) {
+        for (long id = manager.earliestSnapshotId().orElse(1);
+                id <= manager.latestSnapshotId().orElse(0);
+                id++) {
             all.add(manager.snapshot(id));
         }
         return all;

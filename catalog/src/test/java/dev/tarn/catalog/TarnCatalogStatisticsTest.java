@@ -167,14 +167,14 @@ class TarnCatalogStatisticsTest {
 
         assertThat(catalog.listPartitions(EVENTS)).containsExactly(dt("2024-01-02"));
         dev.tarn.format.Table table = catalog.loadTable(EVENTS);
-        dev.tarn.format.snapshot.Snapshot latest = table.snapshotReader().latest().orElseThrow();
+        dev.tarn.format.snapshot.Snapshot latest = table.metadata().latestSnapshot().orElseThrow();
         assertThat(latest.id()).isEqualTo(2);
         assertThat(latest.commit().kind())
                 .isEqualTo(dev.tarn.format.snapshot.Snapshot.CommitKind.OVERWRITE);
         assertThat(catalog.getTableStatistics(EVENTS).getRowCount()).isEqualTo(1);
 
         catalog.dropPartition(EVENTS, dt("2024-01-01"), true);
-        assertThat(table.snapshotReader().latest().orElseThrow().id()).isEqualTo(2);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().id()).isEqualTo(2);
         assertThatThrownBy(() -> catalog.dropPartition(EVENTS, dt("2024-01-01"), false))
                 .isInstanceOf(PartitionNotExistException.class)
                 .hasMessage(

@@ -3,10 +3,10 @@ package dev.tarn.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -90,9 +90,9 @@ class TarnCompactionRaceITCase {
     }
 
     private static List<Snapshot> snapshots(Table table) {
-        SnapshotManager manager = table.snapshotManager();
+        TableMetadata manager = table.metadata();
         List<Snapshot> all = new ArrayList<>();
-        for (long id = 1; id <= manager.latestId().orElse(0); id++) {
+        for (long id = 1; id <= manager.latestSnapshotId().orElse(0); id++) {
             all.add(manager.snapshot(id));
         }
         return all;

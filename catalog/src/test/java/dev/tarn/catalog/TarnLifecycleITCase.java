@@ -245,8 +245,8 @@ class TarnLifecycleITCase {
                                 dev.tarn.format.io.FileIO.flinkFileSystems(),
                                 new org.apache.flink.core.fs.Path(warehouse.toUri() + "/db.db/s"),
                                 "db.s")
-                        .snapshotManager()
-                        .latestId()
+                        .metadata()
+                        .latestSnapshotId()
                         .getAsLong();
         assertThat(latest).as("commits of the job").isGreaterThan(3);
         assertThat(Files.exists(snapshots.resolve("snapshot-1")))

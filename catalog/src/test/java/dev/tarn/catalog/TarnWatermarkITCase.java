@@ -159,10 +159,10 @@ class TarnWatermarkITCase {
         streaming.fromDataStream(input, schema).select($("id")).executeInsert("db.events").await();
 
         Table table = table("events");
-        long last = table.snapshotManager().latestId().getAsLong();
+        long last = table.metadata().latestSnapshotId().getAsLong();
         List<Long> watermarks = new ArrayList<>();
         for (long id = 1; id <= last; id++) {
-            watermarks.add(table.snapshotManager().snapshot(id).commit().watermark());
+            watermarks.add(table.metadata().snapshot(id).commit().watermark());
         }
         assertThat(watermarks).as("snapshots with a watermark").hasSizeGreaterThan(3);
         assertThat(watermarks.get(watermarks.size() - 1))
@@ -173,7 +173,7 @@ class TarnWatermarkITCase {
         assertThat(Files.readString(lake.resolve("db.db/events/snapshot/snapshot-" + last)))
                 .contains("\"watermark\" : " + watermarks.get(watermarks.size() - 1));
         // The watermark's promise: no row at or before it comes in a later snapshot.
-        StreamScan scan = new StreamScan(table.context(), null);
+        StreamScan scan = table.newStreamScan(null);
         long minLater = Long.MAX_VALUE;
         for (long id = last; id >= 1; id--) {
             Long w = watermarks.get((int) id - 1);
@@ -251,7 +251,7 @@ class TarnWatermarkITCase {
         commit(table, 4, 31_000);
         assertThat(windows.take(1)).containsExactly("+I[1970-01-01T00:00:20, 1]");
         windows.assertNothingFor(1000);
-        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(11);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().records().total()).isEqualTo(11);
     }
 
     /** Commits rows at {@code seconds} as one snapshot whose writers' watermark is {@code w}. */
@@ -265,7 +265,8 @@ class TarnWatermarkITCase {
             messages = write.prepareCommit();
         }
         table.newCommit("writer").commit(CommitRequest.of(identifier, messages).withWatermark(w));
-        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(w);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().watermark())
+                .isEqualTo(w);
     }
 
     @Test

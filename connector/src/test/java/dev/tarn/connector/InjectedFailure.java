@@ -1,10 +1,9 @@
 package dev.tarn.connector;
 
+import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
-import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotCommit;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.Serializable;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,13 +56,9 @@ final class InjectedFailure implements Serializable {
             return;
         }
         nextCheckMillis = now + CHECK_INTERVAL_MILLIS;
-        SnapshotManager snapshots =
-                new SnapshotManager(
-                        FileIO.flinkFileSystems(),
-                        TablePaths.of(new Path(tablePath)),
-                        "t",
-                        SnapshotCommit.forFileSystem(FileIO.flinkFileSystems()));
-        OptionalLong latest = snapshots.latestId();
+        TableMetadata snapshots =
+                Table.load(FileIO.flinkFileSystems(), new Path(tablePath), "t").metadata();
+        OptionalLong latest = snapshots.latestSnapshotId();
         if (latest.isPresent()
                 && LATEST_AT_FAILURE.compareAndSet(null, snapshots.snapshot(latest.getAsLong()))) {
             throw new IllegalStateException(

@@ -3,9 +3,9 @@ package dev.tarn.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,8 +15,8 @@ import org.apache.flink.core.fs.Path;
 /** The snapshots of table {@code t} at a path, read through the format, for the ITCases. */
 final class TableSnapshots {
 
-    static SnapshotManager of(String path) {
-        return Table.load(FileIO.flinkFileSystems(), new Path(path), "t").snapshotManager();
+    static TableMetadata of(String path) {
+        return Table.load(FileIO.flinkFileSystems(), new Path(path), "t").metadata();
     }
 
     /**
@@ -24,10 +24,10 @@ final class TableSnapshots {
      * checkpoint, of one commit kind) is in two of them: each checkpoint was published once.
      */
     static List<Snapshot> assertEachCommitOnce(String path) {
-        SnapshotManager snapshots = of(path);
+        TableMetadata snapshots = of(path);
         List<Snapshot> all = new ArrayList<>();
         Map<List<Object>, Long> snapshotOfCommit = new HashMap<>();
-        for (long id = 1; id <= snapshots.latestId().orElseThrow(); id++) {
+        for (long id = 1; id <= snapshots.latestSnapshotId().orElseThrow(); id++) {
             Snapshot s = snapshots.snapshot(id);
             Snapshot.Commit c = s.commit();
             Long earlier = snapshotOfCommit.put(List.of(c.user(), c.identifier(), c.kind()), id);

@@ -94,7 +94,12 @@ class TarnConcurrentWritersITCase {
                 "the rows of both jobs",
                 TestJobs.collect(batch, "SELECT id, p, v FROM t"),
                 expected);
-        assertThat(TableSnapshots.of(dir.toURI() + "/t").latest().records().total())
+        assertThat(
+                        TableSnapshots.of(dir.toURI() + "/t")
+                                .latestSnapshot()
+                                .orElseThrow()
+                                .records()
+                                .total())
                 .isEqualTo(2 * ROWS);
 
         // The jobs really committed side by side: their snapshots interleave.

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,8 +54,8 @@ class TarnConnectorITCase {
         env.executeSql(sql).await();
     }
 
-    private SnapshotManager snapshots() {
-        return Table.load(FileIO.flinkFileSystems(), new Path(path), "events").snapshotManager();
+    private TableMetadata snapshots() {
+        return Table.load(FileIO.flinkFileSystems(), new Path(path), "events").metadata();
     }
 
     @Test
@@ -65,7 +65,7 @@ class TarnConnectorITCase {
                         + " (3, 30, CAST(NULL AS STRING), CAST(NULL AS DOUBLE), 'y')");
         exec("INSERT INTO events VALUES (4, 40, 'd', 4.0, 'y')");
 
-        assertThat(snapshots().latestId()).hasValue(2);
+        assertThat(snapshots().latestSnapshotId()).hasValue(2);
         assertThat(snapshots().snapshot(2).records().total()).isEqualTo(4);
         assertThat(query("SELECT id, k, name, price, dt FROM events ORDER BY id"))
                 .containsExactly(
@@ -106,7 +106,8 @@ class TarnConnectorITCase {
     void insertOverwriteReplacesOnlyWrittenPartitions() throws Exception {
         exec("INSERT INTO events VALUES (1, 1, 'a', 1.0, 'x'), (2, 2, 'b', 2.0, 'y')");
         exec("INSERT OVERWRITE events VALUES (3, 3, 'c', 3.0, 'y')");
-        assertThat(snapshots().latest().commit().kind()).isEqualTo(CommitKind.OVERWRITE);
+        assertThat(snapshots().latestSnapshot().orElseThrow().commit().kind())
+                .isEqualTo(CommitKind.OVERWRITE);
         assertThat(query("SELECT id, dt FROM events ORDER BY id"))
                 .containsExactly("+I[1, x]", "+I[3, y]");
 
@@ -148,7 +149,7 @@ class TarnConnectorITCase {
                 .hasStackTraceContaining(
                         "Option 'bucket-key' of table default_catalog.default_database.rekeyed is"
                                 + " fixed at creation: the table has 'id', the query gives 'k'.");
-        assertThat(snapshots().latestId()).hasValue(1);
+        assertThat(snapshots().latestSnapshotId()).hasValue(1);
 
         // The stored values, or none, or other tuning: the table reads and writes as it is.
         declare("same", ", 'bucket' = '4'");

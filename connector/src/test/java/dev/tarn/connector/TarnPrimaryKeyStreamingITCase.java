@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.connector.FaultyFileSystem.Publication;
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -310,7 +310,8 @@ class TarnPrimaryKeyStreamingITCase {
                                 new Path(dir.toURI() + "/savepoints").toString(),
                                 SavepointFormatType.CANONICAL)
                         .get();
-        long committedAtStop = table(localPath()).snapshotManager().latest().records().total();
+        long committedAtStop =
+                table(localPath()).metadata().latestSnapshot().orElseThrow().records().total();
         assertThat(committedAtStop).isPositive();
 
         // The restored job only has to finish: at the default rate.
@@ -380,10 +381,10 @@ class TarnPrimaryKeyStreamingITCase {
      * COMPACT snapshot right after the APPEND snapshot of the same commit. Returns the snapshots.
      */
     private static List<Snapshot> assertCommitsInOrder(String path) {
-        SnapshotManager snapshots = table(path).snapshotManager();
+        TableMetadata snapshots = table(path).metadata();
         List<Snapshot> all = new ArrayList<>();
         Map<String, Snapshot> previousOfUser = new TreeMap<>();
-        for (long id = 1; id <= snapshots.latestId().orElseThrow(); id++) {
+        for (long id = 1; id <= snapshots.latestSnapshotId().orElseThrow(); id++) {
             Snapshot s = snapshots.snapshot(id);
             Snapshot previous = previousOfUser.put(s.commit().user(), s);
             if (previous != null) {

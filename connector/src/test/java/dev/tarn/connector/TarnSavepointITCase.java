@@ -84,7 +84,7 @@ class TarnSavepointITCase {
                                 new Path(dir.toURI() + "/savepoints").toString(),
                                 SavepointFormatType.CANONICAL)
                         .get();
-        Snapshot atStop = TableSnapshots.of(table.toString()).latest();
+        Snapshot atStop = TableSnapshots.of(table.toString()).latestSnapshot().orElseThrow();
         assertThat(atStop.records().total())
                 .as("rows committed when the first job stopped")
                 .isBetween(1L, ROWS - 1);

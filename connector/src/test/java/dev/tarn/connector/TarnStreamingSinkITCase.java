@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
-import dev.tarn.format.snapshot.SnapshotManager;
 import java.io.File;
 import java.util.HashSet;
 import java.util.Set;
@@ -54,12 +54,11 @@ class TarnStreamingSinkITCase {
         // Values that follow from the id, so the table can be checked against the input.
         env.executeSql("INSERT INTO t SELECT id, 'v' || CAST(id AS STRING) FROM gen").await();
 
-        SnapshotManager snapshots =
-                Table.load(FileIO.flinkFileSystems(), new Path(dir.toURI() + "/t"), "t")
-                        .snapshotManager();
-        long latest = snapshots.latestId().orElseThrow();
+        TableMetadata snapshots =
+                Table.load(FileIO.flinkFileSystems(), new Path(dir.toURI() + "/t"), "t").metadata();
+        long latest = snapshots.latestSnapshotId().orElseThrow();
         assertThat(latest).as("several checkpoints, several snapshots").isGreaterThan(1);
-        assertThat(snapshots.latest().records().total()).isEqualTo(40000);
+        assertThat(snapshots.latestSnapshot().orElseThrow().records().total()).isEqualTo(40000);
         Set<Long> identifiers = new HashSet<>();
         String user = snapshots.snapshot(1).commit().user();
         for (long id = 1; id <= latest; id++) {

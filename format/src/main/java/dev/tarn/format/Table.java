@@ -5,6 +5,8 @@ import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.predicate.Predicate;
+import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
 import dev.tarn.format.schema.ScanPosition;
@@ -16,9 +18,8 @@ import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableOptions;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.TableKind;
+import dev.tarn.format.snapshot.Consumers;
 import dev.tarn.format.snapshot.SnapshotCommit;
-import dev.tarn.format.snapshot.SnapshotManager;
-import dev.tarn.format.snapshot.SnapshotReader;
 import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
@@ -28,14 +29,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
 /**
  * A Tarn table at a location, the façade users of the format start from: loading and creating
  * tables, per-query options, and the entry points of the two seams, write ({@link TableWrite} ->
- * {@link TableCommit}) and read ({@link TableScan} -> {@link TableRead}). The seams themselves take
- * the table's {@link TableContext}, never the façade. Serializable so Flink can ship it to tasks;
- * it holds no open resources.
+ * {@link TableCommit}) and read ({@link TableScan} or {@link StreamScan} -> {@link TableRead}), and
+ * the views and operations beside them ({@link #metadata}, {@link #maintenance}, {@link
+ * #consumers}). The only door for callers outside the format: its context, managers and commit
+ * internals stay behind it. Serializable so Flink can ship it to tasks; it holds no open resources.
  */
 public final class Table implements Serializable {
 
@@ -59,6 +62,25 @@ public final class Table implements Serializable {
     private static SchemaManager schemas(FileIO io, Path location, String name) {
         return new SchemaManager(
                 io, TablePaths.of(location), name, SnapshotCommit.forLocation(io, location));
+    }
+
+    /**
+     * Whether a table is at {@code location}: whether it holds a schema file.
+     *
+     * @param name how errors name the table, e.g. {@code db.orders}
+     */
+    public static boolean exists(FileIO io, Path location, String name) {
+        return schemas(io, location, name).latestId().isPresent();
+    }
+
+    /**
+     * Checks, before the first commit, that tables under {@code dir} (a warehouse, a table) can be
+     * published: on an object store, that it is reachable and honours conditional puts.
+     *
+     * @throws IOException naming the location and the cause otherwise
+     */
+    public static void checkPublishable(FileIO io, Path dir) throws IOException {
+        SnapshotCommit.forLocation(io, dir).verify(dir);
     }
 
     /**
@@ -158,8 +180,8 @@ public final class Table implements Serializable {
         return next;
     }
 
-    /** What the seams below this façade take: schema, options, paths, I/O and managers. */
-    public TableContext context() {
+    /** What the seams below this façade take; for the format's own tests, never its callers. */
+    TableContext context() {
         return context;
     }
 
@@ -192,22 +214,41 @@ public final class Table implements Serializable {
         return context.kind();
     }
 
-    public SchemaManager schemaManager() {
-        return context.schemaManager();
+    /**
+     * A read-only view of the table's snapshots, schemas, tags, partitions and files, for those
+     * that show the table's metadata (system tables, statistics).
+     */
+    public TableMetadata metadata() {
+        return new TableMetadata(context);
     }
 
-    public SnapshotManager snapshotManager() {
-        return context.snapshotManager();
+    /** The table's maintenance operations: expiration, orphan files, rollback, tags, compaction. */
+    public TableMaintenance maintenance() {
+        return new TableMaintenance(context);
     }
 
-    /** The one way to ask what a snapshot holds. */
-    public SnapshotReader snapshotReader() {
-        return context.snapshotReader();
+    /**
+     * The consumers of the table: the next snapshot each streaming reader with a consumer id needs,
+     * which expiration keeps.
+     */
+    public Consumers consumers() {
+        return new Consumers(io(), context.paths(), name());
     }
 
     /** The directory of one bucket of one partition. */
     public Path bucketPath(Partition partition, int bucket) {
         return context.bucketPath(partition, bucket);
+    }
+
+    /**
+     * A scan that follows the table's snapshots (a streaming read, or the changes between two
+     * snapshots), starting where this table's start options say.
+     *
+     * @param filter rows outside it may be skipped by file; null reads everything
+     * @throws IllegalArgumentException naming the option and the value if a start option is invalid
+     */
+    public StreamScan newStreamScan(@Nullable Predicate filter) {
+        return new StreamScan(context, filter);
     }
 
     public TableScan newScan() {

@@ -99,8 +99,8 @@ public final class ChangelogTables {
 
     /** Every change of every snapshot, as {@code "<snapshot>:<kind><id>|<v>"}. */
     public static List<String> changes(Table table, Predicate filter) throws IOException {
-        StreamScan scan = new StreamScan(table.context(), filter);
-        long latest = table.context().snapshotManager().latestId().getAsLong();
+        StreamScan scan = table.newStreamScan(filter);
+        long latest = TableInternals.context(table).snapshotManager().latestId().getAsLong();
         List<String> changes = new ArrayList<>();
         for (long id = 1; id <= latest; id++) {
             for (String row : rows(table, scan.changes(id).orElseThrow().splits())) {

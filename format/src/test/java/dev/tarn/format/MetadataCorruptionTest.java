@@ -63,11 +63,15 @@ class MetadataCorruptionTest {
     }
 
     private String deltaManifestList() {
-        return table.snapshotManager().latest().deltaManifestList();
+        return TableInternals.context(table).snapshotManager().latest().deltaManifestList();
     }
 
     private String deltaManifest() {
-        return table.context().manifestList().read(deltaManifestList()).get(0).fileName();
+        return TableInternals.context(table)
+                .manifestList()
+                .read(deltaManifestList())
+                .get(0)
+                .fileName();
     }
 
     private java.nio.file.Path local(Path path) {
@@ -106,7 +110,7 @@ class MetadataCorruptionTest {
 
     @Test
     void truncatedManifest() throws IOException {
-        Path manifest = table.context().manifestFile().path(deltaManifest());
+        Path manifest = TableInternals.context(table).manifestFile().path(deltaManifest());
         damage(manifest, b -> truncate(b, b.length - 10));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -119,7 +123,7 @@ class MetadataCorruptionTest {
 
     @Test
     void manifestTruncatedToAFewBytes() throws IOException {
-        Path manifest = table.context().manifestFile().path(deltaManifest());
+        Path manifest = TableInternals.context(table).manifestFile().path(deltaManifest());
         damage(manifest, b -> truncate(b, 3));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -132,13 +136,13 @@ class MetadataCorruptionTest {
 
     @Test
     void bitFlipsAnywhereInAManifestAreDetected() throws IOException {
-        Path manifest = table.context().manifestFile().path(deltaManifest());
+        Path manifest = TableInternals.context(table).manifestFile().path(deltaManifest());
         byte[] valid = Files.readAllBytes(local(manifest));
         // Past the magic: the version byte, the body and the checksum itself.
         for (int index : new int[] {4, 5, valid.length / 2, valid.length - 5, valid.length - 1}) {
             Files.write(local(manifest), flipBit(valid, index));
             Table fresh = Table.load(FileIO.flinkFileSystems(), reCopy(index), "db.t");
-            Path copied = fresh.context().manifestFile().path(deltaManifest());
+            Path copied = TableInternals.context(fresh).manifestFile().path(deltaManifest());
 
             assertThatThrownBy(() -> fresh.newScan().plan())
                     .as("bit flip at byte %d of %d", index, valid.length)
@@ -161,7 +165,7 @@ class MetadataCorruptionTest {
 
     @Test
     void manifestOfANewerFormatVersion() throws IOException {
-        Path manifest = table.context().manifestFile().path(deltaManifest());
+        Path manifest = TableInternals.context(table).manifestFile().path(deltaManifest());
         damage(manifest, b -> withVersion(b, 3));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -174,7 +178,7 @@ class MetadataCorruptionTest {
 
     @Test
     void missingManifest() throws IOException {
-        Path manifest = table.context().manifestFile().path(deltaManifest());
+        Path manifest = TableInternals.context(table).manifestFile().path(deltaManifest());
         Files.delete(local(manifest));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -184,7 +188,7 @@ class MetadataCorruptionTest {
 
     @Test
     void truncatedManifestList() throws IOException {
-        Path list = table.context().manifestList().path(deltaManifestList());
+        Path list = TableInternals.context(table).manifestList().path(deltaManifestList());
         damage(list, b -> truncate(b, b.length - 1));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -197,7 +201,7 @@ class MetadataCorruptionTest {
 
     @Test
     void bitFlippedManifestList() throws IOException {
-        Path list = table.context().manifestList().path(deltaManifestList());
+        Path list = TableInternals.context(table).manifestList().path(deltaManifestList());
         damage(list, b -> flipBit(b, b.length / 2));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -209,9 +213,9 @@ class MetadataCorruptionTest {
     @Test
     void manifestListWithTheWrongMagic() throws IOException {
         // A manifest where a manifest list belongs: intact, but not a manifest list.
-        Path list = table.context().manifestList().path(deltaManifestList());
+        Path list = TableInternals.context(table).manifestList().path(deltaManifestList());
         Files.copy(
-                local(table.context().manifestFile().path(deltaManifest())),
+                local(TableInternals.context(table).manifestFile().path(deltaManifest())),
                 local(list),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
@@ -223,7 +227,7 @@ class MetadataCorruptionTest {
 
     @Test
     void missingManifestList() throws IOException {
-        Path list = table.context().manifestList().path(deltaManifestList());
+        Path list = TableInternals.context(table).manifestList().path(deltaManifestList());
         Files.delete(local(list));
 
         assertThatThrownBy(() -> table.newScan().plan())
@@ -233,7 +237,7 @@ class MetadataCorruptionTest {
 
     @Test
     void missingDataFileNamesTheFileTheTableAndTheSnapshot() throws IOException {
-        Snapshot latest = table.snapshotManager().latest();
+        Snapshot latest = TableInternals.context(table).snapshotManager().latest();
         List<Split> splits = table.newScan().plan().splits();
         Split split = splits.get(0);
         Path dataFile =
@@ -253,7 +257,7 @@ class MetadataCorruptionTest {
 
     @Test
     void corruptSchemaFile() throws IOException {
-        Path schema = table.schemaManager().path(0);
+        Path schema = TableInternals.context(table).schemaManager().path(0);
         String valid = Files.readString(local(schema));
         Files.writeString(local(schema), valid.substring(0, valid.length() / 2));
 
@@ -264,7 +268,7 @@ class MetadataCorruptionTest {
 
     @Test
     void schemaFileWithAnUnknownType() throws IOException {
-        Path schema = table.schemaManager().path(0);
+        Path schema = TableInternals.context(table).schemaManager().path(0);
         String valid = Files.readString(local(schema));
         assertThat(valid).contains("\"BIGINT\"");
         Files.writeString(local(schema), valid.replace("\"BIGINT\"", "\"HUGEINT\""));
@@ -276,10 +280,10 @@ class MetadataCorruptionTest {
 
     @Test
     void schemaFileHoldingAnotherId() throws IOException {
-        Path schema = table.schemaManager().path(0);
+        Path schema = TableInternals.context(table).schemaManager().path(0);
         String valid = Files.readString(local(schema));
         Files.writeString(
-                local(table.schemaManager().path(1)),
+                local(TableInternals.context(table).schemaManager().path(1)),
                 valid.replaceFirst("\"id\" : 0,", "\"id\" : 7,"),
                 StandardCharsets.UTF_8);
 
@@ -287,7 +291,7 @@ class MetadataCorruptionTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Corrupt schema file %s: it holds schema id 7",
-                        table.schemaManager().path(1));
+                        TableInternals.context(table).schemaManager().path(1));
     }
 
     @Test

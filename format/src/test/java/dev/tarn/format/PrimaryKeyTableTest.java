@@ -186,16 +186,24 @@ class PrimaryKeyTableTest {
         }
         assertThat(read(table, null)).containsExactly(text(5, 5, "v5"));
         Snapshot latest =
-                table.snapshotManager().snapshot(table.snapshotManager().latestId().getAsLong());
+                TableInternals.context(table)
+                        .snapshotManager()
+                        .snapshot(
+                                TableInternals.context(table)
+                                        .snapshotManager()
+                                        .latestId()
+                                        .getAsLong());
         assertThat(latest.commit().kind()).isEqualTo(CommitKind.COMPACT);
-        Map<ManifestEntry.FileId, ManifestEntry> live = table.snapshotReader().liveFiles(latest);
+        Map<ManifestEntry.FileId, ManifestEntry> live =
+                TableInternals.context(table).snapshotReader().liveFiles(latest);
         assertThat(live.values()).hasSize(1);
         DataFile file = live.values().iterator().next().file();
         assertThat(file.level()).isEqualTo(5);
         assertThat(file.rowCount()).as("only key 5 is left, without tombstones").isEqualTo(1);
         long compactSnapshots = 0;
         for (long id = 1; id <= latest.id(); id++) {
-            if (table.snapshotManager().snapshot(id).commit().kind() == CommitKind.COMPACT) {
+            if (TableInternals.context(table).snapshotManager().snapshot(id).commit().kind()
+                    == CommitKind.COMPACT) {
                 compactSnapshots++;
             }
         }
@@ -232,8 +240,14 @@ class PrimaryKeyTableTest {
 
     private static List<DataFile> liveFiles(Table table) {
         Snapshot latest =
-                table.snapshotManager().snapshot(table.snapshotManager().latestId().getAsLong());
-        return table.snapshotReader().liveFiles(latest).values().stream()
+                TableInternals.context(table)
+                        .snapshotManager()
+                        .snapshot(
+                                TableInternals.context(table)
+                                        .snapshotManager()
+                                        .latestId()
+                                        .getAsLong());
+        return TableInternals.context(table).snapshotReader().liveFiles(latest).values().stream()
                 .map(ManifestEntry::file)
                 .toList();
     }

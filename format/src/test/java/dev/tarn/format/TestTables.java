@@ -92,7 +92,7 @@ public final class TestTables {
      * expiration runs after it: a test's snapshots stay as it made them until it expires them.
      */
     public static TableCommit.Result commit(Table table, String user, CommitRequest request) {
-        try (TableCommit commit = new TableCommit(table.context(), user)) {
+        try (TableCommit commit = new TableCommit(TableInternals.context(table), user)) {
             return commit.commit(request);
         }
     }

@@ -7,7 +7,6 @@ import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.read.TableScan;
 import dev.tarn.format.schema.StreamConfig;
-import dev.tarn.format.snapshot.Consumers;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -149,11 +148,11 @@ public final class TarnSource
                 yield new TarnSplitEnumerator(context, splits);
             }
             case FOLLOW -> {
-                StreamScan scan = new StreamScan(table.context(), filter);
+                StreamScan scan = table.newStreamScan(filter);
                 yield follow(context, scan, scan.start(), null);
             }
             case CHANGES -> {
-                StreamScan scan = new StreamScan(table.context(), filter);
+                StreamScan scan = table.newStreamScan(filter);
                 StreamConfig.Between between = table.config().stream().between();
                 yield follow(
                         context,
@@ -170,7 +169,7 @@ public final class TarnSource
         if (mode == Mode.SNAPSHOT) {
             return new TarnSplitEnumerator(context, checkpoint.pending());
         }
-        return follow(context, new StreamScan(table.context(), filter), null, checkpoint);
+        return follow(context, table.newStreamScan(filter), null, checkpoint);
     }
 
     private TarnContinuousEnumerator follow(
@@ -182,9 +181,7 @@ public final class TarnSource
         var settings =
                 new TarnContinuousEnumerator.Settings(
                         table.config().stream().discoveryInterval().toMillis(),
-                        consumerId == null
-                                ? null
-                                : new Consumers(table.io(), table.context().paths(), table.name()),
+                        consumerId == null ? null : table.consumers(),
                         consumerId,
                         mode == Mode.CHANGES,
                         watermarks.source());

@@ -4,7 +4,6 @@ import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
-import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
@@ -128,8 +127,7 @@ public final class TarnTableSource
             return false;
         }
         try {
-            return TableRead.completesChangelog(
-                    table.context(), new StreamScan(table.context(), null).seesWholeTable());
+            return table.newStreamScan(null).completesChangelog();
         } catch (IllegalArgumentException | IllegalStateException e) {
             return false;
         }
@@ -154,7 +152,7 @@ public final class TarnTableSource
             try {
                 // Checks the start now, so bad start options fail the statement; the enumerator
                 // plans it when the job starts.
-                StreamScan scan = new StreamScan(table.context(), filter);
+                StreamScan scan = table.newStreamScan(filter);
                 if (mode == TarnSource.Mode.FOLLOW) {
                     scan.checkStart();
                 } else {

@@ -97,15 +97,17 @@ class SinkWatermarkTest {
                         new FakeCommitRequest(new TarnCommittable(user, 1, rows(1), 5_000L)),
                         new FakeCommitRequest(new TarnCommittable(user, 1, rows(2), 3_000L)),
                         new FakeCommitRequest(new TarnCommittable(user, 1, List.of(), 4_000L))));
-        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(3_000L);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().watermark())
+                .isEqualTo(3_000L);
 
         // A writer without a watermark yet: no promise for the checkpoint; the table keeps its.
         committer.commit(
                 List.of(
                         new FakeCommitRequest(new TarnCommittable(user, 2, rows(3), 9_000L)),
                         new FakeCommitRequest(new TarnCommittable(user, 2, rows(4), null))));
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
-        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(3_000L);
+        assertThat(table.metadata().latestSnapshotId()).hasValue(2);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().watermark())
+                .isEqualTo(3_000L);
 
         // A retried earlier checkpoint in the same commit is behind the latest one's writers.
         committer.commit(
@@ -113,8 +115,10 @@ class SinkWatermarkTest {
                         new FakeCommitRequest(new TarnCommittable(user, 3, rows(5), 6_000L)),
                         new FakeCommitRequest(new TarnCommittable(user, 4, rows(6), 8_000L)),
                         new FakeCommitRequest(new TarnCommittable(user, 4, List.of(), 7_000L))));
-        assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(4);
-        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(7_000L);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().identifier())
+                .isEqualTo(4);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().watermark())
+                .isEqualTo(7_000L);
     }
 
     @Test
@@ -124,13 +128,14 @@ class SinkWatermarkTest {
                 List.of(new FakeCommitRequest(new TarnCommittable(user, 1, rows(1), 1_000L))));
         committer.commit(
                 List.of(new FakeCommitRequest(new TarnCommittable(user, 2, List.of(), 2_000L))));
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
-        assertThat(table.snapshotManager().latest().commit().watermark()).isEqualTo(2_000L);
-        assertThat(table.snapshotManager().latest().records().delta()).isZero();
+        assertThat(table.metadata().latestSnapshotId()).hasValue(2);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().watermark())
+                .isEqualTo(2_000L);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().records().delta()).isZero();
 
         FakeCommitRequest idle =
                 new FakeCommitRequest(new TarnCommittable(user, 3, List.of(), 2_000L));
         committer.commit(List.of(idle));
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(table.metadata().latestSnapshotId()).hasValue(2);
     }
 }

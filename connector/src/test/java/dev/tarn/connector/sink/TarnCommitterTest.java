@@ -54,7 +54,7 @@ class TarnCommitterTest {
         TarnCommittable checkpoint5 = new TarnCommittable(earlier, 5, rows(1, 2));
         FakeCommitRequest first = new FakeCommitRequest(checkpoint5);
         new TarnCommitter(table, null).commit(List.of(first));
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(table.metadata().latestSnapshotId()).hasValue(1);
         assertThat(first.alreadyCommitted).isFalse();
 
         // A new job restored from a savepoint that still held checkpoint 5's committable.
@@ -65,14 +65,15 @@ class TarnCommitterTest {
         FakeCommitRequest retry = new FakeCommitRequest(restored);
         new TarnCommitter(table, null).commit(List.of(retry));
         assertThat(retry.alreadyCommitted).isTrue();
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
-        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(2);
+        assertThat(table.metadata().latestSnapshotId()).hasValue(1);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().records().total()).isEqualTo(2);
 
         CommitUser later = new CommitUser("job-2", System.currentTimeMillis());
         new TarnCommitter(table, null)
                 .commit(List.of(new FakeCommitRequest(new TarnCommittable(later, 1, rows(3)))));
-        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(3);
-        assertThat(table.snapshotManager().latest().commit().user()).isEqualTo("job-2");
+        assertThat(table.metadata().latestSnapshot().orElseThrow().records().total()).isEqualTo(3);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().user())
+                .isEqualTo("job-2");
     }
 
     @Test
@@ -84,8 +85,9 @@ class TarnCommitterTest {
                                 new FakeCommitRequest(new TarnCommittable(user, 7, rows(1))),
                                 new FakeCommitRequest(new TarnCommittable(user, 7, rows(2, 3))),
                                 new FakeCommitRequest(new TarnCommittable(user, 7, List.of()))));
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
-        assertThat(table.snapshotManager().latest().records().total()).isEqualTo(3);
-        assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(7);
+        assertThat(table.metadata().latestSnapshotId()).hasValue(1);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().records().total()).isEqualTo(3);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().identifier())
+                .isEqualTo(7);
     }
 }

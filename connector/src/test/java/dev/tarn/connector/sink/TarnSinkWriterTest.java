@@ -3,9 +3,9 @@ package dev.tarn.connector.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;
@@ -80,7 +80,7 @@ class TarnSinkWriterTest {
         TarnCommitter committer = new TarnCommitter(table, null);
         try (TarnSinkWriter writer = new TarnSinkWriter(table, user, false, true)) {
             TarnCommittable first = checkpoint(writer, 1, 1);
-            assertThat(table.snapshotManager().latestId()).as("nothing published").isEmpty();
+            assertThat(table.metadata().latestSnapshotId()).as("nothing published").isEmpty();
             assertThat(newFiles(first)).isNotEmpty();
             assertThat(allExist(table, first, true)).isTrue();
 
@@ -92,7 +92,7 @@ class TarnSinkWriterTest {
             // Checkpoints 2 and 3 are prepared, not complete: the table is as checkpoint 1 left
             // it, their files are referenced by no snapshot, and the files their compactions
             // replace are all still there.
-            assertThat(table.snapshotManager().latestId()).hasValue(1);
+            assertThat(table.metadata().latestSnapshotId()).hasValue(1);
             assertThat(values(table).values()).hasSize(100).containsOnly(1L);
             Set<String> live = liveFiles(table);
             for (TarnCommittable c : List.of(second, third)) {
@@ -107,7 +107,8 @@ class TarnSinkWriterTest {
             assertThat(values(table).values()).containsOnly(3L);
             assertThat(values(table)).hasSize(100);
         }
-        assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(3);
+        assertThat(table.metadata().latestSnapshot().orElseThrow().commit().identifier())
+                .isEqualTo(3);
     }
 
     private static List<String> newFiles(TarnCommittable c) {
@@ -135,9 +136,9 @@ class TarnSinkWriterTest {
     }
 
     private static Set<String> liveFiles(Table table) {
-        return table.snapshotReader().liveFiles(table.snapshotManager().latest()).values().stream()
-                .map(ManifestEntry::file)
-                .map(DataFile::fileName)
+        TableMetadata metadata = table.metadata();
+        return metadata.files().liveFiles(metadata.latestSnapshot().orElseThrow()).stream()
+                .map(f -> f.file().fileName())
                 .collect(Collectors.toSet());
     }
 

@@ -70,7 +70,7 @@ class EnumeratorRestoreTest {
     }
 
     private TarnContinuousEnumerator enumerator(TarnEnumeratorState restored) {
-        StreamScan scan = new StreamScan(table.context(), null);
+        StreamScan scan = table.newStreamScan(null);
         var settings = new TarnContinuousEnumerator.Settings(1000, null, null, false, null);
         return new TarnContinuousEnumerator(
                 context, scan, settings, restored == null ? scan.start() : null, restored);

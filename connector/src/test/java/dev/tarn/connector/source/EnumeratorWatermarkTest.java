@@ -70,7 +70,7 @@ class EnumeratorWatermarkTest {
 
     private TarnContinuousEnumerator enumerator(
             TableWatermarks.Source source, TarnEnumeratorState restored) {
-        StreamScan scan = new StreamScan(table.context(), null);
+        StreamScan scan = table.newStreamScan(null);
         var settings = new TarnContinuousEnumerator.Settings(1000, null, null, false, source);
         return new TarnContinuousEnumerator(
                 context, scan, settings, restored == null ? scan.start() : null, restored);

@@ -123,6 +123,17 @@ public final class StreamScan {
                         && StartOptions.resolve(table.name(), table.config()) != ScanMode.LATEST);
     }
 
+    /**
+     * Whether a read of this scan's splits returns a complete changelog when asked to ({@link
+     * TableRead#completesChangelog}): it {@linkplain #seesWholeTable sees the whole table} and the
+     * table completes one.
+     *
+     * @throws IllegalArgumentException as {@link #start}
+     */
+    public boolean completesChangelog() {
+        return TableRead.completesChangelog(table, seesWholeTable());
+    }
+
     /** Where the read starts; a full phase's snapshot is named, its splits not planned. */
     private Start position() {
         TableConfig config = table.config();

@@ -8,6 +8,7 @@ import static dev.tarn.format.io.FaultInjectingFileIO.named;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
@@ -65,7 +66,8 @@ class CommitRequestTest {
         Table table = table();
         RecordingHook hook = new RecordingHook();
         CommitRequest request = CommitRequest.of(7, write(table, List.of(row(1L, "a", "x"))));
-        try (TableCommit commit = new TableCommit(table.context(), "job", 0, List.of(hook))) {
+        try (TableCommit commit =
+                new TableCommit(TableInternals.context(table), "job", 0, List.of(hook))) {
             TableCommit.Result first = commit.commit(request);
             assertThat(first.snapshotId()).hasValue(1);
             assertThat(first.alreadyCommitted()).isFalse();
@@ -76,7 +78,7 @@ class CommitRequestTest {
             assertThat(hook.results).containsExactly(first, retry);
         }
         assertThat(hook.closed).isTrue();
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(1);
         assertThat(readAll(table)).containsExactly("1,a,x");
     }
 
@@ -89,7 +91,8 @@ class CommitRequestTest {
         CommitRequest overwrite =
                 CommitRequest.of(2, write(table, List.of(row(2L, "b", "x"))))
                         .overwriting(p -> p.equals(Partition.of("x")));
-        try (TableCommit commit = new TableCommit(table.context(), "job", 0, List.of())) {
+        try (TableCommit commit =
+                new TableCommit(TableInternals.context(table), "job", 0, List.of())) {
             assertThat(commit.commit(overwrite).snapshotId()).hasValue(2);
             // Another writer appends into the partition; a retry of the overwrite must not
             // delete that row.
@@ -99,9 +102,9 @@ class CommitRequestTest {
             TableCommit.Result retry = commit.commit(overwrite);
             assertThat(retry.alreadyCommitted()).isTrue();
         }
-        assertThat(table.snapshotManager().snapshot(2).commit().kind())
+        assertThat(TableInternals.context(table).snapshotManager().snapshot(2).commit().kind())
                 .isEqualTo(CommitKind.OVERWRITE);
-        assertThat(table.snapshotManager().latestId()).hasValue(3);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(3);
         assertThat(readAll(table)).containsExactly("2,b,x", "3,c,x");
     }
 
@@ -110,17 +113,19 @@ class CommitRequestTest {
         Table table = table();
         CommitRequest request = CommitRequest.of(5, write(table, List.of(row(1L, "a", "x"))));
         long began = System.currentTimeMillis();
-        try (TableCommit commit = new TableCommit(table.context(), "job", began, List.of())) {
+        try (TableCommit commit =
+                new TableCommit(TableInternals.context(table), "job", began, List.of())) {
             commit.commit(request);
         }
         try (TableCommit other = table.newCommit("other")) {
             other.commit(CommitRequest.of(1, write(table, List.of(row(2L, "b", "x")))));
         }
         // The restored job's committer finds commit 5 behind the other user's snapshot.
-        try (TableCommit restored = new TableCommit(table.context(), "job", began, List.of())) {
+        try (TableCommit restored =
+                new TableCommit(TableInternals.context(table), "job", began, List.of())) {
             assertThat(restored.commit(request).alreadyCommitted()).isTrue();
         }
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(2);
     }
 
     @Test
@@ -128,7 +133,8 @@ class CommitRequestTest {
         Table table = table();
         RecordingHook hook = new RecordingHook();
         hook.fail = true;
-        try (TableCommit commit = new TableCommit(table.context(), "job", 0, List.of(hook))) {
+        try (TableCommit commit =
+                new TableCommit(TableInternals.context(table), "job", 0, List.of(hook))) {
             TableCommit.Result result =
                     commit.commit(CommitRequest.of(1, write(table, List.of(row(1L, "a", "x")))));
             assertThat(result.snapshotId()).hasValue(1);
@@ -142,7 +148,8 @@ class CommitRequestTest {
         FaultInjectingFileIO io = new FaultInjectingFileIO();
         Table table =
                 TestTables.create(io, new Path(tempDir.toUri()), ID_V_DT, List.of("dt"), Map.of());
-        try (TableCommit commit = new TableCommit(table.context(), "job", 0, List.of())) {
+        try (TableCommit commit =
+                new TableCommit(TableInternals.context(table), "job", 0, List.of())) {
             commit.commit(CommitRequest.of(1, write(table, List.of(row(1L, "a", "x")))));
             List<CommitMessage> messages = write(table, List.of(row(2L, "b", "x")));
             io.resetCounts();
@@ -175,7 +182,7 @@ class CommitRequestTest {
                 commit.commit(CommitRequest.of(c, write(table, List.of(row(c, "v", "x")))));
             }
         }
-        assertThat(table.snapshotManager().earliestId()).hasValue(3);
-        assertThat(table.snapshotManager().latestId()).hasValue(4);
+        assertThat(TableInternals.context(table).snapshotManager().earliestId()).hasValue(3);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(4);
     }
 }

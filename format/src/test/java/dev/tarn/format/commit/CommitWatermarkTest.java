@@ -7,6 +7,7 @@ import static dev.tarn.format.TestTables.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.Partition;
@@ -44,7 +45,11 @@ class CommitWatermarkTest {
     }
 
     private Long watermark(Table table, long snapshot) {
-        return table.snapshotManager().snapshot(snapshot).commit().watermark();
+        return TableInternals.context(table)
+                .snapshotManager()
+                .snapshot(snapshot)
+                .commit()
+                .watermark();
     }
 
     @Test
@@ -58,7 +63,8 @@ class CommitWatermarkTest {
         assertThat(watermark(table, 1)).isEqualTo(1_000L);
         String json =
                 Files.readString(
-                        Paths.get(table.snapshotManager().path(1).toUri()).toAbsolutePath());
+                        Paths.get(TableInternals.context(table).snapshotManager().path(1).toUri())
+                                .toAbsolutePath());
         assertThat(json).contains("\"watermark\" : 1000");
     }
 
@@ -89,11 +95,15 @@ class CommitWatermarkTest {
         TestTables.commit(table, "batch", CommitRequest.of(1, write(table, List.of(row(1L, "a")))));
         TestTables.commit(table, "job", CommitRequest.of(2, List.of()).withWatermark(null));
 
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(1);
         assertThat(watermark(table, 1)).isNull();
         assertThat(
                         Files.readString(
-                                Paths.get(table.snapshotManager().path(1).toUri())
+                                Paths.get(
+                                                TableInternals.context(table)
+                                                        .snapshotManager()
+                                                        .path(1)
+                                                        .toUri())
                                         .toAbsolutePath()))
                 .doesNotContain("watermark");
     }
@@ -107,12 +117,12 @@ class CommitWatermarkTest {
 
         assertThat(commit.commit(CommitRequest.of(2, List.of()).withWatermark(2_000L)).snapshotId())
                 .hasValue(2);
-        Snapshot empty = table.snapshotManager().snapshot(2);
+        Snapshot empty = TableInternals.context(table).snapshotManager().snapshot(2);
         assertThat(empty.commit().kind()).isEqualTo(CommitKind.APPEND);
         assertThat(empty.commit().identifier()).isEqualTo(2);
         assertThat(empty.commit().watermark()).isEqualTo(2_000L);
         assertThat(empty.records()).isEqualTo(new Snapshot.RecordCounts(1, 0));
-        assertThat(table.snapshotReader().delta(empty).entries()).isEmpty();
+        assertThat(TableInternals.context(table).snapshotReader().delta(empty).entries()).isEmpty();
         assertThat(readAll(table)).containsExactly("1,a");
 
         // Not above the table's watermark: nothing to publish.
@@ -120,13 +130,13 @@ class CommitWatermarkTest {
                 .isEmpty();
         assertThat(commit.commit(CommitRequest.of(4, List.of()).withWatermark(1_500L)).snapshotId())
                 .isEmpty();
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(2);
         // A retry of the watermark-only commit finds it published.
         assertThat(
                         commit.commit(CommitRequest.of(2, List.of()).withWatermark(2_000L))
                                 .alreadyCommitted())
                 .isTrue();
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(2);
     }
 
     @Test
@@ -155,7 +165,7 @@ class CommitWatermarkTest {
         }
         TestTables.commit(table, "job", CommitRequest.of(2, messages).withWatermark(2_000L));
 
-        Snapshot compact = table.snapshotManager().latest();
+        Snapshot compact = TableInternals.context(table).snapshotManager().latest();
         assertThat(compact.commit().kind()).isEqualTo(CommitKind.COMPACT);
         assertThat(compact.commit().watermark()).isEqualTo(2_000L);
         assertThat(watermark(table, compact.id() - 1)).isEqualTo(2_000L);

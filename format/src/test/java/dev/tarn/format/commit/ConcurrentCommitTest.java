@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
@@ -107,7 +108,7 @@ class ConcurrentCommitTest {
 
         assertThat(snapshotIds())
                 .containsExactlyElementsOf(LongStream.rangeClosed(1, commits).boxed().toList());
-        SnapshotManager snapshots = table.snapshotManager();
+        SnapshotManager snapshots = TableInternals.context(table).snapshotManager();
         Set<String> commitsSeen = new HashSet<>();
         long total = 0;
         for (long id = 1; id <= commits; id++) {
@@ -125,8 +126,10 @@ class ConcurrentCommitTest {
         // Every committed file is added exactly once across the manifests of the last snapshot.
         Snapshot latest = snapshots.latest();
         List<String> added = new ArrayList<>();
-        for (ManifestFileMeta meta : table.snapshotReader().manifests(latest)) {
-            for (ManifestEntry e : table.context().manifestFile().read(meta.fileName())) {
+        for (ManifestFileMeta meta :
+                TableInternals.context(table).snapshotReader().manifests(latest)) {
+            for (ManifestEntry e :
+                    TableInternals.context(table).manifestFile().read(meta.fileName())) {
                 assertThat(e.kind()).isEqualTo(FileKind.ADD);
                 added.add(e.file().fileName());
             }
@@ -158,7 +161,7 @@ class ConcurrentCommitTest {
                                 + " a row (commit.max-retries = 0); other writers commit too"
                                 + " often");
 
-        Snapshot latest = table.snapshotManager().latest();
+        Snapshot latest = TableInternals.context(table).snapshotManager().latest();
         assertThat(latest.id()).isEqualTo(2);
         assertThat(latest.commit().user()).isEqualTo("racer");
         assertThat(readAll(table)).containsExactly("1,a");
@@ -184,8 +187,9 @@ class ConcurrentCommitTest {
                 .hasValue(3);
 
         assertThat(io.calls(Op.LINK, FaultInjectingFileIO.named("snapshot-"))).isEqualTo(3);
-        assertThat(table.snapshotManager().snapshot(2).commit().user()).isEqualTo("racer");
-        Snapshot mine = table.snapshotManager().snapshot(3);
+        assertThat(TableInternals.context(table).snapshotManager().snapshot(2).commit().user())
+                .isEqualTo("racer");
+        Snapshot mine = TableInternals.context(table).snapshotManager().snapshot(3);
         assertThat(mine.commit().user()).isEqualTo("user");
         assertThat(mine.records().total()).isEqualTo(2);
         assertThat(readAll(table)).containsExactly("1,a", "2,b");

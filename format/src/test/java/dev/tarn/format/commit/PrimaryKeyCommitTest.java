@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
@@ -119,8 +120,9 @@ class PrimaryKeyCommitTest {
                                             .extracting(DataFile::fileName)
                                             .containsAnyElementsOf(originals));
         }
-        assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.APPEND);
-        assertThat(table.snapshotManager().latestId()).hasValue(5);
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
+                .isEqualTo(CommitKind.APPEND);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(5);
         // The dropped compaction's output is gone; every file the table references is there.
         for (CommitMessage m : secondMessages) {
             if (!m.deletedFiles().isEmpty()) {
@@ -158,8 +160,9 @@ class PrimaryKeyCommitTest {
                                 + " failure of LINK on ")
                 .hasMessageEndingWith("/snapshot/snapshot-4");
         io.heal();
-        assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.APPEND);
-        assertThat(table.snapshotManager().latest().commit().identifier())
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
+                .isEqualTo(CommitKind.APPEND);
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().identifier())
                 .as("the identifier is in a snapshot")
                 .isEqualTo(7);
 
@@ -167,13 +170,15 @@ class PrimaryKeyCommitTest {
         TableCommit.Result retry = commit.commit(CommitRequest.of(7, messages));
         assertThat(retry.alreadyCommitted()).isFalse();
         assertThat(retry.snapshotId()).hasValue(4);
-        assertThat(table.snapshotManager().latestId()).hasValue(4);
-        assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
-        assertThat(table.snapshotManager().latest().commit().identifier()).isEqualTo(7);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(4);
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
+                .isEqualTo(CommitKind.COMPACT);
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().identifier())
+                .isEqualTo(7);
         try (TableCommit restored = table.newCommit("job", 0)) {
             assertThat(restored.commit(CommitRequest.of(7, messages)).alreadyCommitted()).isTrue();
         }
-        assertThat(table.snapshotManager().latestId()).hasValue(4);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(4);
         List<String> expected = versions(2);
         expected.set(0, "1,v4");
         assertThat(readAll(table)).isEqualTo(expected);
@@ -204,7 +209,8 @@ class PrimaryKeyCommitTest {
             TestTables.commit(table, "job", CommitRequest.of(4, restored.prepareCommit(false)));
         }
 
-        assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
+                .isEqualTo(CommitKind.COMPACT);
         assertThat(readAll(table)).containsExactly("2,x");
     }
 
@@ -219,7 +225,8 @@ class PrimaryKeyCommitTest {
                             CommitRequest.of(identifier, compactor.prepareCommit(true)));
             assertThat(result.droppedCompactions()).isEmpty();
         }
-        assertThat(table.snapshotManager().latest().commit().kind()).isEqualTo(CommitKind.COMPACT);
+        assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
+                .isEqualTo(CommitKind.COMPACT);
     }
 
     private static TableCommit.Result commitNewVersion(
@@ -265,9 +272,10 @@ class PrimaryKeyCommitTest {
             write.compactFully(Partition.EMPTY, 0);
             TableCommit.Result compacted = commitNewVersion(table, write, 13, "w4");
             assertThat(compacted.droppedCompactions()).isEmpty();
-            assertThat(table.snapshotManager().latest().commit().kind())
+            assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
                     .isEqualTo(CommitKind.COMPACT);
-            assertThat(table.snapshotManager().latest().commit().user()).isEqualTo("job");
+            assertThat(TableInternals.context(table).snapshotManager().latest().commit().user())
+                    .isEqualTo("job");
 
             // A compaction job that runs before the writer hands out its compaction makes the
             // writer throw that compaction away at once.
@@ -275,11 +283,11 @@ class PrimaryKeyCommitTest {
             compactElsewhere(table, 2);
             TableCommit.Result discarded = commitNewVersion(table, write, 14, "w5");
             assertThat(discarded.droppedCompactions()).isEmpty();
-            assertThat(table.snapshotManager().latest().commit().kind())
+            assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
                     .isEqualTo(CommitKind.APPEND);
             write.compactFully(Partition.EMPTY, 0);
             assertThat(commitNewVersion(table, write, 15, "w6").droppedCompactions()).isEmpty();
-            assertThat(table.snapshotManager().latest().commit().kind())
+            assertThat(TableInternals.context(table).snapshotManager().latest().commit().kind())
                     .isEqualTo(CommitKind.COMPACT);
         }
         assertThat(readAll(table))

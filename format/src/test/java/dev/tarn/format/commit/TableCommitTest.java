@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
@@ -91,7 +92,7 @@ class TableCommitTest {
                                 .snapshotId())
                 .hasValue(3);
 
-        SnapshotManager snapshots = table.snapshotManager();
+        SnapshotManager snapshots = TableInternals.context(table).snapshotManager();
         assertThat(snapshots.latestId()).hasValue(3);
         assertThat(snapshots.earliestId()).hasValue(1);
         long[][] expected = {{2, 2, 101}, {3, 1, 102}, {6, 3, 103}};
@@ -132,7 +133,7 @@ class TableCommitTest {
                                 .snapshotId())
                 .isEmpty();
 
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(1);
         assertThat(io.calls(Op.LINK)).as("files created").isZero();
     }
 
@@ -202,7 +203,7 @@ class TableCommitTest {
                                 + " failure of LINK on ")
                 .hasMessageEndingWith("/snapshot/snapshot-2");
 
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(1);
         assertThat(files("snapshot")).isEqualTo(snapshotFilesBefore);
         assertThat(readAll(table)).containsExactly("1,a");
         assertThat(dataFilesExist(table, messages)).isTrue();
@@ -223,7 +224,7 @@ class TableCommitTest {
                 .hasMessageContaining("Cannot tell whether snapshot 2 of table db.t was committed");
 
         // The snapshot did get created: it and every file it references must be intact.
-        Snapshot snapshot = table.snapshotManager().latest();
+        Snapshot snapshot = TableInternals.context(table).snapshotManager().latest();
         assertThat(snapshot.id()).isEqualTo(2);
         assertThat(snapshot.commit().identifier()).isEqualTo(7);
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
@@ -243,7 +244,7 @@ class TableCommitTest {
                         .snapshotId()
                         .getAsLong();
 
-        Snapshot snapshot = table.snapshotManager().snapshot(id);
+        Snapshot snapshot = TableInternals.context(table).snapshotManager().snapshot(id);
         assertThat(id).isEqualTo(2);
         assertThat(snapshot.commit().kind()).isEqualTo(CommitKind.OVERWRITE);
         assertThat(snapshot.records().total()).isEqualTo(1);
@@ -264,7 +265,7 @@ class TableCommitTest {
                         .overwriting(p -> p.equals(Partition.of("y"))));
 
         assertThat(readAll(table)).containsExactly("1,a,x", "3,c,z", "5,e,y");
-        Snapshot snapshot = table.snapshotManager().latest();
+        Snapshot snapshot = TableInternals.context(table).snapshotManager().latest();
         assertThat(snapshot.records().total()).isEqualTo(3);
         assertThat(snapshot.records().delta()).isEqualTo(-1);
 
@@ -307,7 +308,8 @@ class TableCommitTest {
 
         assertThat(id).isEqualTo(3);
         assertThat(readAll(table)).containsExactly("1,a,x", "4,d,x", "5,e,y");
-        assertThat(table.snapshotManager().snapshot(3).records().total()).isEqualTo(3);
+        assertThat(TableInternals.context(table).snapshotManager().snapshot(3).records().total())
+                .isEqualTo(3);
     }
 
     @Test
@@ -328,7 +330,7 @@ class TableCommitTest {
                                         CommitRequest.of(2, List.of(compaction)))
                                 .snapshotId())
                 .hasValue(2);
-        Snapshot compacted = table.snapshotManager().latest();
+        Snapshot compacted = TableInternals.context(table).snapshotManager().latest();
         assertThat(compacted.commit().kind()).isEqualTo(CommitKind.COMPACT);
         assertThat(compacted.records().total()).isEqualTo(2);
         assertThat(compacted.records().delta()).isZero();
@@ -343,7 +345,7 @@ class TableCommitTest {
                 TestTables.commit(table, "compactor", CommitRequest.of(3, List.of(stale)));
         assertThat(result.snapshotId()).isEmpty();
         assertThat(result.droppedCompactions()).containsExactly(stale);
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(2);
         assertThat(exists(table, staleOutput.get(0))).as("dropped output deleted").isFalse();
         assertThat(exists(table, rewritten)).as("live file kept").isTrue();
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
@@ -390,9 +392,9 @@ class TableCommitTest {
 
         assertThat(result.snapshotId()).hasValue(5);
         assertThat(result.droppedCompactions()).containsExactly(lostCompaction, chainedCompaction);
-        assertThat(table.snapshotManager().snapshot(4).commit().kind())
+        assertThat(TableInternals.context(table).snapshotManager().snapshot(4).commit().kind())
                 .isEqualTo(CommitKind.APPEND);
-        assertThat(table.snapshotManager().snapshot(5).commit().kind())
+        assertThat(TableInternals.context(table).snapshotManager().snapshot(5).commit().kind())
                 .isEqualTo(CommitKind.COMPACT);
         assertThat(exists(table, lost)).isFalse();
         assertThat(exists(table, chained)).isFalse();
@@ -412,8 +414,8 @@ class TableCommitTest {
     @Test
     void aCommitFindsTheLatestIdentifierOfItsUser() {
         Table table = table();
-        TableCommit mine = new TableCommit(table.context(), "job-a", 0, List.of());
-        TableCommit other = new TableCommit(table.context(), "job-b", 0, List.of());
+        TableCommit mine = new TableCommit(TableInternals.context(table), "job-a", 0, List.of());
+        TableCommit other = new TableCommit(TableInternals.context(table), "job-b", 0, List.of());
         List<CommitMessage> rows = write(table, List.of(row(1L, "a")));
         mine.commit(CommitRequest.of(5, rows));
         other.commit(CommitRequest.of(900, write(table, List.of(row(2L, "b")))));
@@ -425,7 +427,7 @@ class TableCommitTest {
         assertThat(resumed(table, "job-a", 0).commit(CommitRequest.of(5, rows)).alreadyCommitted())
                 .as("same identifier")
                 .isTrue();
-        assertThat(table.snapshotManager().latestId()).hasValue(2);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(2);
         assertThat(
                         resumed(table, "job-c", 0)
                                 .commit(CommitRequest.of(5, List.of()))
@@ -434,7 +436,8 @@ class TableCommitTest {
                 .isFalse();
 
         // Snapshots of others older than the user's start end the search.
-        long otherTime = table.snapshotManager().snapshot(2).commit().timeMillis();
+        long otherTime =
+                TableInternals.context(table).snapshotManager().snapshot(2).commit().timeMillis();
         long skew = 10 * 60 * 1000;
         assertThat(
                         resumed(table, "job-a", otherTime + 1 + skew)
@@ -449,12 +452,12 @@ class TableCommitTest {
     }
 
     private static TableCommit resumed(Table table, String user, long sinceMillis) {
-        return new TableCommit(table.context(), user, sinceMillis, List.of());
+        return new TableCommit(TableInternals.context(table), user, sinceMillis, List.of());
     }
 
     private void assertUnchanged(Table table, Set<String> metadataBefore, List<String> rows)
             throws IOException {
-        assertThat(table.snapshotManager().latestId()).hasValue(1);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(1);
         assertThat(metadataFiles()).isEqualTo(metadataBefore);
         assertThat(readAll(table)).containsExactlyElementsOf(rows);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
@@ -154,7 +155,7 @@ class S3ObjectsTest {
             }
             pool.shutdown();
             Table table = Table.load(io, location, "db.t");
-            SnapshotManager snapshots = table.snapshotManager();
+            SnapshotManager snapshots = TableInternals.context(table).snapshotManager();
             assertThat(snapshots.latestId()).hasValue(writers * commits);
             for (long id = 1; id <= writers * commits; id++) {
                 assertThat(snapshots.snapshot(id).records().total()).isEqualTo(id);

@@ -3,6 +3,7 @@ package dev.tarn.format.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -63,7 +64,8 @@ class FullCompactionTest {
 
     private List<CommitMessage> compact(FullCompaction.Plan plan) throws Exception {
         List<CommitMessage> messages = new ArrayList<>();
-        try (FullCompaction.Compactor compactor = new FullCompaction.Compactor(table.context())) {
+        try (FullCompaction.Compactor compactor =
+                new FullCompaction.Compactor(TableInternals.context(table))) {
             for (FullCompaction.Unit unit : plan.units()) {
                 messages.addAll(compactor.compact(unit));
             }
@@ -93,7 +95,8 @@ class FullCompactionTest {
     @Test
     void plansTheSelectedPartitionsAndPublishesOnceEvenWhenAskedTwice() throws Exception {
         FullCompaction.Plan plan =
-                FullCompaction.plan(table.context(), p -> p.values().get(0).equals("a"))
+                FullCompaction.plan(
+                                TableInternals.context(table), p -> p.values().get(0).equals("a"))
                         .orElseThrow();
         assertThat(plan.buckets()).isEqualTo(1);
         assertThat(plan.units())
@@ -102,26 +105,31 @@ class FullCompactionTest {
                 .isEqualTo(3);
         List<CommitMessage> messages = compact(plan);
 
-        FullCompaction.Result first = FullCompaction.publish(table.context(), plan, messages);
+        FullCompaction.Result first =
+                FullCompaction.publish(TableInternals.context(table), plan, messages);
         assertThat(first.summary())
                 .isEqualTo(
                         "Compacted 1 buckets of table db.events into snapshot 4 (3 files into 1)");
         long files = dataFiles();
-        FullCompaction.Result again = FullCompaction.publish(table.context(), plan, messages);
+        FullCompaction.Result again =
+                FullCompaction.publish(TableInternals.context(table), plan, messages);
         assertThat(again.snapshotId()).isEqualTo(first.snapshotId());
-        assertThat(table.snapshotManager().latestId()).hasValue(4);
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(4);
         assertThat(dataFiles()).as("a second publish deletes nothing").isEqualTo(files);
         assertThat(values()).containsExactly(0L, 1L, 2L, 10L, 11L, 12L);
     }
 
     @Test
     void aCompactionWhoseInputsWereReplacedMeanwhileIsDroppedAndLosesNoRow() throws Exception {
-        FullCompaction.Plan late = FullCompaction.plan(table.context(), p -> true).orElseThrow();
+        FullCompaction.Plan late =
+                FullCompaction.plan(TableInternals.context(table), p -> true).orElseThrow();
         List<CommitMessage> lateMessages = compact(late);
-        FullCompaction.Plan early = FullCompaction.plan(table.context(), p -> true).orElseThrow();
-        FullCompaction.publish(table.context(), early, compact(early));
+        FullCompaction.Plan early =
+                FullCompaction.plan(TableInternals.context(table), p -> true).orElseThrow();
+        FullCompaction.publish(TableInternals.context(table), early, compact(early));
 
-        FullCompaction.Result result = FullCompaction.publish(table.context(), late, lateMessages);
+        FullCompaction.Result result =
+                FullCompaction.publish(TableInternals.context(table), late, lateMessages);
         assertThat(result.summary())
                 .isEqualTo(
                         "Compacted no bucket of table db.events: writers rewrote all 2 buckets it"
@@ -139,7 +147,7 @@ class FullCompactionTest {
                         .isFalse();
             }
         }
-        Snapshot latest = table.snapshotReader().latest().orElseThrow();
+        Snapshot latest = TableInternals.context(table).snapshotReader().latest().orElseThrow();
         assertThat(latest.id()).isEqualTo(4);
         assertThat(values()).containsExactly(0L, 1L, 2L, 10L, 11L, 12L);
     }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FaultInjectingFileIO.Op;
 import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireRequest;
@@ -43,12 +44,13 @@ class LifecycleCrashTest {
             commit(table, i * 10, i * 10 + 10);
             expected.put((long) i + 1, rows(0, i * 10 + 10));
         }
-        FullCompaction.run(table.context());
+        FullCompaction.run(TableInternals.context(table));
         expected.put(7L, rows(0, 60));
         commit(table, 60, 70);
         expected.put(8L, rows(0, 70));
-        SnapshotLifecycle.createTag(table.context(), "eod", OptionalLong.of(3), null, 0);
-        FullCompaction.run(table.context());
+        SnapshotLifecycle.createTag(
+                TableInternals.context(table), "eod", OptionalLong.of(3), null, 0);
+        FullCompaction.run(TableInternals.context(table));
         expected.put(9L, rows(0, 70));
         assertThat(snapshotIds(table)).hasSize(9);
         return table;
@@ -75,7 +77,8 @@ class LifecycleCrashTest {
             Table table = history(io, dir, expected);
             io.failNth(Op.DELETE, p -> true, k);
             try {
-                SnapshotLifecycle.expire(table.context(), keepTwo, System.currentTimeMillis());
+                SnapshotLifecycle.expire(
+                        TableInternals.context(table), keepTwo, System.currentTimeMillis());
                 assertThat(k).as("deletes of a full run").isGreaterThan(10);
                 assertThat(snapshotIds(table)).containsExactly(8L, 9L);
                 assertNoLostOrLeakedFiles(table, dir);
@@ -88,13 +91,13 @@ class LifecycleCrashTest {
             io.heal();
             // Even asked to keep more, the next run finishes what was decided.
             SnapshotLifecycle.expire(
-                    table.context(),
+                    TableInternals.context(table),
                     new ExpireRequest(null, 9, Long.MAX_VALUE, 100),
                     System.currentTimeMillis());
             assertThat(snapshotIds(table)).as("after crash %d", k).containsExactly(8L, 9L);
             assertReads(table, expected, 8);
             assertNoLostOrLeakedFiles(table, dir);
-            assertThat(table.snapshotManager().expiringBefore()).isEmpty();
+            assertThat(TableInternals.context(table).snapshotManager().expiringBefore()).isEmpty();
         }
     }
 
@@ -108,7 +111,7 @@ class LifecycleCrashTest {
             io.failNth(Op.DELETE, p -> true, k);
             boolean crashed;
             try {
-                SnapshotLifecycle.rollbackTo(table.context(), 4);
+                SnapshotLifecycle.rollbackTo(TableInternals.context(table), 4);
                 crashed = false;
             } catch (RuntimeException crash) {
                 assertThat(crash).hasMessageContaining("Injected failure of DELETE");
@@ -123,7 +126,7 @@ class LifecycleCrashTest {
                                     .toList());
             assertReads(table, expected, 1);
             io.heal();
-            SnapshotLifecycle.rollbackTo(table.context(), 4);
+            SnapshotLifecycle.rollbackTo(TableInternals.context(table), 4);
             assertThat(snapshotIds(table)).containsExactly(1L, 2L, 3L, 4L);
             assertReads(table, expected, 1);
             if (!crashed) {
@@ -145,16 +148,16 @@ class LifecycleCrashTest {
         Map<Long, List<String>> expected = new HashMap<>();
         Table table = history(io, dir, expected);
         SnapshotLifecycle.expire(
-                table.context(),
+                TableInternals.context(table),
                 new ExpireRequest(1, 1, Long.MAX_VALUE, 100),
                 System.currentTimeMillis());
         assertThat(snapshotIds(table)).containsExactly(9L);
         SnapshotLifecycle.RollbackResult result =
-                SnapshotLifecycle.rollbackToTag(table.context(), "eod");
+                SnapshotLifecycle.rollbackToTag(TableInternals.context(table), "eod");
         assertThat(result.summary())
                 .startsWith("Rolled table db.t back to snapshot 3: removed 1 snapshots");
         assertThat(snapshotIds(table)).containsExactly(3L);
-        assertThat(table.snapshotManager().earliestId()).hasValue(3);
+        assertThat(TableInternals.context(table).snapshotManager().earliestId()).hasValue(3);
         assertThat(readSnapshot(table, 3)).isEqualTo(rows(0, 30));
         assertNoLostOrLeakedFiles(table, dir);
         assertThat(commit(table, 100, 101)).isEqualTo(4);
@@ -166,15 +169,18 @@ class LifecycleCrashTest {
     void rollbackRefusesUnknownSnapshotsAndLaterTags() {
         Path dir = root.resolve("refuse");
         Table table = history(new FaultInjectingFileIO(), dir, new HashMap<>());
-        assertThatThrownBy(() -> SnapshotLifecycle.rollbackTo(table.context(), 42))
+        assertThatThrownBy(() -> SnapshotLifecycle.rollbackTo(TableInternals.context(table), 42))
                 .hasMessage(
                         "Cannot roll back table db.t to snapshot 42: it does not exist; the table"
                                 + " has snapshots 1 to 9");
-        assertThatThrownBy(() -> SnapshotLifecycle.rollbackTo(table.context(), 2))
+        assertThatThrownBy(() -> SnapshotLifecycle.rollbackTo(TableInternals.context(table), 2))
                 .hasMessage(
                         "Cannot roll back table db.t to snapshot 2: tags 'eod' (snapshot 3) pin"
                                 + " later snapshots; delete them first");
-        assertThatThrownBy(() -> SnapshotLifecycle.rollbackToTag(table.context(), "nope"))
+        assertThatThrownBy(
+                        () ->
+                                SnapshotLifecycle.rollbackToTag(
+                                        TableInternals.context(table), "nope"))
                 .hasMessage("Cannot roll back table db.t to tag 'nope': no such tag");
         assertThat(snapshotIds(table)).hasSize(9);
     }

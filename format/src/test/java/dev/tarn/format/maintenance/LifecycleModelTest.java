@@ -7,6 +7,7 @@ import static dev.tarn.format.maintenance.LifecycleTables.snapshotIds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireRequest;
@@ -82,7 +83,7 @@ class LifecycleModelTest {
                         next.put(id, v);
                     }
                 }
-                long before = table.snapshotManager().latestId().orElse(0);
+                long before = TableInternals.context(table).snapshotManager().latestId().orElse(0);
                 long id = TestTables.append(table, step, rows);
                 current = next;
                 // A primary-key commit may add a COMPACT snapshot after its APPEND one.
@@ -90,7 +91,8 @@ class LifecycleModelTest {
                     snapshots.put(s, current);
                 }
             } else if (op < 60) {
-                OptionalLong id = FullCompaction.run(table.context()).get().snapshotId();
+                OptionalLong id =
+                        FullCompaction.run(TableInternals.context(table)).get().snapshotId();
                 if (id.isPresent()) {
                     snapshots.put(id.getAsLong(), current);
                 }
@@ -99,7 +101,7 @@ class LifecycleModelTest {
                 long id = ids.get(random.nextInt(ids.size()));
                 String name = "tag" + tagCount++;
                 SnapshotLifecycle.createTag(
-                        table.context(),
+                        TableInternals.context(table),
                         name,
                         OptionalLong.of(id),
                         null,
@@ -108,7 +110,7 @@ class LifecycleModelTest {
                 tagRows.put(name, snapshots.get(id));
             } else if (op < 75 && !tags.isEmpty()) {
                 String name = new ArrayList<>(tags.keySet()).get(random.nextInt(tags.size()));
-                SnapshotLifecycle.deleteTag(table.context(), name);
+                SnapshotLifecycle.deleteTag(TableInternals.context(table), name);
                 tags.remove(name);
                 tagRows.remove(name);
             } else if (op < 85) {
@@ -122,7 +124,7 @@ class LifecycleModelTest {
                                 .toList();
                 if (!tagTargets.isEmpty() && random.nextBoolean()) {
                     String name = tagTargets.get(0);
-                    SnapshotLifecycle.rollbackToTag(table.context(), name);
+                    SnapshotLifecycle.rollbackToTag(TableInternals.context(table), name);
                     long id = tags.get(name);
                     if (snapshots.containsKey(id)) {
                         snapshots.keySet().removeIf(s -> s > id);
@@ -134,7 +136,7 @@ class LifecycleModelTest {
                     current = tagRows.get(name);
                 } else if (!targets.isEmpty()) {
                     long id = targets.get(random.nextInt(targets.size()));
-                    SnapshotLifecycle.rollbackTo(table.context(), id);
+                    SnapshotLifecycle.rollbackTo(TableInternals.context(table), id);
                     snapshots.keySet().removeIf(s -> s > id);
                     current = snapshots.get(id);
                 }
@@ -146,8 +148,10 @@ class LifecycleModelTest {
                                 min,
                                 Long.MAX_VALUE,
                                 1 + random.nextInt(5));
-                SnapshotLifecycle.expire(table.context(), request, System.currentTimeMillis());
-                long earliest = table.snapshotManager().earliestId().getAsLong();
+                SnapshotLifecycle.expire(
+                        TableInternals.context(table), request, System.currentTimeMillis());
+                long earliest =
+                        TableInternals.context(table).snapshotManager().earliestId().getAsLong();
                 snapshots.headMap(earliest).clear();
             }
             check(table, dir, snapshots, tagRows, step);

@@ -3,6 +3,7 @@ package dev.tarn.format.maintenance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.snapshot.Snapshot;
@@ -69,7 +70,7 @@ final class LifecycleTables {
 
     /** The ids of the snapshot files there are. */
     static List<Long> snapshotIds(Table table) {
-        SnapshotManager snapshots = table.snapshotManager();
+        SnapshotManager snapshots = TableInternals.context(table).snapshotManager();
         List<Long> ids = new ArrayList<>();
         long latest = snapshots.latestId().orElse(0);
         for (long id = 1; id <= latest; id++) {
@@ -104,7 +105,7 @@ final class LifecycleTables {
 
     /** The data files the existing snapshots and the tags reference. */
     static Set<String> referencedDataFiles(Table table) {
-        SnapshotFiles files = new SnapshotFiles(table.context());
+        SnapshotFiles files = new SnapshotFiles(TableInternals.context(table));
         Set<String> names = new TreeSet<>();
         for (Snapshot s : referenced(table)) {
             files.live(s).values().forEach(e -> names.add(e.file().fileName()));
@@ -115,7 +116,7 @@ final class LifecycleTables {
 
     /** The manifests and lists the existing snapshots and the tags reference. */
     static Set<String> referencedMetadata(Table table) {
-        SnapshotFiles files = new SnapshotFiles(table.context());
+        SnapshotFiles files = new SnapshotFiles(TableInternals.context(table));
         Set<String> names = new TreeSet<>();
         for (Snapshot s : referenced(table)) {
             names.addAll(files.metadata(s, false));
@@ -126,9 +127,9 @@ final class LifecycleTables {
     private static List<Snapshot> referenced(Table table) {
         List<Snapshot> all = new ArrayList<>();
         for (long id : snapshotIds(table)) {
-            all.add(table.snapshotManager().snapshot(id));
+            all.add(TableInternals.context(table).snapshotManager().snapshot(id));
         }
-        table.context().tags().list().stream().map(Tag::snapshot).forEach(all::add);
+        TableInternals.context(table).tags().list().stream().map(Tag::snapshot).forEach(all::add);
         return all;
     }
 

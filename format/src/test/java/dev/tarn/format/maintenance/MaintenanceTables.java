@@ -1,6 +1,7 @@
 package dev.tarn.format.maintenance;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,7 +59,10 @@ final class MaintenanceTables {
 
     /** The data file of the one file snapshot {@code id} added. */
     static Path addedFile(Table table, long id) {
-        var delta = table.snapshotReader().delta(table.snapshotManager().snapshot(id));
+        var delta =
+                TableInternals.context(table)
+                        .snapshotReader()
+                        .delta(TableInternals.context(table).snapshotManager().snapshot(id));
         var entry = delta.added().get(0);
         return new Path(
                 table.bucketPath(entry.partition(), entry.bucket()), entry.file().fileName());

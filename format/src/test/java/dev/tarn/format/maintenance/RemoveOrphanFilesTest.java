@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -80,7 +81,11 @@ class RemoveOrphanFilesTest {
 
         RemoveOrphanFiles.Result result =
                 RemoveOrphanFiles.run(
-                        table.context(), NOW.minus(Duration.ofMinutes(30)), false, true, NOW);
+                        TableInternals.context(table),
+                        NOW.minus(Duration.ofMinutes(30)),
+                        false,
+                        true,
+                        NOW);
 
         assertThat(result.files())
                 .extracting(RemoveOrphanFiles.Removed::path)
@@ -99,18 +104,24 @@ class RemoveOrphanFilesTest {
             append(table, c, List.of(row(2 * c, "a"), row(2 * c + 1, "b")));
         }
         SnapshotLifecycle.createTag(
-                table.context(), "keep", java.util.OptionalLong.of(2), null, NOW.toEpochMilli());
-        FullCompaction.run(table.context());
+                TableInternals.context(table),
+                "keep",
+                java.util.OptionalLong.of(2),
+                null,
+                NOW.toEpochMilli());
+        FullCompaction.run(TableInternals.context(table));
         SnapshotLifecycle.expire(
-                table.context(),
+                TableInternals.context(table),
                 new SnapshotLifecycle.ExpireRequest(1, 1, null, null),
                 NOW.toEpochMilli());
-        assertThat(table.snapshotManager().exists(2)).as("snapshot 2").isFalse();
+        assertThat(TableInternals.context(table).snapshotManager().exists(2))
+                .as("snapshot 2")
+                .isFalse();
         List<String> tagged = LifecycleTables.readTag(table, "keep");
         ageAll(dir);
 
         RemoveOrphanFiles.Result result =
-                RemoveOrphanFiles.run(table.context(), null, false, false, NOW);
+                RemoveOrphanFiles.run(TableInternals.context(table), null, false, false, NOW);
 
         assertThat(result.files()).isEmpty();
         assertThat(LifecycleTables.readTag(table, "keep"))
@@ -137,7 +148,7 @@ class RemoveOrphanFilesTest {
         java.nio.file.Path young = write(dir.resolve("bucket-1/data-young.parquet"), "new", NOW);
 
         RemoveOrphanFiles.Result result =
-                RemoveOrphanFiles.run(table.context(), null, false, false, NOW);
+                RemoveOrphanFiles.run(TableInternals.context(table), null, false, false, NOW);
 
         assertThat(result.files())
                 .extracting(RemoveOrphanFiles.Removed::path)
@@ -163,7 +174,7 @@ class RemoveOrphanFilesTest {
         List<java.nio.file.Path> before = filesBelow(dir);
 
         RemoveOrphanFiles.Result result =
-                RemoveOrphanFiles.run(table.context(), null, true, false, NOW);
+                RemoveOrphanFiles.run(TableInternals.context(table), null, true, false, NOW);
 
         assertThat(result.files())
                 .containsExactly(
@@ -179,12 +190,13 @@ class RemoveOrphanFilesTest {
         Table table = table(List.of("dt"));
         append(table, 1, List.of(row(1L, "a", "2026/11 x"), row(2L, "b", ".hidden")));
         append(table, 2, List.of(row(3L, "c", "2026/11 x"), row(4L, "d", "")));
-        assertThat(FullCompaction.run(table.context()).orElseThrow().snapshotId()).hasValue(3);
+        assertThat(FullCompaction.run(TableInternals.context(table)).orElseThrow().snapshotId())
+                .hasValue(3);
         ageAll(dir);
         List<java.nio.file.Path> all = filesBelow(dir);
 
         RemoveOrphanFiles.Result result =
-                RemoveOrphanFiles.run(table.context(), NOW, false, true, NOW);
+                RemoveOrphanFiles.run(TableInternals.context(table), NOW, false, true, NOW);
 
         assertThat(result.files()).isEmpty();
         assertThat(filesBelow(dir)).isEqualTo(all);
@@ -218,7 +230,7 @@ class RemoveOrphanFilesTest {
         assertThat(all).anyMatch(f -> f.getFileName().toString().startsWith("changelog-"));
 
         RemoveOrphanFiles.Result result =
-                RemoveOrphanFiles.run(table.context(), NOW, false, true, NOW);
+                RemoveOrphanFiles.run(TableInternals.context(table), NOW, false, true, NOW);
 
         assertThat(result.files()).isEmpty();
         assertThat(filesBelow(dir)).isEqualTo(all);
@@ -230,7 +242,10 @@ class RemoveOrphanFilesTest {
         Table table = table(List.of());
         Instant recent = NOW.minus(Duration.ofMinutes(10));
 
-        assertThatThrownBy(() -> RemoveOrphanFiles.run(table.context(), recent, false, false, NOW))
+        assertThatThrownBy(
+                        () ->
+                                RemoveOrphanFiles.run(
+                                        TableInternals.context(table), recent, false, false, NOW))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Cannot remove orphan files of table db.t: older_than %s is less than 60"
@@ -244,14 +259,21 @@ class RemoveOrphanFilesTest {
     void refusesWhenAManifestCannotBeRead() throws Exception {
         Table table = table(List.of());
         append(table, 1, List.of(row(1L, "a")));
-        var snapshot = table.snapshotManager().latest();
+        var snapshot = TableInternals.context(table).snapshotManager().latest();
         String manifest =
-                table.context().manifestList().read(snapshot.deltaManifestList()).get(0).fileName();
-        Path manifestPath = table.context().manifestFile().path(manifest);
+                TableInternals.context(table)
+                        .manifestList()
+                        .read(snapshot.deltaManifestList())
+                        .get(0)
+                        .fileName();
+        Path manifestPath = TableInternals.context(table).manifestFile().path(manifest);
         Files.writeString(MaintenanceTables.local(manifestPath), "garbage");
         java.nio.file.Path orphan = write(dir.resolve("bucket-0/data-lost.parquet"), "lost", OLD);
 
-        assertThatThrownBy(() -> RemoveOrphanFiles.run(table.context(), null, false, false, NOW))
+        assertThatThrownBy(
+                        () ->
+                                RemoveOrphanFiles.run(
+                                        TableInternals.context(table), null, false, false, NOW))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage(
                         "Cannot remove orphan files of table db.t: 1 metadata files cannot be"

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireRequest;
 import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireResult;
@@ -45,7 +46,7 @@ class SnapshotExpirationTest {
     private static ExpireResult expire(
             Table table, Integer max, Integer min, long olderThan, Integer limit) {
         return SnapshotLifecycle.expire(
-                table.context(),
+                TableInternals.context(table),
                 new ExpireRequest(max, min, olderThan, limit),
                 System.currentTimeMillis());
     }
@@ -60,7 +61,7 @@ class SnapshotExpirationTest {
     void keepsAtMostRetainMaxAndDeletesTheFilesOnlyExpiredSnapshotsHeld() {
         Table table = table(Map.of());
         tenCommits(table);
-        FullCompaction.run(table.context()); // 11: replaces every file of snapshot 10
+        FullCompaction.run(TableInternals.context(table)); // 11: replaces every file of snapshot 10
         // No snapshot is old by time: only the count expires them.
         ExpireResult result = expire(table, 3, 1, 0, 100);
         assertThat(result.snapshots()).isEqualTo(8);
@@ -74,14 +75,15 @@ class SnapshotExpirationTest {
         assertNoLostOrLeakedFiles(table, dir);
         // Only the compacted files are left: one per bucket.
         assertThat(LifecycleTables.dataFilesOnDisk(dir)).hasSize(2);
-        assertThat(table.snapshotManager().earliestId()).hasValue(11);
+        assertThat(TableInternals.context(table).snapshotManager().earliestId()).hasValue(11);
     }
 
     @Test
     void keepsRetainMinAndYoungSnapshots() {
         Table table = table(Map.of());
         tenCommits(table);
-        long fourth = table.snapshotManager().snapshot(4).commit().timeMillis();
+        long fourth =
+                TableInternals.context(table).snapshotManager().snapshot(4).commit().timeMillis();
         // Only snapshots committed before the fourth are old enough; the counts allow more.
         expire(table, null, 1, fourth, 100);
         assertThat(snapshotIds(table).get(0)).isLessThanOrEqualTo(4L);
@@ -91,7 +93,7 @@ class SnapshotExpirationTest {
                 .containsExactlyElementsOf(LongStream.rangeClosed(4, 10).boxed().toList());
         assertRetainedRead(table);
         // The table's options: keep 10 (min), for an hour: nothing goes.
-        assertThat(SnapshotLifecycle.expire(table.context()).snapshots()).isZero();
+        assertThat(SnapshotLifecycle.expire(TableInternals.context(table)).snapshots()).isZero();
         assertNoLostOrLeakedFiles(table, dir);
     }
 
@@ -105,7 +107,7 @@ class SnapshotExpirationTest {
                                 "snapshot.num-retained.max", "1"));
         tenCommits(table);
         // By the table's options, as after a commit: at most snapshot.expire.limit.
-        ExpireResult automatic = SnapshotLifecycle.expire(table.context());
+        ExpireResult automatic = SnapshotLifecycle.expire(TableInternals.context(table));
         assertThat(automatic.snapshots()).isEqualTo(3);
         assertThat(automatic.left()).isEqualTo(7);
         assertThat(snapshotIds(table).get(0)).isEqualTo(4L);
@@ -128,9 +130,9 @@ class SnapshotExpirationTest {
     @Test
     void aRunThatExpiresNothingSaysHowManyAreLeft() {
         Table table = table(Map.of());
-        assertThat(SnapshotLifecycle.expire(table.context()).left()).isZero();
+        assertThat(SnapshotLifecycle.expire(TableInternals.context(table)).left()).isZero();
         tenCommits(table);
-        ExpireResult result = SnapshotLifecycle.expire(table.context());
+        ExpireResult result = SnapshotLifecycle.expire(TableInternals.context(table));
         assertThat(result.snapshots()).isZero();
         assertThat(result.left()).isEqualTo(10);
     }
@@ -139,7 +141,8 @@ class SnapshotExpirationTest {
     void aConsumerKeepsWhatItNeedsUntilItExpires() throws Exception {
         Table table = table(Map.of("consumer.expiration-time", "1 h"));
         tenCommits(table);
-        Consumers consumers = new Consumers(table.io(), table.context().paths(), table.name());
+        Consumers consumers =
+                new Consumers(table.io(), TableInternals.context(table).paths(), table.name());
         long now = System.currentTimeMillis();
         consumers.record("job", 4, now);
         expire(table, 1, 1, NEVER, 100);
@@ -162,8 +165,12 @@ class SnapshotExpirationTest {
         Table table = table(Map.of());
         tenCommits(table);
         SnapshotLifecycle.createTag(
-                table.context(), "eod", OptionalLong.of(3), null, System.currentTimeMillis());
-        FullCompaction.run(table.context());
+                TableInternals.context(table),
+                "eod",
+                OptionalLong.of(3),
+                null,
+                System.currentTimeMillis());
+        FullCompaction.run(TableInternals.context(table));
         commit(table, 100, 110);
         expire(table, 1, 1, NEVER, 100);
         assertThat(snapshotIds(table)).containsExactly(12L);
@@ -171,7 +178,7 @@ class SnapshotExpirationTest {
         assertThat(readSnapshot(table, 12)).isEqualTo(rows(0, 110));
         assertNoLostOrLeakedFiles(table, dir);
         // Deleting the tag deletes what only it kept.
-        SnapshotLifecycle.deleteTag(table.context(), "eod");
+        SnapshotLifecycle.deleteTag(TableInternals.context(table), "eod");
         assertNoLostOrLeakedFiles(table, dir);
         assertThat(LifecycleTables.dataFilesOnDisk(dir)).hasSize(4);
     }
@@ -182,18 +189,20 @@ class SnapshotExpirationTest {
         tenCommits(table);
         long now = System.currentTimeMillis();
         SnapshotLifecycle.createTag(
-                table.context(), "old", OptionalLong.of(2), null, now - 7_200_000);
-        SnapshotLifecycle.createTag(table.context(), "kept", OptionalLong.of(3), null, now);
+                TableInternals.context(table), "old", OptionalLong.of(2), null, now - 7_200_000);
         SnapshotLifecycle.createTag(
-                table.context(),
+                TableInternals.context(table), "kept", OptionalLong.of(3), null, now);
+        SnapshotLifecycle.createTag(
+                TableInternals.context(table),
                 "forever",
                 OptionalLong.of(4),
                 Duration.ofDays(3650),
                 now - 7_200_000);
         ExpireResult result =
-                SnapshotLifecycle.expire(table.context(), new ExpireRequest(1, 1, NEVER, 100), now);
+                SnapshotLifecycle.expire(
+                        TableInternals.context(table), new ExpireRequest(1, 1, NEVER, 100), now);
         assertThat(result.tags()).isEqualTo(1);
-        assertThat(table.context().tags().list())
+        assertThat(TableInternals.context(table).tags().list())
                 .extracting(t -> t.name())
                 .containsExactly("kept", "forever");
         assertThat(readTag(table, "kept")).isEqualTo(rows(0, 30));

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.ChangelogTables;
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.write.CommitMessage;
@@ -51,7 +52,7 @@ class TableCheckTest {
     }
 
     private TableCheck.Result check(boolean deep) {
-        return TableCheck.run(table.context(), deep);
+        return TableCheck.run(TableInternals.context(table), deep);
     }
 
     @Test
@@ -124,7 +125,8 @@ class TableCheckTest {
     void aFileLostAfterACompactionReplacedItLeavesTheCompactedSnapshotWhole() throws Exception {
         Path first = addedFile(table, 1);
         // Snapshot 4 rewrites the three small files of the bucket into one.
-        assertThat(FullCompaction.run(table.context()).orElseThrow().snapshotId()).hasValue(4);
+        assertThat(FullCompaction.run(TableInternals.context(table)).orElseThrow().snapshotId())
+                .hasValue(4);
         Files.delete(local(first));
 
         TableCheck.Result result = check(false);
@@ -139,15 +141,23 @@ class TableCheckTest {
 
     @Test
     void findsAMissingManifestAndACorruptManifestList() throws Exception {
-        var second = table.snapshotManager().snapshot(2);
+        var second = TableInternals.context(table).snapshotManager().snapshot(2);
         String manifest =
-                table.context().manifestList().read(second.deltaManifestList()).get(0).fileName();
-        Path manifestPath = table.context().manifestFile().path(manifest);
+                TableInternals.context(table)
+                        .manifestList()
+                        .read(second.deltaManifestList())
+                        .get(0)
+                        .fileName();
+        Path manifestPath = TableInternals.context(table).manifestFile().path(manifest);
         Files.delete(local(manifestPath));
         Path list =
-                table.context()
+                TableInternals.context(table)
                         .manifestList()
-                        .path(table.snapshotManager().snapshot(1).deltaManifestList());
+                        .path(
+                                TableInternals.context(table)
+                                        .snapshotManager()
+                                        .snapshot(1)
+                                        .deltaManifestList());
         Files.writeString(local(list), "{not a list");
 
         TableCheck.Result result = check(false);
@@ -173,7 +183,7 @@ class TableCheckTest {
 
     @Test
     void aCorruptSnapshotFileIsReportedWithoutAParserTrace() throws Exception {
-        Path third = table.snapshotManager().path(3);
+        Path third = TableInternals.context(table).snapshotManager().path(3);
         Files.writeString(local(third), "{\"version\": 1, \"id\": ");
 
         TableCheck.Result result = check(false);
@@ -228,7 +238,8 @@ class TableCheckTest {
         }
 
         Map<String, String> problems = new TreeMap<>();
-        for (TableCheck.Problem p : TableCheck.run(lookup.context(), false).problems()) {
+        for (TableCheck.Problem p :
+                TableCheck.run(TableInternals.context(lookup), false).problems()) {
             problems.put(p.file(), p.problem());
         }
 

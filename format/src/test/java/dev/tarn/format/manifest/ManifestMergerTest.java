@@ -4,6 +4,7 @@ import static dev.tarn.format.TestTables.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -34,8 +35,8 @@ class ManifestMergerTest {
     }
 
     private static int manifestCount(Table table) {
-        Snapshot latest = table.snapshotManager().latest();
-        return table.snapshotReader().manifests(latest).size();
+        Snapshot latest = TableInternals.context(table).snapshotManager().latest();
+        return TableInternals.context(table).snapshotReader().manifests(latest).size();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.tarn.format.ChangelogChecks;
 import dev.tarn.format.ChangelogTables;
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
@@ -82,7 +83,8 @@ class Version1TableTest {
                 if (Files.isDirectory(file)) {
                     Files.createDirectories(target);
                 } else if (isManifest(name)) {
-                    List<ManifestEntry> entries = table.context().manifestFile().read(name);
+                    List<ManifestEntry> entries =
+                            TableInternals.context(table).manifestFile().read(name);
                     Files.write(target, Version1Layout.manifest(entries));
                 } else {
                     Files.copy(file, target);

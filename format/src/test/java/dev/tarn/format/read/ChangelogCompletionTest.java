@@ -3,6 +3,7 @@ package dev.tarn.format.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -87,7 +88,7 @@ class ChangelogCompletionTest {
         Table fromOne =
                 table.withDynamicOptions(
                         Map.of("scan.mode", "from-snapshot-full", "scan.snapshot-id", "1"));
-        StreamScan scan = new StreamScan(fromOne.context(), null);
+        StreamScan scan = fromOne.newStreamScan(null);
         assertThat(scan.seesWholeTable()).isTrue();
         splits.addAll(scan.start().splits());
         // Compactions add snapshots of their own, which bring no changes.
@@ -107,7 +108,7 @@ class ChangelogCompletionTest {
     }
 
     private TableRead completing(Table table, RowType readType) {
-        assertThat(TableRead.completesChangelog(table.context(), true)).isTrue();
+        assertThat(TableRead.completesChangelog(TableInternals.context(table), true)).isTrue();
         return table.newRead().withReadType(readType).completingChangelog(null);
     }
 
@@ -262,7 +263,7 @@ class ChangelogCompletionTest {
 
     @Test
     void onlyADeduplicatingTableThatStoresNoChangelogIsCompleted() {
-        assertThat(TableRead.completesChangelog(table.context(), false))
+        assertThat(TableRead.completesChangelog(TableInternals.context(table), false))
                 .as("a read that does not see the whole table")
                 .isFalse();
         Map<String, Boolean> cases = new HashMap<>();
@@ -286,7 +287,7 @@ class ChangelogCompletionTest {
                                             List.of("id"),
                                             Map.of(kv[0], kv[1]),
                                             null));
-                    assertThat(TableRead.completesChangelog(other.context(), true))
+                    assertThat(TableRead.completesChangelog(TableInternals.context(other), true))
                             .as(option)
                             .isEqualTo(completes);
                 });

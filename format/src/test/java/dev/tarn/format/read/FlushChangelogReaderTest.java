@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.ChangelogChecks;
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -112,8 +113,8 @@ class FlushChangelogReaderTest {
                         table, "job", CommitRequest.of(commit, write.prepareCommit(false)));
             }
         }
-        StreamScan scan = new StreamScan(table.context(), null);
-        long latest = table.context().snapshotManager().latestId().getAsLong();
+        StreamScan scan = table.newStreamScan(null);
+        long latest = TableInternals.context(table).snapshotManager().latestId().getAsLong();
         for (long id = 1; id <= latest; id++) {
             for (Split split : scan.changes(id).orElseThrow().splits()) {
                 List<String> rows = readAll(table.newRead(), split);
@@ -162,18 +163,18 @@ class FlushChangelogReaderTest {
             TestTables.commit(table, "loader", CommitRequest.of(1, write.prepareCommit(true)));
         }
         Map<Long, String> view = new TreeMap<>(tableRows(table));
-        long before = table.context().snapshotManager().latestId().getAsLong();
+        long before = TableInternals.context(table).snapshotManager().latestId().getAsLong();
         // A restored job's writer flushes before it knows the table's files: those flushes are
         // looked up at its first checkpoint, the rest as before-images.
         try (TableWrite write = table.newWrite().deferRestore()) {
             writeRandom(write, written, random, 2500);
             TestTables.commit(table, "job", CommitRequest.of(1, write.prepareCommit(false)));
         }
-        StreamScan scan = new StreamScan(table.context(), null);
+        StreamScan scan = table.newStreamScan(null);
         boolean full = false;
         boolean images = false;
         for (long id = before + 1;
-                id <= table.context().snapshotManager().latestId().getAsLong();
+                id <= TableInternals.context(table).snapshotManager().latestId().getAsLong();
                 id++) {
             for (Split split : scan.changes(id).orElseThrow().splits()) {
                 for (DataFile f : split.files()) {

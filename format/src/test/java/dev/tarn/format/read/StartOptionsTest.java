@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -55,12 +56,14 @@ class StartOptionsTest {
                         List.of(),
                         Map.of("bucket", "1", "bucket-key", "id"));
         append(table, 1, List.of(row(1L, "a")));
-        firstCommit = table.snapshotManager().snapshot(1).commit().timeMillis();
+        firstCommit =
+                TableInternals.context(table).snapshotManager().snapshot(1).commit().timeMillis();
         while (System.currentTimeMillis() <= firstCommit) {
             Thread.sleep(1);
         }
         append(table, 2, List.of(row(2L, "b")));
-        SnapshotLifecycle.createTag(table.context(), "eod", OptionalLong.of(1), null, 0);
+        SnapshotLifecycle.createTag(
+                TableInternals.context(table), "eod", OptionalLong.of(1), null, 0);
     }
 
     /** One option that says what a read starts at: its key, its value, and how errors show it. */
@@ -122,7 +125,7 @@ class StartOptionsTest {
                     };
             if (needs == null) {
                 assertThat(bare.newScan().plan().snapshot().id()).as(mode).isEqualTo(2);
-                new StreamScan(bare.context(), null).checkStart();
+                bare.newStreamScan(null).checkStart();
             } else {
                 assertRefusedByBatchAndStreaming(
                         bare,
@@ -151,14 +154,13 @@ class StartOptionsTest {
                                             + " with 'scan.mode' = '%s'; it goes with %s",
                                     position.key, position.shown, mode, shown(taking)));
                 } else if (position.key.equals("incremental-between")) {
-                    new StreamScan(read.context(), null)
-                            .checkBetween(read.config().stream().between());
+                    read.newStreamScan(null).checkBetween(read.config().stream().between());
                 } else {
                     // A batch read reads the snapshot the position selects, whatever the mode.
                     assertThat(read.newScan().plan().snapshot().id())
                             .as(position.key + " with " + mode)
                             .isEqualTo(1);
-                    new StreamScan(read.context(), null).checkStart();
+                    read.newStreamScan(null).checkStart();
                 }
             }
         }
@@ -179,7 +181,7 @@ class StartOptionsTest {
         if (read.config().stream().between() != null) {
             assertThatThrownBy(
                             () ->
-                                    new StreamScan(read.context(), null)
+                                    read.newStreamScan(null)
                                             .checkBetween(read.config().stream().between()))
                     .as("between")
                     .isInstanceOf(IllegalArgumentException.class)
@@ -191,7 +193,7 @@ class StartOptionsTest {
         Throwable batch = catchThrowable(() -> read.newScan().plan());
         assertThat(batch).as("batch").isInstanceOf(IllegalArgumentException.class);
         assertThat(batch).as("batch").hasMessage(message);
-        Throwable streaming = catchThrowable(() -> new StreamScan(read.context(), null).start());
+        Throwable streaming = catchThrowable(() -> read.newStreamScan(null).start());
         assertThat(streaming).as("streaming").isInstanceOf(IllegalArgumentException.class);
         assertThat(streaming).as("streaming").hasMessage(message);
     }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -60,18 +61,18 @@ class StreamScanTest {
         append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d2")));
         append(table, 2, List.of(row(3L, "c", "d1")));
 
-        StreamScan.Start full = new StreamScan(table.context(), null).start();
+        StreamScan.Start full = table.newStreamScan(null).start();
         assertThat(full.fullSnapshot().id()).isEqualTo(2);
         assertThat(rows(table, full.splits())).containsExactly("+I1", "+I2", "+I3");
         assertThat(full.nextSnapshotId()).isEqualTo(3);
 
         Table latest = table.withDynamicOptions(Map.of("scan.mode", "latest"));
-        StreamScan.Start fromNow = new StreamScan(latest.context(), null).start();
+        StreamScan.Start fromNow = latest.newStreamScan(null).start();
         assertThat(fromNow.splits()).isEmpty();
         assertThat(fromNow.nextSnapshotId()).isEqualTo(3);
 
         Table fromOne = table.withDynamicOptions(Map.of("scan.snapshot-id", "1"));
-        StreamScan scan = new StreamScan(fromOne.context(), null);
+        StreamScan scan = fromOne.newStreamScan(null);
         assertThat(scan.start().nextSnapshotId()).isEqualTo(1);
         assertThat(rows(table, scan.changes(1).orElseThrow().splits()))
                 .containsExactly("+I1", "+I2");
@@ -104,12 +105,12 @@ class StreamScanTest {
                 CommitRequest.of(3, write(table, List.of(row(5L, "e", "d1"))))
                         .overwriting(p -> true));
 
-        StreamScan skipping = new StreamScan(table.context(), null);
+        StreamScan skipping = table.newStreamScan(null);
         assertThat(skipping.changes(2).orElseThrow().splits()).as("COMPACT").isEmpty();
         assertThat(skipping.changes(3).orElseThrow().splits()).as("OVERWRITE").isEmpty();
 
         Table overwrites = table.withDynamicOptions(Map.of("streaming-read-overwrite", "true"));
-        StreamScan following = new StreamScan(overwrites.context(), null);
+        StreamScan following = overwrites.newStreamScan(null);
         assertThat(rows(table, following.changes(3).orElseThrow().splits()))
                 .containsExactly("+I5", "-D1");
     }
@@ -142,8 +143,7 @@ class StreamScanTest {
         append(table, 1, List.of(row(1L, 10L), row(2L, 20L)));
         append(table, 2, List.of(row(1L, 5L), row(3L, 1L)));
         StreamScan scan =
-                new StreamScan(
-                        table.withDynamicOptions(Map.of("scan.snapshot-id", "1")).context(), null);
+                table.withDynamicOptions(Map.of("scan.snapshot-id", "1")).newStreamScan(null);
         List<Split> second = scan.changes(2).orElseThrow().splits();
         assertThat(second).extracting(Split::kind).containsOnly(Split.Kind.CHANGELOG);
         List<String> rows = new ArrayList<>();
@@ -157,7 +157,7 @@ class StreamScanTest {
         }
         assertThat(rows).containsExactly("-U1=10", "+U1=15", "+I3=1");
 
-        assertThatThrownBy(() -> new StreamScan(aggregation("none").context(), null))
+        assertThatThrownBy(() -> aggregation("none").newStreamScan(null))
                 .hasMessage(
                         "Cannot follow table db.sums in a streaming read: its merge-engine"
                                 + " 'aggregation' folds the versions of a key, so neither its new"
@@ -173,7 +173,7 @@ class StreamScanTest {
         append(table, 1, List.of(row(1L, "a", "d1")));
         append(table, 2, List.of(row(2L, "b", "d1")));
         append(table, 3, List.of(row(3L, "c", "d1")));
-        StreamScan scan = new StreamScan(table.context(), null);
+        StreamScan scan = table.newStreamScan(null);
         scan.checkNotExpired(2);
         scan.checkNotExpired(4); // not published yet: no loss
         Files.delete(tempDir.resolve("snapshot/snapshot-1"));
@@ -190,7 +190,7 @@ class StreamScanTest {
     void aTableGoneUnderTheReadFailsIt() throws Exception {
         Table table = table(Map.of("bucket", "1"));
         append(table, 1, List.of(row(1L, "a", "d1")));
-        StreamScan scan = new StreamScan(table.context(), null);
+        StreamScan scan = table.newStreamScan(null);
         scan.checkNotExpired(2);
         // A rename moves the directory away: what stays behind is no table.
         java.nio.file.Path renamed = tempDir.resolveSibling(tempDir.getFileName() + "-renamed");
@@ -211,12 +211,12 @@ class StreamScanTest {
         append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d1")));
         append(table, 2, List.of(row(3L, "c", "d1")));
         dev.tarn.format.maintenance.SnapshotLifecycle.createTag(
-                table.context(), "eod", java.util.OptionalLong.of(1), null, 0);
+                TableInternals.context(table), "eod", java.util.OptionalLong.of(1), null, 0);
         append(table, 3, List.of(row(4L, "d", "d1")));
         Files.delete(tempDir.resolve("snapshot/snapshot-1"));
 
         Table fromTag = table.withDynamicOptions(Map.of("scan.tag-name", "eod"));
-        StreamScan full = new StreamScan(fromTag.context(), null);
+        StreamScan full = fromTag.newStreamScan(null);
         StreamScan.Start start = full.start();
         assertThat(start.fullSnapshot().id()).isEqualTo(1);
         assertThat(rows(table, start.splits())).containsExactly("+I1", "+I2");
@@ -224,29 +224,21 @@ class StreamScanTest {
         assertThat(rows(table, full.changes(2).orElseThrow().splits())).containsExactly("+I3");
 
         StreamScan changes =
-                new StreamScan(
-                        table.withDynamicOptions(
-                                        Map.of(
-                                                "scan.tag-name",
-                                                "eod",
-                                                "scan.mode",
-                                                "from-snapshot"))
-                                .context(),
-                        null);
+                table.withDynamicOptions(
+                                Map.of("scan.tag-name", "eod", "scan.mode", "from-snapshot"))
+                        .newStreamScan(null);
         assertThat(changes.start().nextSnapshotId()).isEqualTo(1);
         assertThat(changes.start().splits()).isEmpty();
 
         assertThatThrownBy(
                         () ->
-                                new StreamScan(
-                                                table.withDynamicOptions(
-                                                                Map.of(
-                                                                        "scan.tag-name",
-                                                                        "eod",
-                                                                        "scan.mode",
-                                                                        "latest"))
-                                                        .context(),
-                                                null)
+                                table.withDynamicOptions(
+                                                Map.of(
+                                                        "scan.tag-name",
+                                                        "eod",
+                                                        "scan.mode",
+                                                        "latest"))
+                                        .newStreamScan(null)
                                         .start())
                 .hasMessage(
                         "Conflicting options for table db.t: 'scan.tag-name' = 'eod' does not"
@@ -254,11 +246,8 @@ class StreamScanTest {
                                 + " 'from-snapshot' or 'from-snapshot-full'");
         assertThatThrownBy(
                         () ->
-                                new StreamScan(
-                                                table.withDynamicOptions(
-                                                                Map.of("scan.tag-name", "nope"))
-                                                        .context(),
-                                                null)
+                                table.withDynamicOptions(Map.of("scan.tag-name", "nope"))
+                                        .newStreamScan(null)
                                         .start())
                 .hasMessageStartingWith(
                         "Invalid 'scan.tag-name' for table db.t: tag 'nope' does not exist; the"
@@ -271,13 +260,8 @@ class StreamScanTest {
         append(table, 1, List.of(row(1L, "a", "d1")));
         assertThatThrownBy(
                         () ->
-                                new StreamScan(
-                                                table.withDynamicOptions(
-                                                                Map.of(
-                                                                        "scan.mode",
-                                                                        "from-timestamp"))
-                                                        .context(),
-                                                null)
+                                table.withDynamicOptions(Map.of("scan.mode", "from-timestamp"))
+                                        .newStreamScan(null)
                                         .start())
                 .hasMessage(
                         "Option 'scan.mode' = 'from-timestamp' of table db.t needs"
@@ -285,15 +269,13 @@ class StreamScanTest {
                                 + " after; give one as a hint");
         assertThatThrownBy(
                         () ->
-                                new StreamScan(
-                                                table.withDynamicOptions(
-                                                                Map.of(
-                                                                        "scan.snapshot-id",
-                                                                        "1",
-                                                                        "scan.timestamp-millis",
-                                                                        "5"))
-                                                        .context(),
-                                                null)
+                                table.withDynamicOptions(
+                                                Map.of(
+                                                        "scan.snapshot-id",
+                                                        "1",
+                                                        "scan.timestamp-millis",
+                                                        "5"))
+                                        .newStreamScan(null)
                                         .start())
                 .hasMessage(
                         "Conflicting options for table db.t: 'scan.snapshot-id' = 1 and"

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.bucket.RowRouter;
 import dev.tarn.format.io.FileIO;
@@ -230,12 +231,14 @@ class TableScanTest {
         Table table =
                 TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());
         append(table, 1, List.of(row(1L, "a")));
-        long first = table.snapshotManager().snapshot(1).commit().timeMillis();
+        long first =
+                TableInternals.context(table).snapshotManager().snapshot(1).commit().timeMillis();
         while (System.currentTimeMillis() <= first) {
             Thread.sleep(1);
         }
         append(table, 2, List.of(row(2L, "b")));
-        long second = table.snapshotManager().snapshot(2).commit().timeMillis();
+        long second =
+                TableInternals.context(table).snapshotManager().snapshot(2).commit().timeMillis();
 
         Table atOne = table.withDynamicOptions(Map.of("scan.snapshot-id", "1"));
         assertThat(atOne.newScan().plan().snapshot().id()).isEqualTo(1);

@@ -7,6 +7,7 @@ import static dev.tarn.format.TestTables.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
@@ -107,7 +108,7 @@ class CommitLockRaceTest {
         for (Future<Integer> result : results) {
             committed += result.get();
         }
-        SnapshotManager snapshots = table.snapshotManager();
+        SnapshotManager snapshots = TableInternals.context(table).snapshotManager();
         Set<String> published = new HashSet<>();
         for (long id = 1; id <= snapshots.latest().id(); id++) {
             Snapshot s = snapshots.snapshot(id);

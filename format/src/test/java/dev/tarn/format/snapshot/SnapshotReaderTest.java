@@ -7,6 +7,7 @@ import static dev.tarn.format.TestTables.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -42,7 +43,7 @@ class SnapshotReaderTest {
 
     @Test
     void aTableWithoutSnapshotsHasNoLatest() {
-        assertThat(table().snapshotReader().latest()).isEmpty();
+        assertThat(TableInternals.context(table()).snapshotReader().latest()).isEmpty();
     }
 
     @Test
@@ -50,7 +51,7 @@ class SnapshotReaderTest {
         Table table = table();
         append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d1"), row(3L, "c", "d2")));
         append(table, 2, List.of(row(4L, "d", "d2")));
-        SnapshotReader reader = table.snapshotReader();
+        SnapshotReader reader = TableInternals.context(table).snapshotReader();
         Snapshot second = reader.latest().orElseThrow();
         assertThat(second.id()).isEqualTo(2);
 
@@ -93,7 +94,7 @@ class SnapshotReaderTest {
                                         List.of(rewritten),
                                         original.newFiles()))));
 
-        SnapshotReader reader = table.snapshotReader();
+        SnapshotReader reader = TableInternals.context(table).snapshotReader();
         SnapshotReader.Delta delta = reader.delta(reader.latest().orElseThrow());
         assertThat(delta.snapshot().commit().kind()).isEqualTo(CommitKind.COMPACT);
         assertThat(names(delta.deleted())).containsExactly(original.newFiles().get(0).fileName());

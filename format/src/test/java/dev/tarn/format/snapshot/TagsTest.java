@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -38,14 +39,18 @@ class TagsTest {
     @Test
     void storesListsAndDeletesTags() throws Exception {
         Table table = table();
-        Tags tags = table.context().tags();
-        Snapshot two = table.snapshotManager().snapshot(2);
+        Tags tags = TableInternals.context(table).tags();
+        Snapshot two = TableInternals.context(table).snapshotManager().snapshot(2);
         tags.create("b", two, Duration.ofHours(2), 1000);
-        tags.create("a", table.snapshotManager().snapshot(3), null, 2000);
+        tags.create("a", TableInternals.context(table).snapshotManager().snapshot(3), null, 2000);
         assertThat(tags.list())
                 .containsExactly(
                         new Tags.Tag("b", two, 1000, Duration.ofHours(2)),
-                        new Tags.Tag("a", table.snapshotManager().snapshot(3), 2000, null));
+                        new Tags.Tag(
+                                "a",
+                                TableInternals.context(table).snapshotManager().snapshot(3),
+                                2000,
+                                null));
         assertThat(tags.get("b").orElseThrow().expiredAt(1000 + 7_200_001)).isTrue();
         assertThat(tags.get("b").orElseThrow().expiredAt(1000 + 7_200_000)).isFalse();
         assertThat(Files.readString(dir.resolve("tag/tag-b")))
@@ -66,7 +71,8 @@ class TagsTest {
     @Test
     void aBatchReadOfATagReadsItsSnapshot() {
         Table table = table();
-        SnapshotLifecycle.createTag(table.context(), "eod", OptionalLong.of(2), null, 0);
+        SnapshotLifecycle.createTag(
+                TableInternals.context(table), "eod", OptionalLong.of(2), null, 0);
         assertThat(TestTables.readAll(table.withDynamicOptions(Map.of("scan.tag-name", "eod"))))
                 .containsExactly("1,v1", "2,v2");
         assertThatThrownBy(
@@ -97,13 +103,21 @@ class TagsTest {
         assertThatThrownBy(
                         () ->
                                 SnapshotLifecycle.createTag(
-                                        table.context(), "t", OptionalLong.of(9), null, 0))
+                                        TableInternals.context(table),
+                                        "t",
+                                        OptionalLong.of(9),
+                                        null,
+                                        0))
                 .hasMessage(
                         "Cannot create tag 't' of table db.t: snapshot 9 does not exist; the table"
                                 + " has snapshots 1 to 3");
         assertThat(
                         SnapshotLifecycle.createTag(
-                                        table.context(), "t", OptionalLong.empty(), null, 0)
+                                        TableInternals.context(table),
+                                        "t",
+                                        OptionalLong.empty(),
+                                        null,
+                                        0)
                                 .snapshot()
                                 .id())
                 .isEqualTo(3);

@@ -1,6 +1,7 @@
 package dev.tarn.format.table;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -82,7 +83,7 @@ final class EvolvingTable {
     }
 
     void compact() {
-        FullCompaction.run(table.context());
+        FullCompaction.run(TableInternals.context(table));
     }
 
     /** Every row of the latest snapshot, each value as {@link #text}, sorted. */

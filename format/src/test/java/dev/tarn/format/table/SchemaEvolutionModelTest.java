@@ -2,6 +2,7 @@ package dev.tarn.format.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.StreamScan;
@@ -120,8 +121,8 @@ class SchemaEvolutionModelTest {
      */
     private static List<List<String>> followFromTheFirstSnapshot(
             EvolvingTable t, boolean primaryKey) throws Exception {
-        StreamScan scan = new StreamScan(t.table().context(), null);
-        long latest = t.table().snapshotManager().latestId().orElseThrow();
+        StreamScan scan = t.table().newStreamScan(null);
+        long latest = TableInternals.context(t.table()).snapshotManager().latestId().orElseThrow();
         RowType type = t.schema().rowType();
         int key = t.schema().fieldIndex("k");
         Map<String, List<String>> byKey = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.predicate.Predicate;
@@ -103,10 +104,13 @@ class SchemaEvolutionReadTest {
         // A writer that started under schema 0 keeps writing files of schema 0.
         t.write(before, List.of(oldRow(4)));
         assertThat(
-                        t
-                                .table()
+                        TableInternals.context(t.table())
                                 .snapshotReader()
-                                .liveFiles(t.table().snapshotReader().latest().orElseThrow())
+                                .liveFiles(
+                                        TableInternals.context(t.table())
+                                                .snapshotReader()
+                                                .latest()
+                                                .orElseThrow())
                                 .values()
                                 .stream()
                                 .map(e -> e.file().schemaId())
@@ -166,10 +170,13 @@ class SchemaEvolutionReadTest {
         t.compact();
         assertThat(t.read(null)).isEqualTo(expected);
         assertThat(
-                        t
-                                .table()
+                        TableInternals.context(t.table())
                                 .snapshotReader()
-                                .liveFiles(t.table().snapshotReader().latest().orElseThrow())
+                                .liveFiles(
+                                        TableInternals.context(t.table())
+                                                .snapshotReader()
+                                                .latest()
+                                                .orElseThrow())
                                 .values()
                                 .stream()
                                 .map(e -> e.file())
@@ -187,11 +194,12 @@ class SchemaEvolutionReadTest {
                         "db.t",
                         stale.schema(),
                         List.of(new AddColumn("x", new IntType(), null, null)));
-        assertThatThrownBy(() -> stale.schemaManager().commit(lost))
+        assertThatThrownBy(() -> TableInternals.context(stale).schemaManager().commit(lost))
                 .hasMessage(
                         "Cannot commit schema 1 of table db.t: another change created it first;"
                                 + " retry");
-        assertThat(t.table().schemaManager().latest().fieldNames()).doesNotContain("x");
+        assertThat(TableInternals.context(t.table()).schemaManager().latest().fieldNames())
+                .doesNotContain("x");
     }
 
     private static int plannedFiles(EvolvingTable t, Predicate filter) {
@@ -310,7 +318,7 @@ class SchemaEvolutionReadTest {
         Table stale = t.table();
         t.evolve(List.of(new AddColumn("email", VarCharType.STRING_TYPE, null, null)));
         t.write(after);
-        assertThatThrownBy(() -> FullCompaction.run(stale.context()))
+        assertThatThrownBy(() -> FullCompaction.run(TableInternals.context(stale)))
                 .hasStackTraceContaining(
                         "it was written under the newer schema 1, whose columns"
                                 + " [email] schema 0 lacks, so their values would be lost. Submit the job again"

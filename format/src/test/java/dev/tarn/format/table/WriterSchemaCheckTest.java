@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -78,7 +79,8 @@ class WriterSchemaCheckTest {
                                     .snapshotId())
                     .hasValue(2);
         }
-        assertThat(t.table().snapshotManager().snapshot(2).schemaId()).isZero();
+        assertThat(TableInternals.context(t.table()).snapshotManager().snapshot(2).schemaId())
+                .isZero();
         assertThat(t.read(null))
                 .containsExactly(
                         Arrays.asList(null, "1", "10", "s1"), Arrays.asList(null, "2", "20", "s2"));
@@ -106,7 +108,7 @@ class WriterSchemaCheckTest {
                                     + " are stored, changed from '2' to '4'. Submit the job again"
                                     + " so it writes under the latest schema.");
         }
-        assertThat(t.table().snapshotManager().latestId()).isEmpty();
+        assertThat(TableInternals.context(t.table()).snapshotManager().latestId()).isEmpty();
     }
 
     @Test

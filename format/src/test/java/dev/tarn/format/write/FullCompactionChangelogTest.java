@@ -3,6 +3,7 @@ package dev.tarn.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
@@ -76,10 +77,8 @@ class FullCompactionChangelogTest {
     /** The rows a streaming read emits for snapshot {@code id}, in order. */
     private static List<String> changes(Table table, long id) throws IOException {
         StreamScan scan =
-                new StreamScan(
-                        table.withDynamicOptions(Map.of("scan.snapshot-id", String.valueOf(id)))
-                                .context(),
-                        null);
+                table.withDynamicOptions(Map.of("scan.snapshot-id", String.valueOf(id)))
+                        .newStreamScan(null);
         return read(table, scan.changes(id).orElseThrow().splits());
     }
 
@@ -98,9 +97,15 @@ class FullCompactionChangelogTest {
 
     private static List<String> kinds(Table table) {
         List<String> kinds = new ArrayList<>();
-        long latest = table.snapshotManager().latestId().orElse(0);
+        long latest = TableInternals.context(table).snapshotManager().latestId().orElse(0);
         for (long id = 1; id <= latest; id++) {
-            kinds.add(table.snapshotManager().snapshot(id).commit().kind().name());
+            kinds.add(
+                    TableInternals.context(table)
+                            .snapshotManager()
+                            .snapshot(id)
+                            .commit()
+                            .kind()
+                            .name());
         }
         return kinds;
     }
@@ -179,7 +184,8 @@ class FullCompactionChangelogTest {
                 }
                 TestTables.commit(
                         table, "job", CommitRequest.of(commit, write.prepareCommit(false)));
-                long latest = table.snapshotManager().latestId().orElseThrow();
+                long latest =
+                        TableInternals.context(table).snapshotManager().latestId().orElseThrow();
                 for (long id = applied + 1; id <= latest; id++) {
                     for (String change : changes(table, id)) {
                         changed++;
@@ -290,7 +296,7 @@ class FullCompactionChangelogTest {
                     messages.stream().filter(m -> !m.deletedFiles().isEmpty()).findFirst().get();
             assertThat(compaction.changelogFiles()).isNotEmpty();
             // A compaction job replaces the writer's first file before the writer's commit.
-            assertThat(FullCompaction.run(table.context())).isPresent();
+            assertThat(FullCompaction.run(TableInternals.context(table))).isPresent();
             TableCommit.Result result =
                     TestTables.commit(table, "job", CommitRequest.of(2, messages));
             assertThat(result.droppedCompactions()).containsExactly(compaction);
@@ -337,9 +343,9 @@ class FullCompactionChangelogTest {
             assertThat(result.droppedCompactions())
                     .extracting(CommitMessage::bucket)
                     .containsExactly(0);
-            Snapshot compacted = table.snapshotManager().latest();
+            Snapshot compacted = TableInternals.context(table).snapshotManager().latest();
             assertThat(compacted.commit().kind()).isEqualTo(Snapshot.CommitKind.COMPACT);
-            assertThat(table.snapshotReader().changelog(compacted))
+            assertThat(TableInternals.context(table).snapshotReader().changelog(compacted))
                     .isNotEmpty()
                     .allMatch(e -> e.bucket() == 1, "in bucket 1");
             CommitMessage dropped = result.droppedCompactions().get(0);
@@ -361,8 +367,8 @@ class FullCompactionChangelogTest {
             commit(table, write, 2, false, row(RowKind.INSERT, 2, 2L, null));
             commit(table, write, 3, false, row(RowKind.INSERT, 1, 10L, null));
         }
-        Snapshot latest = table.snapshotManager().latest();
-        StreamScan.Start start = new StreamScan(table.context(), null).start();
+        Snapshot latest = TableInternals.context(table).snapshotManager().latest();
+        StreamScan.Start start = table.newStreamScan(null).start();
         assertThat(start.fullSnapshot()).isEqualTo(latest);
         assertThat(read(table, start.splits()))
                 .as("key 1's new row comes with the next full compaction's changelog")

@@ -3,6 +3,7 @@ package dev.tarn.format.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
@@ -74,10 +75,8 @@ class LookupWriteTest {
     /** The changelog rows that snapshot {@code id} stores, in order. */
     private List<String> changelog(long id) throws IOException {
         StreamScan scan =
-                new StreamScan(
-                        table.withDynamicOptions(Map.of("scan.snapshot-id", String.valueOf(id)))
-                                .context(),
-                        null);
+                table.withDynamicOptions(Map.of("scan.snapshot-id", String.valueOf(id)))
+                        .newStreamScan(null);
         List<String> rows = new ArrayList<>();
         TableRead read = table.newRead();
         for (Split split : scan.changes(id).orElseThrow().splits()) {
@@ -130,7 +129,7 @@ class LookupWriteTest {
             throws IOException {
         java.io.File bucket = tempDir.resolve("bucket-0").toFile();
         java.util.Set<String> before = java.util.Set.of(bucket.list());
-        long next = table.snapshotManager().latestId().orElseThrow() + 1;
+        long next = TableInternals.context(table).snapshotManager().latestId().orElseThrow() + 1;
         try (TableWrite write = writing.newWrite()) {
             write.write(row(RowKind.UPDATE_AFTER, 1, "u" + next));
             TestTables.commit(writing, "codecs", CommitRequest.of(next, write.prepareCommit(true)));

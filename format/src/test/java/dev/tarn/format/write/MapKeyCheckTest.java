@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.parquet.CanonicalValues;
@@ -183,7 +184,7 @@ class MapKeyCheckTest {
                         .as("primary key %s", keys)
                         .noneMatch(name -> name.endsWith(".parquet"));
             }
-            assertThat(table.snapshotManager().latestId()).isEmpty();
+            assertThat(TableInternals.context(table).snapshotManager().latestId()).isEmpty();
             deleteTable();
         }
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -46,8 +47,8 @@ class PublishedFilesRollbackTest {
     @Test
     void failsWhenTheLatestSnapshotIsOlderThanTheOneItSaw() {
         Table table = table();
-        PublishedFiles view = PublishedFiles.ofLatest(table.context());
-        SnapshotLifecycle.rollbackTo(table.context(), 3);
+        PublishedFiles view = PublishedFiles.ofLatest(TableInternals.context(table));
+        SnapshotLifecycle.rollbackTo(TableInternals.context(table), 3);
         assertThatThrownBy(() -> view.advance(NONE))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage(
@@ -60,9 +61,9 @@ class PublishedFilesRollbackTest {
     void failsWhenTheSnapshotItSawWasCommittedAgain() {
         Table table = table();
         // The writer's own process, as a writer's table is: its snapshots are cached.
-        PublishedFiles view = PublishedFiles.ofLatest(table.context());
+        PublishedFiles view = PublishedFiles.ofLatest(TableInternals.context(table));
         Table other = Table.load(table.io(), table.location(), table.name());
-        SnapshotLifecycle.rollbackTo(other.context(), 3);
+        SnapshotLifecycle.rollbackTo(TableInternals.context(other), 3);
         for (long i = 10; i < 13; i++) {
             TestTables.append(other, i, List.of(TestTables.row(i, "w" + i)));
         }
@@ -77,7 +78,7 @@ class PublishedFilesRollbackTest {
     @Test
     void followsNewSnapshotsAndExpirationAsBefore() {
         Table table = table();
-        PublishedFiles view = PublishedFiles.ofLatest(table.context());
+        PublishedFiles view = PublishedFiles.ofLatest(TableInternals.context(table));
         List<String> added = new ArrayList<>();
         TestTables.append(table, 6, List.of(TestTables.row(6L, "v6")));
         view.advance(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
@@ -61,15 +62,21 @@ class WriterCompactionTest {
 
     private static List<Snapshot> history(Table table) {
         List<Snapshot> all = new ArrayList<>();
-        for (long id = 1; id <= table.snapshotManager().latestId().orElse(0); id++) {
-            all.add(table.snapshotManager().snapshot(id));
+        for (long id = 1;
+                id <= TableInternals.context(table).snapshotManager().latestId().orElse(0);
+                id++) {
+            all.add(TableInternals.context(table).snapshotManager().snapshot(id));
         }
         return all;
     }
 
     private static int liveFiles(Table table) {
-        Snapshot latest = table.snapshotReader().latest().orElseThrow();
-        return table.snapshotReader().filesByBucket(latest).values().stream()
+        Snapshot latest = TableInternals.context(table).snapshotReader().latest().orElseThrow();
+        return TableInternals.context(table)
+                .snapshotReader()
+                .filesByBucket(latest)
+                .values()
+                .stream()
                 .mapToInt(List::size)
                 .sum();
     }
