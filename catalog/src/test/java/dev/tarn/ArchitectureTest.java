@@ -206,6 +206,22 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * The catalog's parts (procedures, the compaction job, system tables, partitions, statistics)
+     * sit below the catalog itself and form no cycle among themselves.
+     */
+    @Test
+    void catalogPackagesAreLayeredBelowTheCatalog() {
+        noClasses()
+                .that()
+                .resideInAPackage("dev.tarn.catalog.*..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("dev.tarn.catalog")
+                .check(classes);
+        slices().matching("dev.tarn.catalog.(*)..").should().beFreeOfCycles().check(classes);
+    }
+
     @Test
     void catalogDoesNotReachIntoManifestsOrDataFiles() {
         noClasses()

@@ -1,5 +1,9 @@
 package dev.tarn.catalog;
 
+import dev.tarn.catalog.partition.PartitionWhere;
+import dev.tarn.catalog.partition.TablePartitions;
+import dev.tarn.catalog.statistics.CatalogStatistics;
+import dev.tarn.catalog.system.SystemTables;
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;

@@ -1,5 +1,6 @@
 package dev.tarn.catalog;
 
+import dev.tarn.catalog.system.SystemTables;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;

@@ -1,5 +1,8 @@
 package dev.tarn.catalog;
 
+import dev.tarn.catalog.procedure.CatalogProcedures;
+import dev.tarn.catalog.procedure.RenameTableProcedure;
+import dev.tarn.catalog.system.SystemTables;
 import dev.tarn.connector.TarnDynamicTableFactory;
 import dev.tarn.format.Table;
 import dev.tarn.format.TableAlreadyExistsException;

@@ -30,21 +30,21 @@ import org.apache.flink.table.types.DataType;
  * Resolved catalog tables as Flink's planner would hand them to a catalog, built without a planner,
  * and rows written straight through the format so a table gets snapshots.
  */
-final class TestCatalogTables {
+public final class TestCatalogTables {
 
     /** {@code (id BIGINT, v STRING, dt STRING)}. */
-    static final List<Column> ID_V_DT =
+    public static final List<Column> ID_V_DT =
             List.of(
                     Column.physical("id", DataTypes.BIGINT()),
                     Column.physical("v", DataTypes.STRING()).withComment("the value"),
                     Column.physical("dt", DataTypes.STRING()));
 
     /** {@link #ID_V_DT} partitioned by {@code dt}, with {@code options}. */
-    static ResolvedCatalogTable events(Map<String, String> options) {
+    public static ResolvedCatalogTable events(Map<String, String> options) {
         return table(ResolvedSchema.of(ID_V_DT), List.of("dt"), options, "click events");
     }
 
-    static ResolvedCatalogTable table(
+    public static ResolvedCatalogTable table(
             ResolvedSchema schema,
             List<String> partitionKeys,
             Map<String, String> options,
@@ -59,7 +59,7 @@ final class TestCatalogTables {
         return new ResolvedCatalogTable(origin, schema);
     }
 
-    static ResolvedCatalogTable withWatermark(Column timeColumn) {
+    public static ResolvedCatalogTable withWatermark(Column timeColumn) {
         List<Column> columns = new ArrayList<>(ID_V_DT);
         columns.add(timeColumn);
         ResolvedSchema schema =
@@ -82,7 +82,8 @@ final class TestCatalogTables {
      * Resolves a table the catalog returned, as Flink's planner does before ALTER TABLE; {@code
      * options} replace its options.
      */
-    static ResolvedCatalogTable resolve(CatalogBaseTable table, Map<String, String> options) {
+    public static ResolvedCatalogTable resolve(
+            CatalogBaseTable table, Map<String, String> options) {
         CatalogTable catalogTable = (CatalogTable) table;
         Schema unresolved = catalogTable.getUnresolvedSchema();
         List<Column> columns = new ArrayList<>();
@@ -105,7 +106,7 @@ final class TestCatalogTables {
     }
 
     /** Appends rows of {@code (id, v, dt)} as one snapshot. */
-    static void append(Path location, String name, long commit, Object[]... rows) {
+    public static void append(Path location, String name, long commit, Object[]... rows) {
         Table table = Table.load(FileIO.flinkFileSystems(), location, name);
         List<CommitMessage> messages;
         try (TableWrite write = table.newWrite()) {
