@@ -15,12 +15,12 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.lookup.CurrentRows;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.tree.BucketTreeReader;
+import dev.tarn.format.lsm.run.BucketTreeReader;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
-import dev.tarn.format.lsm.tree.CurrentRows;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -212,14 +212,37 @@ class ArchitectureTest {
                 .definedBy("dev.tarn.format.lsm.merge..")
                 .layer("sort")
                 .definedBy("dev.tarn.format.lsm.sort..")
+                .layer("run")
+                .definedBy("dev.tarn.format.lsm.run..")
+                .layer("compaction")
+                .definedBy("dev.tarn.format.lsm.compaction..")
+                .layer("lookup")
+                .definedBy("dev.tarn.format.lsm.lookup..")
                 .layer("tree")
                 .definedBy("dev.tarn.format.lsm.tree..")
                 .whereLayer("tree")
                 .mayNotBeAccessedByAnyLayer()
-                .whereLayer("sort")
+                .whereLayer("compaction")
                 .mayOnlyBeAccessedByLayers("tree")
+                .whereLayer("lookup")
+                .mayOnlyBeAccessedByLayers("tree")
+                .whereLayer("run")
+                .mayOnlyBeAccessedByLayers("compaction", "lookup", "tree")
+                .whereLayer("sort")
+                .mayOnlyBeAccessedByLayers("run", "compaction", "lookup", "tree")
                 .whereLayer("merge")
-                .mayOnlyBeAccessedByLayers("sort", "tree")
+                .mayOnlyBeAccessedByLayers("sort", "run", "compaction", "lookup", "tree")
                 .check(classes);
+    }
+
+    /** Within format, sub-packages too: a package never needs one that needs it back. */
+    @Test
+    void formatSubPackagesAreFreeOfCycles() {
+        slices().matching("dev.tarn.format.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void connectorPackagesAreFreeOfCycles() {
+        slices().matching("dev.tarn.connector.(**)").should().beFreeOfCycles().check(classes);
     }
 }

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.compaction;
 
 /**
  * A compaction picked by {@link UniversalCompaction}: merge the {@code runCount} newest runs
@@ -6,7 +6,7 @@ package dev.tarn.format.lsm.tree;
  * outputLevel}. {@code dropDeletes} is true when the unit includes the oldest run, so nothing lies
  * below the output and tombstones can go.
  */
-record CompactionUnit(int runCount, int outputLevel, boolean dropDeletes) {
+public record CompactionUnit(int runCount, int outputLevel, boolean dropDeletes) {
 
     public CompactionUnit {
         if (runCount < 1 || outputLevel < 0) {

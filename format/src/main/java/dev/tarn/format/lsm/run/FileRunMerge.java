@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValue;
@@ -24,11 +24,11 @@ import javax.annotation.Nullable;
  * {@code hasNext()} or {@code next()}; a run's rows until that run advances. Not thread-safe; the
  * runs are not closed here.
  */
-final class FileRunMerge implements Iterator<KeyValue> {
+public final class FileRunMerge implements Iterator<KeyValue> {
 
     /** Sees each merged key's version in the oldest run and its merged result. */
     @FunctionalInterface
-    interface Diff {
+    public interface Diff {
         /**
          * @param oldest the key's change in the oldest run, or null if that run lacks the key
          * @param merged the merged result, or null if the merge left nothing
@@ -46,7 +46,7 @@ final class FileRunMerge implements Iterator<KeyValue> {
     private int takenCount;
     @Nullable private KeyValue next;
 
-    FileRunMerge(
+    public FileRunMerge(
             List<? extends Iterator<KeyValue>> runs,
             KeyComparator keys,
             MergeFunction merge,
@@ -57,7 +57,7 @@ final class FileRunMerge implements Iterator<KeyValue> {
     /**
      * @param diff told of every key merged, or null
      */
-    FileRunMerge(
+    public FileRunMerge(
             List<? extends Iterator<KeyValue>> runs,
             KeyComparator keys,
             MergeFunction merge,

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.compaction;
 
 import dev.tarn.format.schema.LsmOptions;
 import java.util.List;
@@ -32,14 +32,15 @@ import org.apache.flink.configuration.ConfigOption;
  * holds only flushed files, the unit is extended to the next run at level 1 or above and takes its
  * level. {@link #pickFull} compacts everything to the maximum level on demand.
  */
-final class UniversalCompaction {
+public final class UniversalCompaction {
 
     private final int maxSizeAmplificationPercent;
     private final int sizeRatio;
     private final int trigger;
     private final int maxLevel;
 
-    UniversalCompaction(int maxSizeAmplificationPercent, int sizeRatio, int trigger, int maxLevel) {
+    public UniversalCompaction(
+            int maxSizeAmplificationPercent, int sizeRatio, int trigger, int maxLevel) {
         check(
                 maxSizeAmplificationPercent >= 0,
                 LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT.key(),
@@ -59,7 +60,7 @@ final class UniversalCompaction {
     }
 
     /** Reads the compaction options of {@link LsmOptions}, defaults for absent ones. */
-    static UniversalCompaction fromOptions(Map<String, String> options) {
+    public static UniversalCompaction fromOptions(Map<String, String> options) {
         return new UniversalCompaction(
                 integer(options, LsmOptions.COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT),
                 integer(options, LsmOptions.COMPACTION_SIZE_RATIO),
@@ -67,7 +68,7 @@ final class UniversalCompaction {
                 integer(options, LsmOptions.NUM_LEVELS) - 1);
     }
 
-    int maxLevel() {
+    public int maxLevel() {
         return maxLevel;
     }
 
@@ -75,13 +76,13 @@ final class UniversalCompaction {
      * This picker for a writer that never compacts by itself ({@code write-only}): {@link #pick}
      * picks nothing, {@link #pickFull} still compacts fully when asked.
      */
-    UniversalCompaction manualOnly() {
+    public UniversalCompaction manualOnly() {
         return new UniversalCompaction(
                 maxSizeAmplificationPercent, sizeRatio, Integer.MAX_VALUE, maxLevel);
     }
 
     /** The compaction the rules above pick for {@code runs} (newest first), if any. */
-    Optional<CompactionUnit> pick(List<SortedRunInfo> runs) {
+    public Optional<CompactionUnit> pick(List<SortedRunInfo> runs) {
         checkRuns(runs);
         int n = runs.size();
         if (n < Math.max(trigger, 2)) {
@@ -105,7 +106,7 @@ final class UniversalCompaction {
     }
 
     /** Everything into one run at the maximum level; empty if that is already the case. */
-    Optional<CompactionUnit> pickFull(List<SortedRunInfo> runs) {
+    public Optional<CompactionUnit> pickFull(List<SortedRunInfo> runs) {
         checkRuns(runs);
         if (runs.isEmpty() || (runs.size() == 1 && runs.get(0).level() == maxLevel)) {
             return Optional.empty();

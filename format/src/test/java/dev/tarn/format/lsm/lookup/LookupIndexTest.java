@@ -1,10 +1,11 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.lookup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.lsm.TestRows;
+import dev.tarn.format.lsm.tree.LookupBucket;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;

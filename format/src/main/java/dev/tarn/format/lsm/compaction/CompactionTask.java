@@ -1,6 +1,10 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.compaction;
 
 import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.FileRunMerge;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRun;
+import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
 import java.io.IOException;
@@ -19,7 +23,7 @@ import java.util.concurrent.Callable;
  * run, to the last level, also writes the changes of the rows since the last level's previous
  * contents ({@link FullCompactionChangelog}).
  */
-final class CompactionTask implements Callable<CompactionTask.Result> {
+public final class CompactionTask implements Callable<CompactionTask.Result> {
 
     /**
      * What a compaction wrote.
@@ -27,14 +31,14 @@ final class CompactionTask implements Callable<CompactionTask.Result> {
      * @param files the new run, in key order
      * @param changelog the changelog files of a full compaction with a changelog, else empty
      */
-    record Result(List<DataFile> files, List<DataFile> changelog) {
+    public record Result(List<DataFile> files, List<DataFile> changelog) {
 
-        Result {
+        public Result {
             files = List.copyOf(files);
             changelog = List.copyOf(changelog);
         }
 
-        List<DataFile> all() {
+        public List<DataFile> all() {
             List<DataFile> all = new ArrayList<>(files);
             all.addAll(changelog);
             return all;
@@ -53,11 +57,11 @@ final class CompactionTask implements Callable<CompactionTask.Result> {
     private final boolean changelog;
 
     /**
-     * @param runs the runs to merge, newest first (as {@link Levels#runs()} lists them)
+     * @param runs the runs to merge, newest first (as the writer's levels list them)
      * @param merge an instance used by this task only
      * @param changelog whether a compaction of every run writes the changelog of its rows
      */
-    CompactionTask(
+    public CompactionTask(
             List<SortedRun> runs,
             CompactionUnit unit,
             KeyValueFileWriter.Target target,
@@ -74,7 +78,7 @@ final class CompactionTask implements Callable<CompactionTask.Result> {
         this.changelog = changelog && unit.dropDeletes();
     }
 
-    List<DataFile> inputs() {
+    public List<DataFile> inputs() {
         List<DataFile> files = new ArrayList<>();
         runs.forEach(r -> files.addAll(r.files()));
         return files;

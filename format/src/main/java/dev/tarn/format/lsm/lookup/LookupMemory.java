@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.lookup;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +11,7 @@ import java.util.Map;
  * reservations of the live indexes add up to at most the limit. Thread-safe: buckets flush on
  * several threads at a checkpoint.
  */
-final class LookupMemory {
+public final class LookupMemory {
 
     private final long limit;
     private long used;
@@ -21,7 +21,7 @@ final class LookupMemory {
     private final LinkedHashMap<LookupIndex, Boolean> indexes =
             new LinkedHashMap<>(16, 0.75f, true);
 
-    LookupMemory(long limit) {
+    public LookupMemory(long limit) {
         if (limit <= 0) {
             throw new IllegalArgumentException(
                     "Lookup memory needs a positive limit, got " + limit + " bytes");
@@ -29,16 +29,16 @@ final class LookupMemory {
         this.limit = limit;
     }
 
-    long limit() {
+    public long limit() {
         return limit;
     }
 
-    synchronized long used() {
+    public synchronized long used() {
         return used;
     }
 
     /** How many indexes it evicted so far. */
-    synchronized long evictions() {
+    public synchronized long evictions() {
         return evictions;
     }
 

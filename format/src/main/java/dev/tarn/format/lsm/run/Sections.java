@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.manifest.DataFile;
@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * key ranges overlap, so that no key is in two sections. A section of one file needs no merging;
  * the others are merged run by run. Sections come in key order.
  */
-final class Sections {
+public final class Sections {
 
     private Sections() {}
 
@@ -21,7 +21,7 @@ final class Sections {
      * @return per section its sorted runs, oldest first: the highest level first, level-0 files
      *     last in sequence order
      */
-    static List<List<SortedRun>> of(KeyValueSchema schema, List<DataFile> files) {
+    public static List<List<SortedRun>> of(KeyValueSchema schema, List<DataFile> files) {
         List<DataFile> sorted = new ArrayList<>(files);
         sorted.sort((a, b) -> schema.compareKeys(a.keyRange().min(), b.keyRange().min()));
         List<List<SortedRun>> sections = new ArrayList<>();

@@ -1,11 +1,14 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.lookup;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.FileRunMerge;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.manifest.FileContent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,7 +36,7 @@ import org.apache.flink.types.RowKind;
  * LookupMemory} reads them from its files at each flush instead ({@link PreviousRows}); an index
  * evicted by another bucket is rebuilt when next needed.
  *
- * <p>Where the new rows are the flush's changes ({@link ChangelogSetup#beforeImages}), a flush
+ * <p>Where the new rows are the flush's changes (the writer's before-images setting), a flush
  * stores only what its level-0 files lack: the previous rows, as a before-image file per flush
  * (SPEC.md, "Changelog files"), which readers pair with those files. That is under half the rows of
  * a full changelog of updates, and no copy of the new rows.
@@ -43,7 +46,7 @@ import org.apache.flink.types.RowKind;
  * level-0 files are flushed by then, without a before-image file). Not thread-safe: the writer's
  * thread, or the flush thread it waits for, calls it.
  */
-final class LookupChangelog {
+public final class LookupChangelog {
 
     private final KeyValueSchema schema;
     private final Supplier<MergeFunction> merges;
@@ -72,7 +75,7 @@ final class LookupChangelog {
     /**
      * @param treeFiles the files of the bucket's tree as its writer knows them
      */
-    LookupChangelog(
+    public LookupChangelog(
             KeyValueSchema schema,
             Supplier<MergeFunction> merges,
             BucketTreeReader.ColumnOpener opener,
@@ -93,32 +96,8 @@ final class LookupChangelog {
         this.caughtUp = true;
     }
 
-    /** The lookup changelog of a bucket's writer, or null if its setup asks for none. */
-    @Nullable
-    static LookupChangelog of(
-            BucketTreeWriter.Setup setup,
-            KeyValueFileWriter.Target target,
-            BucketTreeReader.ColumnOpener opener,
-            Supplier<List<DataFile>> treeFiles) {
-        ChangelogSetup changelog = setup.changelog();
-        if (changelog.kind() != ChangelogSetup.Kind.LOOKUP) {
-            return null;
-        }
-        return new LookupChangelog(
-                setup.schema(),
-                setup.merges(),
-                opener,
-                treeFiles,
-                new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG),
-                changelog.beforeImages()
-                        ? new KeyValueFileWriter(
-                                target.forChangelog(), 0, FileContent.BEFORE_IMAGES)
-                        : null,
-                changelog.lookupMemory());
-    }
-
     /** The writer does not know the bucket's published files until {@link #catchUp}. */
-    void awaitCatchUp() {
+    public void awaitCatchUp() {
         caughtUp = false;
     }
 
@@ -126,7 +105,7 @@ final class LookupChangelog {
      * Starts a flush whose changes come to {@link #apply}; false if the writer does not know the
      * bucket's published files yet: then the flush's files are {@linkplain #addPending pending}.
      */
-    boolean begin() throws IOException {
+    public boolean begin() throws IOException {
         if (!caughtUp) {
             return false;
         }
@@ -136,7 +115,7 @@ final class LookupChangelog {
     }
 
     /** Files flushed while not caught up: looked up at {@link #catchUp}. */
-    void addPending(List<DataFile> files) {
+    public void addPending(List<DataFile> files) {
         pending.addAll(files);
     }
 
@@ -145,7 +124,7 @@ final class LookupChangelog {
      * still awaiting its restore at the end of its input, {@code published}, for lookups only.
      * Looks up the pending files' changes, oldest first.
      */
-    void catchUp(Collection<DataFile> published) throws IOException {
+    public void catchUp(Collection<DataFile> published) throws IOException {
         if (caughtUp) {
             return;
         }
@@ -230,7 +209,7 @@ final class LookupChangelog {
      * Writes the changelog of one merged change of the flush and takes its new row in. The change
      * is valid until this returns. REQUIRES: {@link #begin} returned true; keys ascending.
      */
-    void apply(KeyValue change) throws IOException {
+    public void apply(KeyValue change) throws IOException {
         RowData old = scan == null ? index.find(change.row()) : scan.find(change.row());
         if (imaging) {
             applyImaging(change, old);
@@ -310,7 +289,7 @@ final class LookupChangelog {
     }
 
     /** Ends the flush. */
-    void end() throws IOException {
+    public void end() throws IOException {
         try {
             if (imaging && flushMin <= flushMax) {
                 beforeImages.endFlush(flushMin, flushMax);
@@ -326,7 +305,7 @@ final class LookupChangelog {
     }
 
     /** The bucket's files changed under the writer: the index is built again when next needed. */
-    void invalidate() {
+    public void invalidate() {
         memory.pin(index);
         index.release();
         memory.unpin(index);
@@ -338,7 +317,7 @@ final class LookupChangelog {
      * Finishes the changelog files written since the last call: full ones (of a catch-up, whose
      * changes come first), then before-image files.
      */
-    List<DataFile> finish() throws IOException {
+    public List<DataFile> finish() throws IOException {
         List<DataFile> files = new ArrayList<>(out.finish());
         if (beforeImages != null) {
             files.addAll(beforeImages.finish());
@@ -346,7 +325,7 @@ final class LookupChangelog {
         return files;
     }
 
-    void close() {
+    public void close() {
         out.abort();
         if (beforeImages != null) {
             beforeImages.abort();

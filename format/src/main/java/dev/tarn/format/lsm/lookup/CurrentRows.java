@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.lookup;
 
 import dev.tarn.format.lsm.KeyValueSchema;
 import javax.annotation.Nullable;

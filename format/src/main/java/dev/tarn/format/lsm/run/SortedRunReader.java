@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
@@ -18,11 +18,11 @@ import org.apache.flink.table.data.RowData;
  * overlap, so the stream is in key order. Opens one file at a time. A returned change's row is
  * reused by the next {@code next()}; I/O errors surface as {@link UncheckedIOException}.
  */
-final class SortedRunReader implements Iterator<KeyValue>, Closeable {
+public final class SortedRunReader implements Iterator<KeyValue>, Closeable {
 
     /** Opens a data file of the run for reading all columns of its file type. */
     @FunctionalInterface
-    interface FileOpener {
+    public interface FileOpener {
         ParquetDataReader open(DataFile file) throws IOException;
     }
 
@@ -34,7 +34,7 @@ final class SortedRunReader implements Iterator<KeyValue>, Closeable {
     @Nullable private RowData next;
     private long bytesRead;
 
-    SortedRunReader(List<DataFile> files, FileOpener opener, KeyValueSchema schema) {
+    public SortedRunReader(List<DataFile> files, FileOpener opener, KeyValueSchema schema) {
         this.files = files;
         this.opener = opener;
         this.schema = schema;

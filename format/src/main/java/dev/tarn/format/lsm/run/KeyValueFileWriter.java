@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValue;
@@ -27,7 +27,7 @@ import org.apache.flink.types.RowKind;
  *
  * <p>Not thread-safe; files of an aborted writer are deleted.
  */
-final class KeyValueFileWriter {
+public final class KeyValueFileWriter {
 
     /** Size checks are cheap but not free; rows between two checks. */
     private static final int ROWS_PER_SIZE_CHECK = 1024;
@@ -38,7 +38,7 @@ final class KeyValueFileWriter {
      * @param changelogCompression the codec of changelog and before-image files ({@code
      *     changelog-file.compression})
      */
-    record Target(
+    public record Target(
             FileIO io,
             Path dir,
             KeyValueSchema schema,
@@ -53,7 +53,7 @@ final class KeyValueFileWriter {
          * and the attempt (a hash insert per value of its first page) cost two thirds of writing
          * one.
          */
-        Target forChangelog() {
+        public Target forChangelog() {
             ParquetDataWriter.Options o = options;
             return new Target(
                     io,
@@ -90,7 +90,7 @@ final class KeyValueFileWriter {
     /** Files of {@link #finished} from the first one of the open flush ({@link #endFlush}). */
     private int flushStart;
 
-    KeyValueFileWriter(Target target, int level) {
+    public KeyValueFileWriter(Target target, int level) {
         this(target, level, FileContent.DATA);
     }
 
@@ -101,7 +101,7 @@ final class KeyValueFileWriter {
      *     the keys one flush changed, in its key order, each file with the flush's sequence range
      *     ({@link #endFlush}).
      */
-    KeyValueFileWriter(Target target, int level, FileContent content) {
+    public KeyValueFileWriter(Target target, int level, FileContent content) {
         this.content = content;
         this.changelog = content.isChangelog();
         this.target = target;
@@ -113,7 +113,7 @@ final class KeyValueFileWriter {
     }
 
     /** Adds one change of the changelog: in the order given, any key. */
-    void writeChange(long sequence, RowKind kind, RowData row) throws IOException {
+    public void writeChange(long sequence, RowKind kind, RowData row) throws IOException {
         if (current == null) {
             open();
         }
@@ -144,7 +144,7 @@ final class KeyValueFileWriter {
         }
     }
 
-    void write(KeyValue kv) throws IOException {
+    public void write(KeyValue kv) throws IOException {
         if (current == null) {
             currentName = content.newFileName();
             current =
@@ -176,7 +176,7 @@ final class KeyValueFileWriter {
      * max]}: closes its files, writing an empty one if it had no row (the file marks the flush),
      * and gives each that range, which the flush's data files lie within.
      */
-    void endFlush(long min, long max) throws IOException {
+    public void endFlush(long min, long max) throws IOException {
         if (current == null && finished.size() == flushStart) {
             open();
         }
@@ -193,7 +193,7 @@ final class KeyValueFileWriter {
     }
 
     /** Closes the open file and returns every file written, in key order. */
-    List<DataFile> finish() throws IOException {
+    public List<DataFile> finish() throws IOException {
         if (current != null) {
             closeCurrent();
         }
@@ -204,7 +204,7 @@ final class KeyValueFileWriter {
     }
 
     /** Deletes every file this writer wrote and has not returned. */
-    void abort() {
+    public void abort() {
         if (current != null) {
             current.abort();
             current = null;

@@ -1,7 +1,9 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.compaction;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.run.FileRunMerge;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.FileContent;
 import java.io.IOException;

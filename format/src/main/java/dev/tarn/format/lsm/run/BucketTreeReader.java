@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;

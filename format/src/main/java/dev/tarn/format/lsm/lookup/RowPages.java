@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.lookup;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,10 +17,10 @@ import org.apache.flink.table.data.binary.BinarySegmentUtils;
  * Each page's memory is reserved from the owner first. Allocation free per row once grown. Not
  * thread-safe.
  */
-final class RowPages {
+public final class RowPages {
 
     /** Bytes of a page: large enough to hold many rows, small enough for the garbage collector. */
-    static final int PAGE_BYTES = 256 * 1024;
+    public static final int PAGE_BYTES = 256 * 1024;
 
     /** An address is {@code (page << OFFSET_BITS | offset / 8) + 1}: 2^15 words make a page. */
     private static final int OFFSET_BITS = 15;

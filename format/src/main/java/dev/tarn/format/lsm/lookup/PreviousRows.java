@@ -1,7 +1,10 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.lookup;
 
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.Sections;
+import dev.tarn.format.lsm.run.SortedRun;
 import dev.tarn.format.manifest.DataFile;
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,10 +1,12 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.compaction;
+
+import dev.tarn.format.lsm.run.SortedRun;
 
 /**
  * What compaction picking needs to know of a sorted run: its level (0 for a single level-0 file,
  * otherwise the level the run fills) and its total size in bytes.
  */
-record SortedRunInfo(int level, long sizeBytes) {
+public record SortedRunInfo(int level, long sizeBytes) {
 
     public SortedRunInfo {
         if (level < 0 || sizeBytes < 0) {
@@ -16,7 +18,7 @@ record SortedRunInfo(int level, long sizeBytes) {
         }
     }
 
-    static SortedRunInfo of(SortedRun run) {
+    public static SortedRunInfo of(SortedRun run) {
         return new SortedRunInfo(run.level(), run.sizeBytes());
     }
 }

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.manifest.DataFile;
 import java.util.List;
@@ -8,13 +8,13 @@ import java.util.List;
  * file, or all files of one higher level. Always: the files' key ranges never overlap and are
  * listed in key order.
  */
-record SortedRun(int level, List<DataFile> files) {
+public record SortedRun(int level, List<DataFile> files) {
 
-    SortedRun {
+    public SortedRun {
         files = List.copyOf(files);
     }
 
-    long sizeBytes() {
+    public long sizeBytes() {
         return files.stream().mapToLong(DataFile::fileSize).sum();
     }
 }

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import static dev.tarn.format.lsm.MergeTestSupport.KEY;
 import static dev.tarn.format.lsm.MergeTestSupport.TABLE;

@@ -1,4 +1,4 @@
-package dev.tarn.format.lsm.tree;
+package dev.tarn.format.lsm.run;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
@@ -17,7 +17,7 @@ import org.apache.flink.types.variant.Variant;
  * fields, then the sequence number and the kind's byte. A reusable view: {@link #replace} points it
  * at the next change without copying or allocating.
  */
-final class KeyValueRow implements RowData {
+public final class KeyValueRow implements RowData {
 
     private final int tableArity;
     private RowData row;
