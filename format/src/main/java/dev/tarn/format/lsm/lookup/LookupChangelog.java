@@ -334,9 +334,4 @@ public final class LookupChangelog {
         index.release();
         memory.forget(index);
     }
-
-    /** Bytes of memory its index holds. */
-    long indexBytes() {
-        return index.reservedBytes();
-    }
 }

@@ -29,7 +29,7 @@
  * Every column, field, element and value is OPTIONAL, except map keys of a NOT NULL key type
  * (REQUIRED). Pages are v1, dictionary-encoded while the dictionary pays and stays under the page
  * size (a column that outgrew it is PLAIN for the rest of its file), compressed with ZSTD
- * (default), GZIP or not at all. The key-value metadata {@code tarn.row-type} holds the writer's
- * Flink row type.
+ * (default), LZ4_RAW, GZIP or not at all. The key-value metadata {@code tarn.row-type} holds the
+ * writer's Flink row type.
  */
 package dev.tarn.format.parquet.schema;
