@@ -17,7 +17,7 @@ import org.apache.flink.types.variant.Variant;
  * fields, then the sequence number and the kind's byte. A reusable view: {@link #replace} points it
  * at the next change without copying or allocating.
  */
-public final class KeyValueRow implements RowData {
+final class KeyValueRow implements RowData {
 
     private final int tableArity;
     private RowData row;
