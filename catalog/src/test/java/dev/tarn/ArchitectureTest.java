@@ -26,12 +26,12 @@ import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.RowCopier;
+import dev.tarn.format.lsm.lookup.CurrentRows;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.tree.BucketTreeReader;
+import dev.tarn.format.lsm.run.BucketTreeReader;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
-import dev.tarn.format.lsm.tree.CurrentRows;
 import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.maintenance.RemoveOrphanFiles;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -301,14 +301,26 @@ class ArchitectureTest {
                 .definedBy("dev.tarn.format.lsm.merge..")
                 .layer("sort")
                 .definedBy("dev.tarn.format.lsm.sort..")
+                .layer("run")
+                .definedBy("dev.tarn.format.lsm.run..")
+                .layer("compaction")
+                .definedBy("dev.tarn.format.lsm.compaction..")
+                .layer("lookup")
+                .definedBy("dev.tarn.format.lsm.lookup..")
                 .layer("tree")
                 .definedBy("dev.tarn.format.lsm.tree..")
                 .whereLayer("tree")
                 .mayNotBeAccessedByAnyLayer()
-                .whereLayer("sort")
+                .whereLayer("compaction")
                 .mayOnlyBeAccessedByLayers("tree")
+                .whereLayer("lookup")
+                .mayOnlyBeAccessedByLayers("tree")
+                .whereLayer("run")
+                .mayOnlyBeAccessedByLayers("compaction", "lookup", "tree")
+                .whereLayer("sort")
+                .mayOnlyBeAccessedByLayers("run", "compaction", "lookup", "tree")
                 .whereLayer("merge")
-                .mayOnlyBeAccessedByLayers("sort", "tree")
+                .mayOnlyBeAccessedByLayers("sort", "run", "compaction", "lookup", "tree")
                 .check(classes);
     }
 
@@ -397,5 +409,16 @@ class ArchitectureTest {
     private static boolean isOrNestedIn(JavaClass target, Class<?> type) {
         return target.getName().equals(type.getName())
                 || target.getName().startsWith(type.getName() + "$");
+    }
+
+    /** Within format, sub-packages too: a package never needs one that needs it back. */
+    @Test
+    void formatSubPackagesAreFreeOfCycles() {
+        slices().matching("dev.tarn.format.(**)").should().beFreeOfCycles().check(classes);
+    }
+
+    @Test
+    void connectorPackagesAreFreeOfCycles() {
+        slices().matching("dev.tarn.connector.(**)").should().beFreeOfCycles().check(classes);
     }
 }

@@ -1,5 +1,12 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.connector.source.enumerator.TableWatermarks;
+import dev.tarn.connector.source.enumerator.TarnContinuousEnumerator;
+import dev.tarn.connector.source.enumerator.TarnEnumeratorState;
+import dev.tarn.connector.source.enumerator.TarnEnumeratorStateSerializer;
+import dev.tarn.connector.source.enumerator.TarnSplitEnumerator;
+import dev.tarn.connector.source.split.TarnSplit;
+import dev.tarn.connector.source.split.TarnSplitSerializer;
 import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;

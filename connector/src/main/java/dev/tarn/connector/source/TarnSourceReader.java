@@ -1,5 +1,16 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.connector.source.reader.BucketFetchers;
+import dev.tarn.connector.source.reader.RowBatch;
+import dev.tarn.connector.source.reader.RowWatermarks;
+import dev.tarn.connector.source.reader.SnapshotWatermarks;
+import dev.tarn.connector.source.reader.TarnRecordEmitter;
+import dev.tarn.connector.source.reader.TarnSplitReader;
+import dev.tarn.connector.source.split.SnapshotWatermark;
+import dev.tarn.connector.source.split.SplitsFinished;
+import dev.tarn.connector.source.split.SplitsRestored;
+import dev.tarn.connector.source.split.TarnSplit;
+import dev.tarn.connector.source.split.TarnSplitState;
 import dev.tarn.format.read.TableRead;
 import java.util.ArrayList;
 import java.util.List;

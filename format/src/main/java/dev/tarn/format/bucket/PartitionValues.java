@@ -10,7 +10,7 @@ import org.apache.flink.table.types.logical.LogicalType;
 /**
  * Converts partition values between Flink internal data and the strings a {@link
  * dev.tarn.format.manifest.Partition} holds. The mapping is one-to-one for every partition type a
- * table accepts (see {@code Tables}).
+ * table accepts (the partition types the schema rules allow).
  */
 final class PartitionValues {
 

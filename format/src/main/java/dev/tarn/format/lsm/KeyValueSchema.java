@@ -1,6 +1,5 @@
 package dev.tarn.format.lsm;
 
-import dev.tarn.format.manifest.DataFile.KeyRange;
 import dev.tarn.format.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,11 +129,6 @@ public final class KeyValueSchema {
         public int size() {
             return size;
         }
-
-        /** Copies the last key set's bytes to {@code target} at {@code offset}. */
-        public void copyTo(byte[] target, int offset) {
-            System.arraycopy(encoder.buffer(), 0, target, offset, size);
-        }
     }
 
     public LastKey newLastKey() {
@@ -149,11 +143,6 @@ public final class KeyValueSchema {
     /** Orders the key of a table row against a key encoded by a {@link LastKey}. */
     public int compareToKey(RowData row, byte[] key) {
         return keyRowOrder.compare(ProjectedRowData.from(keyIndexes).replaceRow(row), keyRow(key));
-    }
-
-    /** True if the two ranges share a key. */
-    public boolean overlap(KeyRange a, KeyRange b) {
-        return compareKeys(a.min(), b.max()) <= 0 && compareKeys(b.min(), a.max()) <= 0;
     }
 
     private BinaryRowData keyRow(byte[] bytes) {

@@ -10,13 +10,20 @@
  *    ^
  *   sort       the write buffer of a bucket, spilling to local disk, and merging its runs back
  *    ^
- *   tree       sorted runs of data files, levels, compaction, and a bucket's writer and reader
+ *   run        sorted runs of data files: written, read, merged; a bucket's reader
+ *    ^                              ^
+ *   compaction which runs to merge,  lookup   a bucket's current rows by key, and the changes
+ *              and the merge task             a flush makes to them (lookup changelog)
+ *    ^                              ^
+ *   tree       levels and a bucket's writer, which flushes, compacts and looks up
  * </pre>
  *
  * Code outside {@code lsm} uses a few entry points only: {@link
- * dev.tarn.format.lsm.KeyValueSchema}, the merge-function factory, {@code BucketTrees} (which
- * starts the writer of each bucket of a table write, {@code BucketTreeWriter}) and the bucket's
- * reader ({@code BucketTreeReader}).
+ * dev.tarn.format.lsm.KeyValueSchema}, the merge functions, {@code BucketTrees} (which starts the
+ * writer of each bucket of a table write, {@code BucketTreeWriter}), the bucket's reader ({@code
+ * BucketTreeReader} and its column opener), the current rows of a bucket ({@code CurrentRows}, for
+ * a streaming read that completes upserts) and {@link dev.tarn.format.lsm.RowCopier} with {@link
+ * dev.tarn.format.lsm.RowBytes} (rows in Flink's binary format, handed between threads).
  *
  * <h2>Changes, sequence numbers and tombstones</h2>
  *

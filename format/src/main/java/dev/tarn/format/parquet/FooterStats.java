@@ -1,6 +1,8 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.parquet.schema.DecimalEncoding;
+import dev.tarn.format.parquet.schema.TimestampEncoding;
 import java.util.HashMap;
 import java.util.Map;
 import javax.annotation.Nullable;

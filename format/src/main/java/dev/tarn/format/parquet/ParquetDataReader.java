@@ -1,6 +1,15 @@
 package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.parquet.codec.TarnCodecFactory;
+import dev.tarn.format.parquet.read.ColumnMapping;
+import dev.tarn.format.parquet.read.ColumnarRowGroupReader;
+import dev.tarn.format.parquet.read.FlatColumnReaders;
+import dev.tarn.format.parquet.read.MappedVectors;
+import dev.tarn.format.parquet.read.ParquetInputFile;
+import dev.tarn.format.parquet.read.RecordRowGroupReader;
+import dev.tarn.format.parquet.read.RowGroupReader;
+import dev.tarn.format.parquet.schema.ParquetSchemas;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.row.BinaryRowBatch;
 import java.io.Closeable;
@@ -99,14 +108,6 @@ public final class ParquetDataReader implements Closeable {
     }
 
     /**
-     * How the columns read from a file written under one schema version become the columns of
-     * another (the table's field-id mapping): per returned column of {@code readType}, the index of
-     * the file column of {@code fileType} it reads, whose type it has or widens, or -1 to return
-     * {@code constants[i]} in every row (Flink internal data: a default, or null).
-     */
-    public record Columns(RowType fileType, RowType readType, int[] sources, Object[] constants) {}
-
-    /**
      * Opens a file written with the columns {@code columns.fileType()} (those to read, under the
      * file's names) and returns rows of {@code columns.readType()}. A columnar read maps the
      * decoded vectors once per batch ({@link MappedVectors}) and stays columnar; any other read
@@ -118,7 +119,7 @@ public final class ParquetDataReader implements Closeable {
             FileIO io,
             Path path,
             long fileLength,
-            Columns columns,
+            ColumnMapping columns,
             UnaryOperator<RowData> rows,
             int batchRows)
             throws IOException {
@@ -154,7 +155,7 @@ public final class ParquetDataReader implements Closeable {
 
     /**
      * {@code batchRows} 0 takes the default batch; {@code mapping}: the columnar reader's, if it is
-     * columnar (see {@link Columns}).
+     * columnar (see {@link ColumnMapping}).
      */
     private static ParquetDataReader open(
             FileIO io,
@@ -165,7 +166,7 @@ public final class ParquetDataReader implements Closeable {
             @Nullable Predicate filter,
             boolean vectorized,
             int batchRows,
-            @Nullable Columns mapping)
+            @Nullable ColumnMapping mapping)
             throws IOException {
         ParquetInputFile file = new ParquetInputFile(io, path, fileLength);
         // Tarn wrote the file, so its Parquet schema follows from its row type: the filter can be

@@ -2,6 +2,12 @@ package dev.tarn.format.parquet;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
+import dev.tarn.format.parquet.schema.ParquetSchemas;
+import dev.tarn.format.parquet.write.FlatRowWriter;
+import dev.tarn.format.parquet.write.PageLayout;
+import dev.tarn.format.parquet.write.ParquetOutputFile;
+import dev.tarn.format.parquet.write.ParquetRowWriter;
+import dev.tarn.format.parquet.write.RecordRowWriter;
 import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.io.Closeable;
 import java.io.IOException;
@@ -78,6 +84,11 @@ public final class ParquetDataWriter implements Closeable {
                 case GZIP -> CompressionCodecName.GZIP;
                 case NONE -> CompressionCodecName.UNCOMPRESSED;
             };
+        }
+
+        /** These options as the row writers take them. */
+        PageLayout layout() {
+            return new PageLayout(codecName(), rowGroupSize, pageSize, dictionary);
         }
 
         /** zstd, 128 MiB row groups, 1 MiB pages, dictionary encoding on. */
@@ -193,8 +204,8 @@ public final class ParquetDataWriter implements Closeable {
         try {
             ParquetRowWriter writer =
                     writePath == WritePath.FLAT
-                            ? new FlatRowWriter(file, rowType, options)
-                            : new RecordRowWriter(file, rowType, options, version);
+                            ? new FlatRowWriter(file, rowType, options.layout())
+                            : new RecordRowWriter(file, rowType, options.layout(), version);
             return new ParquetDataWriter(io, path, rowType, file, writer, writePath);
         } catch (IOException | RuntimeException e) {
             if (file.created()) {

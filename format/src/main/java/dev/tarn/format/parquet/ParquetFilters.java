@@ -1,5 +1,8 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.parquet.schema.DecimalEncoding;
+import dev.tarn.format.parquet.schema.ParquetSchemas;
+import dev.tarn.format.parquet.schema.TimestampEncoding;
 import dev.tarn.format.predicate.Predicate;
 import java.util.HashSet;
 import java.util.Set;

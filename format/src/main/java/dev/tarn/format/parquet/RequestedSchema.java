@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.parquet.schema.ParquetSchemas;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

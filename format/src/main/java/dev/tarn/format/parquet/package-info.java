@@ -1,40 +1,20 @@
 /**
- * Tarn's data files: Parquet, written and read without Hadoop.
+ * Tarn's data files: Parquet, written and read without Hadoop. This package is the door; the
+ * packages below it are its parts and never reach back up.
  *
  * <p>Entry points: {@link dev.tarn.format.parquet.ParquetDataWriter} writes one file of Flink
  * {@code RowData} and returns its {@link dev.tarn.format.parquet.ParquetDataWriter.DataFileStats}
- * (taken from the footer); {@link dev.tarn.format.parquet.ParquetDataReader} reads a projection of
- * a file, skipping row groups that a {@link dev.tarn.format.predicate.Predicate} cannot match. Rows
- * whose columns are all atomic are encoded column by column by Tarn's own page encoders ({@code
- * FlatRowWriter}, {@code ColumnChunkWriter}), which hand finished pages to Parquet's page store;
- * rows with a nested column go through Parquet's record API ({@code RecordRowWriter}). Both use the
- * same page format and encodings and write the same statistics.
- *
- * <p>Layout of a data file, fixed by {@code ParquetSchemas} and the encodings beside it:
+ * (taken from the footer by {@code FooterStats}); {@link dev.tarn.format.parquet.ParquetDataReader}
+ * reads a projection of a file ({@code RequestedSchema}), skipping row groups that a {@link
+ * dev.tarn.format.predicate.Predicate} cannot match ({@code ParquetFilters}).
  *
  * <pre>
- *   Flink type                     Parquet type
- *   BOOLEAN                        boolean
- *   TINYINT / SMALLINT / INT       int32 (INT(8) / INT(16) / none)
- *   BIGINT                         int64
- *   FLOAT / DOUBLE                 float / double
- *   DECIMAL(p, s)                  int32 p<=9, int64 p<=18, fixed_len_byte_array otherwise; DECIMAL(p, s)
- *   CHAR / VARCHAR                 binary STRING (UTF-8)
- *   BINARY / VARBINARY             binary
- *   DATE                           int32 DATE (days since 1970-01-01)
- *   TIME(p)                        int32 TIME(MILLIS, local) at every precision
- *   TIMESTAMP(p) / TIMESTAMP_LTZ   int64 TIMESTAMP(MILLIS) p<=3, TIMESTAMP(MICROS) p<=6, INT96 p>6
- *                                  (isAdjustedToUTC false for TIMESTAMP, true for TIMESTAMP_LTZ)
- *   ARRAY&lt;T&gt;                       3-level LIST: group (LIST) { repeated group list { element } }
- *   MAP&lt;K, V&gt; / MULTISET&lt;T&gt;        group (MAP) { repeated group key_value { key; value } };
- *                                  a multiset maps each element to its INT count
- *   ROW                            group of its fields
+ *   ParquetDataWriter --rows--> write (flat column chunks | Parquet's record API) --pages--> codec
+ *   ParquetDataReader <--rows-- read (column vectors | record converters) <--pages-- codec
+ *                      both map types through schema; neither depends on the other
  * </pre>
  *
- * Every column, field, element and value is OPTIONAL, except map keys of a NOT NULL key type
- * (REQUIRED). Pages are v1, dictionary-encoded while the dictionary pays and stays under the page
- * size (a column that outgrew it is PLAIN for the rest of its file), compressed with ZSTD
- * (default), GZIP or not at all. The key-value metadata {@code tarn.row-type} holds the writer's
- * Flink row type.
+ * Invariant: both write paths produce the same file (page format, encodings, statistics), and both
+ * read paths return the same rows; the tests compare them.
  */
 package dev.tarn.format.parquet;

@@ -2,7 +2,7 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
-import dev.tarn.format.lsm.tree.CurrentRows;
+import dev.tarn.format.lsm.lookup.CurrentRows;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.ManifestEntry;

@@ -2,7 +2,7 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.merge.MergeFunctions;
-import dev.tarn.format.lsm.tree.BucketTreeReader;
+import dev.tarn.format.lsm.run.BucketTreeReader;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.table.DataFileOpener;

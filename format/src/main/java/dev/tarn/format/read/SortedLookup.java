@@ -1,6 +1,6 @@
 package dev.tarn.format.read;
 
-import dev.tarn.format.lsm.tree.CurrentRows;
+import dev.tarn.format.lsm.lookup.CurrentRows;
 import java.io.IOException;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;

@@ -1,6 +1,6 @@
 package dev.tarn.format.table;
 
-import dev.tarn.format.parquet.ParquetDataReader;
+import dev.tarn.format.parquet.read.ColumnMapping;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.schema.TableSchema.DataField;
 import java.math.RoundingMode;
@@ -91,8 +91,8 @@ final class FieldIdMapping implements UnaryOperator<RowData> {
     }
 
     /** The mapping as the columnar reader takes it (the same as {@link #apply}, by vectors). */
-    ParquetDataReader.Columns columns() {
-        return new ParquetDataReader.Columns(fileReadType, readType, sources, constants);
+    ColumnMapping columns() {
+        return new ColumnMapping(fileReadType, readType, sources, constants);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.parquet.codec.TarnCodecFactory;
+import dev.tarn.format.parquet.read.ParquetInputFile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,6 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.parquet.ParquetDataWriter.DataFileStats;
 import dev.tarn.format.parquet.ParquetDataWriter.WritePath;
+import dev.tarn.format.parquet.codec.TarnCodecFactory;
+import dev.tarn.format.parquet.read.ParquetInputFile;
 import dev.tarn.format.schema.TableConfig.FileCompression;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,6 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  * they pay, and a file whose column outgrew its dictionary stops trying.
  */
 class FlatRowWriterTest {
+
+    /**
+     * The values a dictionary column writer samples before it judges a column near-unique (its
+     * {@code SAMPLE}, private to the write package).
+     */
+    private static final int DICTIONARY_SAMPLE = 4096;
 
     @TempDir java.nio.file.Path dir;
 
@@ -155,7 +163,7 @@ class FlatRowWriterTest {
             rows.add(
                     GenericRowData.of(
                             // Distinct for the first sample, then a few thousand values repeating.
-                            i < DictionaryColumnWriter.SAMPLE ? i * 31 : (i % 3000) * 31,
+                            i < DICTIONARY_SAMPLE ? i * 31 : (i % 3000) * 31,
                             // 3,000 values at random: many repeats within the first sample.
                             (long) random.nextInt(3000)));
         }

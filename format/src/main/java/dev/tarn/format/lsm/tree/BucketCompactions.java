@@ -1,5 +1,11 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.lsm.compaction.CompactionTask;
+import dev.tarn.format.lsm.compaction.CompactionUnit;
+import dev.tarn.format.lsm.compaction.SortedRunInfo;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRun;
+import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
 import java.io.IOException;

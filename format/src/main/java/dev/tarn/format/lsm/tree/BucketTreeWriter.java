@@ -2,7 +2,12 @@ package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.compaction.UniversalCompaction;
+import dev.tarn.format.lsm.lookup.LookupChangelog;
 import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.lsm.run.SortedRun;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
@@ -46,7 +51,7 @@ import org.apache.flink.table.types.logical.RowType;
  * input as it comes ({@code input}), or, at each flush, the changes of the rows the flush makes
  * ({@code lookup}, {@link LookupChangelog}: the previous row of each key it changes, from an index
  * of the bucket's current rows, alone where the level-0 files hold the rest of the changes); or
- * each full compaction, the changes of the rows of the last level ({@code full-compaction}, {@link
+ * each full compaction, the changes of the rows of the last level ({@code full-compaction}, {@code
  * FullCompactionChangelog}), handed out with the compaction.
  *
  * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share.
@@ -117,7 +122,7 @@ public final class BucketTreeWriter implements AutoCloseable {
                 changes.storesInput()
                         ? new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG)
                         : null;
-        this.lookup = LookupChangelog.of(setup, target, opener, this::treeFiles);
+        this.lookup = lookupChangelog(setup, target, opener, this::treeFiles);
         this.fullCompactions = FullCompactionSchedule.of(setup);
         fullCompactions.started(levels.runs());
     }
@@ -395,5 +400,29 @@ public final class BucketTreeWriter implements AutoCloseable {
         if (!compactions.collect(block)) {
             markStale();
         }
+    }
+
+    /** The lookup changelog of a bucket's writer, or null if its setup asks for none. */
+    @Nullable
+    private static LookupChangelog lookupChangelog(
+            Setup setup,
+            KeyValueFileWriter.Target target,
+            BucketTreeReader.ColumnOpener opener,
+            Supplier<List<DataFile>> treeFiles) {
+        ChangelogSetup changelog = setup.changelog();
+        if (changelog.kind() != ChangelogSetup.Kind.LOOKUP) {
+            return null;
+        }
+        return new LookupChangelog(
+                setup.schema(),
+                setup.merges(),
+                opener,
+                treeFiles,
+                new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG),
+                changelog.beforeImages()
+                        ? new KeyValueFileWriter(
+                                target.forChangelog(), 0, FileContent.BEFORE_IMAGES)
+                        : null,
+                changelog.lookupMemory());
     }
 }

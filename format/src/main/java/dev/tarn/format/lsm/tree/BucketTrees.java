@@ -2,8 +2,11 @@ package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.compaction.UniversalCompaction;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataWriter;

@@ -1,5 +1,7 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.lsm.lookup.LookupChangelog;
+import dev.tarn.format.lsm.lookup.LookupMemory;
 import javax.annotation.Nullable;
 
 /**
@@ -31,7 +33,7 @@ record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory, boolean be
         LOOKUP,
         /**
          * The changes of the rows of the last level, written by each compaction to it ({@code
-         * full-compaction}, {@link FullCompactionChangelog}).
+         * full-compaction}, {@code FullCompactionChangelog}).
          */
         FULL_COMPACTION
     }

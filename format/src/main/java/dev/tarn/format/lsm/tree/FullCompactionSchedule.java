@@ -1,5 +1,6 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.lsm.run.SortedRun;
 import java.util.List;
 
 /**

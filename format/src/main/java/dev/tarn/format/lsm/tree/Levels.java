@@ -1,6 +1,7 @@
 package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.run.SortedRun;
 import dev.tarn.format.manifest.DataFile;
 import java.util.ArrayList;
 import java.util.Collection;

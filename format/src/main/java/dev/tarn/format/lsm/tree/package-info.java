@@ -1,21 +1,9 @@
 /**
- * The LSM tree of one bucket: its sorted runs of data files, its levels, its compaction, and its
- * writer and reader. {@link dev.tarn.format.lsm.tree.BucketTrees} is the way in for a table write:
- * it checks the table's options and starts each bucket's writer; {@link
- * dev.tarn.format.lsm.tree.BucketTreeReader} reads a bucket. Everything else here is
- * package-private.
- *
- * <h2>Sorted runs</h2>
- *
- * A {@code SortedRun} is a sequence of changes in (key, sequence) order; a run of data files holds
- * at most one change per key and its files never overlap in key range. {@code KeyValueFileWriter}
- * writes a run's files, rolling at the target size and recording key and sequence ranges; {@code
- * SortedRunReader} reads them back. {@code FileRunMerge} merges runs of data files (one change per
- * key each) in place without copying rows, for compaction and reads: it walks the runs, given
- * oldest first, in key order and feeds each key's versions to a merge function, ties in sequence
- * going to the newer run. With {@code dropDeletes} (nothing older lies below the output: the last
- * level, or a read) it drops results that are tombstones; otherwise it keeps them to hide older
- * versions below.
+ * The LSM tree of one bucket: its levels and its writer. {@link
+ * dev.tarn.format.lsm.tree.BucketTrees} is the way in for a table write: it checks the table's
+ * options and starts each bucket's writer. The runs, their files and the bucket's reader are {@code
+ * lsm.run}'s; the compaction policy and task {@code lsm.compaction}'s; the lookup index and lookup
+ * changelog {@code lsm.lookup}'s. Everything else here is package-private.
  *
  * <h2>Levels</h2>
  *
@@ -33,36 +21,13 @@
  *                                  L5: [ run                       ]   oldest, no tombstones
  * </pre>
  *
- * <h2>Compaction</h2>
- *
- * {@code UniversalCompaction} decides when to merge which newest runs, by size amplification, size
- * ratio and run count, and at which level the result goes. Merging always takes a prefix of the
- * newest runs, which keeps the sequence order of runs intact. Tombstones are kept by merges whose
- * output has older runs below it, and dropped when nothing older remains (output at the last level)
- * and by reads.
- *
  * <h2>The bucket's life</h2>
  *
  * {@link dev.tarn.format.lsm.tree.BucketTreeWriter} is one bucket's writer: it numbers changes,
- * flushes the buffer to level 0, keeps the levels and runs one compaction at a time in the
- * background ({@code BucketCompactions}, {@code CompactionTask}), and hands out what changed at
- * each commit. {@link dev.tarn.format.lsm.tree.BucketTreeReader} reads a bucket as of a snapshot:
- * it splits the files into sections of overlapping key ranges ({@code Sections}) and merges only
- * where files overlap.
- *
- * <h2>Changelog files</h2>
- *
- * With {@code changelog-producer} = {@code lookup}, each flush also writes the changes of the rows
- * it makes ({@code LookupChangelog}): for every key it changes, the key's previous row, from a
- * {@code LookupIndex} of the bucket's current rows kept across commits in memory the buckets share
- * ({@code LookupMemory}, least recently used evicted), or, for a bucket whose rows do not fit, read
- * from its files by a merge join of the flush's keys with the sections they fall in ({@code
- * PreviousRows}).
- *
- * <p>With {@code full-compaction}, each compaction of every run to the last level also writes the
- * changes between the last level's rows before and after it ({@code FullCompactionChangelog}, fed
- * by {@code FileRunMerge}'s diff of each key's oldest-run version and merged result); they travel
- * with the compaction's files and are published or dropped with them. {@code
- * FullCompactionSchedule} says when a writer compacts fully.
+ * flushes the buffer to level 0 (with the lookup changelog of the flush, if the table asks for one:
+ * {@code ChangelogSetup}), keeps the levels and runs one compaction at a time in the background
+ * ({@code BucketCompactions}; fully, as {@code FullCompactionSchedule} says, for a {@code
+ * full-compaction} changelog or {@code full-compaction.delta-commits}), and hands out what changed
+ * at each commit.
  */
 package dev.tarn.format.lsm.tree;

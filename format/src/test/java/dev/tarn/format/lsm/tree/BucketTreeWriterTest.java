@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.compaction.UniversalCompaction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.parquet.ParquetDataWriter;

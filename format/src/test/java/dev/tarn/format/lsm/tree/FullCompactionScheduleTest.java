@@ -2,6 +2,7 @@ package dev.tarn.format.lsm.tree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.lsm.run.SortedRun;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,12 @@ import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.TestRows;
+import dev.tarn.format.lsm.compaction.UniversalCompaction;
+import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
@@ -38,9 +42,9 @@ import org.apache.flink.types.RowKind;
  * changelog files of each commit as text such as {@code "-U[1, 10, x]"}, and the bucket's current
  * rows as a merged read sees them.
  */
-final class LookupBucket implements AutoCloseable {
+public final class LookupBucket implements AutoCloseable {
 
-    static final RowType TABLE =
+    public static final RowType TABLE =
             RowType.of(
                     new LogicalType[] {new IntType(false), new BigIntType(), new VarCharType(20)},
                     new String[] {"k", "a", "b"});
@@ -239,7 +243,7 @@ final class LookupBucket implements AutoCloseable {
     }
 
     /** {@code [k, a, b]} of a row whose first fields are the table's. */
-    static String text(RowData row) {
+    public static String text(RowData row) {
         return "["
                 + row.getInt(0)
                 + ", "

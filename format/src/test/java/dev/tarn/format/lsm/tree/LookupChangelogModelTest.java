@@ -4,6 +4,7 @@ import static dev.tarn.format.lsm.tree.LookupBucket.change;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.ChangelogChecks;
+import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.schema.MergeEngine;
 import java.util.ArrayList;

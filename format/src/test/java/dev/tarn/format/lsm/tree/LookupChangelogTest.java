@@ -7,6 +7,7 @@ import static org.apache.flink.types.RowKind.UPDATE_AFTER;
 import static org.apache.flink.types.RowKind.UPDATE_BEFORE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.lsm.lookup.RowPages;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.schema.MergeEngine;
 import java.util.ArrayList;

@@ -1,0 +1,75 @@
+package dev.tarn.connector.source.split;
+
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.SplitCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers: its id and
+ * the reader's position in it, then the {@link Split} in the format's {@link SplitCodec}. Version 2
+ * added the split's kind and the position as file and rows in it; version 3 each file's content;
+ * version 1 splits (whole snapshots, with a count of rows emitted) and version 2 splits (whose
+ * files' content their names tell) are still read.
+ */
+public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
+
+    static final int VERSION = 3;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
+
+    @Override
+    public int getVersion() {
+        return VERSION;
+    }
+
+    @Override
+    public byte[] serialize(TarnSplit split) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        write(out, split);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    public static void write(DataOutput out, TarnSplit split) throws IOException {
+        out.writeUTF(split.id());
+        out.writeInt(split.fileIndex());
+        out.writeLong(split.rowsInFile());
+        SplitCodec.write(out, split.split());
+    }
+
+    @Override
+    public TarnSplit deserialize(int version, byte[] serialized) throws IOException {
+        checkVersion(version);
+        return read(version, new DataInputStream(new ByteArrayInputStream(serialized)));
+    }
+
+    static void checkVersion(int version) throws IOException {
+        if (!SUPPORTED.contains(version)) {
+            throw new IOException(
+                    "Cannot read a Tarn split of version "
+                            + version
+                            + "; supported versions: "
+                            + SUPPORTED);
+        }
+    }
+
+    public static TarnSplit read(int version, DataInput in) throws IOException {
+        String id = in.readUTF();
+        // Version 1 counted the rows emitted from the whole split: file -1 says so.
+        int fileIndex = version == 1 ? -1 : in.readInt();
+        long rows = in.readLong();
+        Split split =
+                version >= 3
+                        ? SplitCodec.read(in, id)
+                        : SplitCodec.readWithoutContent(in, id, version == 2);
+        return new TarnSplit(id, split, fileIndex, rows);
+    }
+}

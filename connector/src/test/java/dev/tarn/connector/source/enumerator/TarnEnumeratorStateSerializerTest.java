@@ -1,0 +1,81 @@
+package dev.tarn.connector.source.enumerator;
+
+import static dev.tarn.connector.ContentForms.file;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.tarn.connector.ContentForms;
+import dev.tarn.connector.source.split.TarnSplit;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileContent;
+import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.read.Split;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The enumerator's checkpoint keeps the table's watermark, the readers' reports and its pending
+ * splits with each file's content.
+ */
+class TarnEnumeratorStateSerializerTest {
+
+    private final TarnEnumeratorStateSerializer serializer = new TarnEnumeratorStateSerializer();
+
+    @Test
+    void version4KeepsTheWatermarkTheReportsAndTheSplits() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(4);
+        TarnSplit pending =
+                new TarnSplit(
+                        "8-1",
+                        new Split(
+                                8,
+                                Partition.EMPTY,
+                                1,
+                                2,
+                                List.of(file("changelog-1.parquet", FileContent.BEFORE_IMAGES)),
+                                Split.Kind.CHANGELOG),
+                        0,
+                        0);
+        TarnEnumeratorState state =
+                new TarnEnumeratorState(
+                        9, List.of(pending), Map.of("7-0", 7L), 4_000L, Map.of(8L, 6_000L));
+        assertThat(serializer.deserialize(4, serializer.serialize(state))).isEqualTo(state);
+        TarnEnumeratorState none = new TarnEnumeratorState(9, List.of(), Map.of(), null, Map.of());
+        assertThat(serializer.deserialize(4, serializer.serialize(none))).isEqualTo(none);
+    }
+
+    @Test
+    void version3HoldsSplitsWhoseFileNamesTellTheirContent() throws Exception {
+        List<DataFile> files =
+                List.of(
+                        file("before-1.parquet", FileContent.BEFORE_IMAGES),
+                        file("data-2.parquet", FileContent.DATA));
+        TarnSplit pending =
+                new TarnSplit(
+                        "8-1",
+                        new Split(8, Partition.EMPTY, 1, 2, files, Split.Kind.CHANGELOG),
+                        0,
+                        0);
+        TarnEnumeratorState state =
+                new TarnEnumeratorState(9, List.of(pending), Map.of(), 4_000L, Map.of());
+        byte[] v3 = ContentForms.withoutContent(serializer.serialize(state), files);
+
+        assertThat(serializer.deserialize(3, v3)).isEqualTo(state);
+    }
+
+    @Test
+    void version2IsReadWithoutAWatermark() throws Exception {
+        TarnEnumeratorState state =
+                new TarnEnumeratorState(9, List.of(), Map.of("7-0", 7L), null, Map.of());
+        byte[] v4 = serializer.serialize(state);
+        // Version 2 is version 4 without the absent watermark's flag and the empty reports.
+        byte[] v2 = Arrays.copyOf(v4, v4.length - 1 - Integer.BYTES);
+        assertThat(serializer.deserialize(2, v2)).isEqualTo(state);
+        assertThatThrownBy(() -> serializer.deserialize(5, v4))
+                .hasMessage(
+                        "Cannot read a Tarn enumerator checkpoint of version 5; supported"
+                                + " versions: [1, 2, 3, 4]");
+    }
+}

@@ -1,0 +1,144 @@
+package dev.tarn.format.parquet.read;
+
+import dev.tarn.format.row.BinaryRowBatch;
+import java.io.IOException;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.columnar.vector.ColumnVector;
+import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Reads rows of flat schemas column by column: each batch of up to {@link #BATCH_ROWS} rows (or as
+ * many as asked for) is decoded into one vector per column by {@link FlatColumnReader}s, then
+ * served as a reused {@link BatchRow} that points into the vectors. This skips Parquet's record
+ * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans. With a
+ * mapping, the decoded vectors of a file of an older schema version become the reading schema's
+ * once per batch ({@link MappedVectors}), and the batch stays columnar.
+ */
+public final class ColumnarRowGroupReader implements RowGroupReader {
+
+    /** Rows per batch: large enough to amortize the per-column loop, small enough for L2. */
+    public static final int BATCH_ROWS = 2048;
+
+    private final FlatColumnReader[] columns;
+    private final ColumnDescriptor[] descriptors;
+    private final VectorizedColumnBatch batch;
+    private final BatchRow row;
+    private final int batchRows;
+    @Nullable private final BinaryTransposer transposer;
+    @Nullable private final MappedVectors mapped;
+    private long rowsLeftInGroup;
+    private int rowsInBatch;
+    private int nextRow;
+
+    public ColumnarRowGroupReader(MessageType requested, RowType readType) {
+        this(requested, readType, BATCH_ROWS);
+    }
+
+    /**
+     * @param batchRows rows decoded per batch
+     */
+    public ColumnarRowGroupReader(MessageType requested, RowType readType, int batchRows) {
+        this(requested, readType, batchRows, null);
+    }
+
+    /**
+     * @param readType the file's columns to decode
+     * @param mapping if not null, how the decoded columns become the returned ones ({@link
+     *     MappedVectors#supports} them); null returns the decoded columns
+     */
+    public ColumnarRowGroupReader(
+            MessageType requested,
+            RowType readType,
+            int batchRows,
+            @Nullable ColumnMapping mapping) {
+        int arity = readType.getFieldCount();
+        this.batchRows = batchRows;
+        this.columns = new FlatColumnReader[arity];
+        this.descriptors = new ColumnDescriptor[arity];
+        ColumnVector[] vectors = new ColumnVector[arity];
+        BytesColumnReader[] bytes = new BytesColumnReader[arity];
+        for (int i = 0; i < arity; i++) {
+            descriptors[i] =
+                    requested.getColumnDescription(new String[] {requested.getFieldName(i)});
+            columns[i] = FlatColumnReaders.of(readType.getTypeAt(i), descriptors[i], batchRows);
+            vectors[i] = columns[i].vector();
+            bytes[i] = columns[i] instanceof BytesColumnReader reader ? reader : null;
+        }
+        RowType outType = readType;
+        if (mapping != null) {
+            this.mapped = MappedVectors.of(mapping, vectors, bytes, batchRows);
+            vectors = mapped.vectors();
+            bytes = mapped.bytes();
+            outType = mapping.readType();
+        } else {
+            this.mapped = null;
+        }
+        BytesColumnReader[] strings = new BytesColumnReader[outType.getFieldCount()];
+        for (int i = 0; i < strings.length; i++) {
+            LogicalTypeRoot root = outType.getTypeAt(i).getTypeRoot();
+            if (root == LogicalTypeRoot.CHAR || root == LogicalTypeRoot.VARCHAR) {
+                strings[i] = bytes[i];
+            }
+        }
+        this.batch = new VectorizedColumnBatch(vectors);
+        this.row = new BatchRow(batch, strings);
+        this.transposer = BinaryTransposer.of(outType, vectors, bytes);
+    }
+
+    @Override
+    public void startRowGroup(PageReadStore pages) throws IOException {
+        for (int i = 0; i < columns.length; i++) {
+            columns[i].startRowGroup(pages.getPageReader(descriptors[i]));
+        }
+        rowsLeftInGroup = pages.getRowCount();
+        rowsInBatch = 0;
+        nextRow = 0;
+    }
+
+    @Override
+    @Nullable
+    public RowData next() throws IOException {
+        if (nextRow == rowsInBatch) {
+            if (rowsLeftInGroup == 0) {
+                return null;
+            }
+            int rows = (int) Math.min(batchRows, rowsLeftInGroup);
+            for (FlatColumnReader column : columns) {
+                column.readBatch(rows);
+            }
+            if (mapped != null) {
+                mapped.convert(rows);
+            }
+            batch.setNumRows(rows);
+            rowsLeftInGroup -= rows;
+            rowsInBatch = rows;
+            nextRow = 0;
+        }
+        row.setRow(nextRow++);
+        return row;
+    }
+
+    @Override
+    public int buffered() {
+        return rowsInBatch - nextRow;
+    }
+
+    @Override
+    public int transferBuffered(BinaryRowBatch out, int max) {
+        if (transposer == null) {
+            return 0;
+        }
+        int rows = Math.min(Math.min(max, out.remaining()), rowsInBatch - nextRow);
+        if (rows > 0) {
+            transposer.write(nextRow, rows, out);
+            nextRow += rows;
+        }
+        return rows;
+    }
+}
