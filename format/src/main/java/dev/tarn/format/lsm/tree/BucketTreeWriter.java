@@ -54,7 +54,9 @@ import org.apache.flink.table.types.logical.RowType;
  * each full compaction, the changes of the rows of the last level ({@code full-compaction}, {@code
  * FullCompactionChangelog}), handed out with the compaction.
  *
- * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share.
+ * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share. Over
+ * 400 lines because its states (awaiting restore, writing, stale, rebuilt) and what each allows of
+ * flushes and compactions are one invariant, kept in one place.
  */
 public final class BucketTreeWriter implements AutoCloseable {
 
@@ -122,7 +124,9 @@ public final class BucketTreeWriter implements AutoCloseable {
                 changes.storesInput()
                         ? new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG)
                         : null;
-        this.lookup = lookupChangelog(setup, target, opener, this::treeFiles);
+        this.lookup =
+                setup.changelog()
+                        .newLookup(setup.schema(), setup.merges(), opener, this::treeFiles, target);
         this.fullCompactions = FullCompactionSchedule.of(setup);
         fullCompactions.started(levels.runs());
     }
@@ -400,29 +404,5 @@ public final class BucketTreeWriter implements AutoCloseable {
         if (!compactions.collect(block)) {
             markStale();
         }
-    }
-
-    /** The lookup changelog of a bucket's writer, or null if its setup asks for none. */
-    @Nullable
-    private static LookupChangelog lookupChangelog(
-            Setup setup,
-            KeyValueFileWriter.Target target,
-            BucketTreeReader.ColumnOpener opener,
-            Supplier<List<DataFile>> treeFiles) {
-        ChangelogSetup changelog = setup.changelog();
-        if (changelog.kind() != ChangelogSetup.Kind.LOOKUP) {
-            return null;
-        }
-        return new LookupChangelog(
-                setup.schema(),
-                setup.merges(),
-                opener,
-                treeFiles,
-                new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG),
-                changelog.beforeImages()
-                        ? new KeyValueFileWriter(
-                                target.forChangelog(), 0, FileContent.BEFORE_IMAGES)
-                        : null,
-                changelog.lookupMemory());
     }
 }

@@ -1,7 +1,15 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.lookup.LookupChangelog;
 import dev.tarn.format.lsm.lookup.LookupMemory;
+import dev.tarn.format.lsm.merge.MergeFunction;
+import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.KeyValueFileWriter;
+import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.FileContent;
+import java.util.List;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 
 /**
@@ -68,5 +76,32 @@ record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory, boolean be
     /** Whether the writer stores its input changes as they come. */
     boolean storesInput() {
         return kind == Kind.ALL || kind == Kind.WITHOUT_RETRACTIONS;
+    }
+
+    /**
+     * The lookup changelog of one bucket's writer, writing its changelog (and before-image) files
+     * to {@code target}; null unless this setup is {@link Kind#LOOKUP}.
+     */
+    @Nullable
+    LookupChangelog newLookup(
+            KeyValueSchema schema,
+            Supplier<MergeFunction> merges,
+            BucketTreeReader.ColumnOpener opener,
+            Supplier<List<DataFile>> treeFiles,
+            KeyValueFileWriter.Target target) {
+        if (kind != Kind.LOOKUP) {
+            return null;
+        }
+        return new LookupChangelog(
+                schema,
+                merges,
+                opener,
+                treeFiles,
+                new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG),
+                beforeImages
+                        ? new KeyValueFileWriter(
+                                target.forChangelog(), 0, FileContent.BEFORE_IMAGES)
+                        : null,
+                lookupMemory);
     }
 }
