@@ -115,7 +115,7 @@ class TarnCompactJobITCase {
                 .isEqualTo(Map.of("[2026-11-01]", 4, "[2026-11-30]", 1, "[2026-12-01]", 1));
         assertThat(sql.query("SELECT * FROM db.events ORDER BY id")).isEqualTo(before).hasSize(12);
         assertThat(sql.query("CALL lake.sys.compact('db.events', 'dt=2026-11-30')"))
-                .containsExactly("+I[Table db.events is compacted already: 1 buckets]");
+                .containsExactly("+I[Table db.events is compacted already: 1 bucket]");
     }
 
     @Test

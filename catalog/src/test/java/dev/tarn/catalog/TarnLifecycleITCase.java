@@ -102,7 +102,7 @@ class TarnLifecycleITCase {
         // Positional: keep at most 4, at least 1 (all are younger than snapshot.time-retained).
         assertThat(call("CALL lake.sys.expire_snapshots('db.t', 4, 1)"))
                 .containsExactly(
-                        "+I[Expired 1 snapshots of table db.t, 4 left: deleted 0 data files, 2"
+                        "+I[Expired 1 snapshot of table db.t, 4 left: deleted 0 data files, 2"
                                 + " manifest files and 0 expired tags]");
         assertThat(
                         call(
@@ -200,7 +200,7 @@ class TarnLifecycleITCase {
                         + " is less than retain_min 5; give a retain_max of at least 5 too");
         assertThat(call("CALL lake.sys.expire_snapshots('db.pk')"))
                 .hasSize(1)
-                .allMatch(r -> r.startsWith("+I[Expired 1 snapshots of table db.pk, 4 left:"));
+                .allMatch(r -> r.startsWith("+I[Expired 1 snapshot of table db.pk, 4 left:"));
         // Younger than snapshot.time-retained (1 h): kept down to retain_max only.
         assertThat(call("CALL lake.sys.expire_snapshots(`table` => 'db.pk', retain_max => 4)"))
                 .hasSize(1)

@@ -90,7 +90,7 @@ class TarnMaintenanceITCase {
         assertThat(dryRun).hasSize(2);
         assertThat(dryRun.get(0)).isEqualTo("+I[" + uri(orphan) + ", 4]");
         assertThat(dryRun.get(1))
-                .startsWith("+I[Would remove 1 orphan files (4 bytes) of table db.t older than ")
+                .startsWith("+I[Would remove 1 orphan file (4 bytes) of table db.t older than ")
                 .endsWith("(dry run: nothing was deleted), 4]");
         assertThat(orphan).exists();
 
@@ -99,7 +99,7 @@ class TarnMaintenanceITCase {
                 sql.query("CALL lake.sys.remove_orphan_files('db.t', '" + twoDaysAgo + "')");
         assertThat(removed.get(0)).isEqualTo("+I[" + uri(orphan) + ", 4]");
         assertThat(removed.get(1))
-                .startsWith("+I[Removed 1 orphan files (4 bytes) of table db.t older than ");
+                .startsWith("+I[Removed 1 orphan file (4 bytes) of table db.t older than ");
         assertThat(orphan).doesNotExist();
         assertThat(sql.query("SELECT COUNT(*) FROM db.t")).containsExactly("+I[6]");
 

@@ -106,7 +106,7 @@ class TarnPrimaryKeyITCase {
         assertThat(query("CALL lake.sys.compact('db.log')"))
                 .singleElement()
                 .asString()
-                .contains("Compacted 1 buckets of table db.log into snapshot 4");
+                .contains("Compacted 1 bucket of table db.log into snapshot 4");
         assertThat(query("SELECT * FROM db.log"))
                 .containsExactly("+I[1]", "+I[2]", "+I[3]", "+I[4]");
         try (var files = Files.list(lake.resolve("db.db/log/bucket-0"))) {

@@ -89,28 +89,31 @@ public final class FullCompaction {
         public String summary() {
             if (snapshotId.isEmpty()) {
                 return dropped == 0
-                        ? "Table " + table + " is compacted already: " + buckets + " buckets"
+                        ? "Table "
+                                + table
+                                + " is compacted already: "
+                                + Counts.of(buckets, "bucket")
                         : String.format(
-                                "Compacted no bucket of table %s: writers rewrote all %d buckets"
+                                "Compacted no bucket of table %s: writers rewrote the %s"
                                         + " it compacted while it ran; the table is unchanged, call"
                                         + " compact again",
-                                table, dropped);
+                                table, Counts.of(dropped, "bucket"));
             }
             String line =
                     String.format(
-                            "Compacted %d buckets of table %s into snapshot %d (%d files into %d)",
-                            compacted - dropped,
+                            "Compacted %s of table %s into snapshot %d (%s into %d)",
+                            Counts.of(compacted - dropped, "bucket"),
                             table,
                             snapshotId.getAsLong(),
-                            files.rewritten(),
+                            Counts.of(files.rewritten(), "file"),
                             files.written());
             return dropped == 0
                     ? line
                     : line
                             + String.format(
-                                    "; %d buckets were rewritten by writers while it ran and are"
-                                            + " left as they are",
-                                    dropped);
+                                    "; %s rewritten by writers while it ran and left as" + " %s",
+                                    dropped == 1 ? "1 bucket was" : dropped + " buckets were",
+                                    dropped == 1 ? "it was" : "they were");
         }
     }
 

@@ -48,10 +48,10 @@ public final class RemoveOrphanFiles {
         /** One line for an operator. */
         public String summary() {
             return String.format(
-                    "%s %d orphan files (%d bytes) of table %s older than %s%s",
+                    "%s %s (%s) of table %s older than %s%s",
                     dryRun ? "Would remove" : "Removed",
-                    files.size(),
-                    bytes(),
+                    Counts.of(files.size(), "orphan file"),
+                    Counts.of(bytes(), "byte"),
                     table,
                     olderThan,
                     dryRun ? " (dry run: nothing was deleted)" : "");

@@ -51,9 +51,13 @@ public final class SnapshotLifecycle {
         /** One line for an operator. */
         public String summary() {
             return String.format(
-                    "Expired %d snapshots of table %s, %d left: deleted %d data files, %d manifest"
-                            + " files and %d expired tags",
-                    snapshots, table, left, dataFiles, metadataFiles, tags);
+                    "Expired %s of table %s, %d left: deleted %s, %s and %s",
+                    Counts.of(snapshots, "snapshot"),
+                    table,
+                    left,
+                    Counts.of(dataFiles, "data file"),
+                    Counts.of(metadataFiles, "manifest file"),
+                    Counts.of(tags, "expired tag"));
         }
     }
 
@@ -64,9 +68,12 @@ public final class SnapshotLifecycle {
         /** One line for an operator. */
         public String summary() {
             return String.format(
-                    "Rolled table %s back to snapshot %d: removed %d snapshots, %d data files and"
-                            + " %d manifest files",
-                    table, snapshotId, snapshots, dataFiles, metadataFiles);
+                    "Rolled table %s back to snapshot %d: removed %s, %s and %s",
+                    table,
+                    snapshotId,
+                    Counts.of(snapshots, "snapshot"),
+                    Counts.of(dataFiles, "data file"),
+                    Counts.of(metadataFiles, "manifest file"));
         }
     }
 

@@ -98,11 +98,6 @@ public record StreamConfig(
             return takes;
         }
 
-        /** Whether the read starts with one snapshot whole before its changes. */
-        public boolean readsFullSnapshot() {
-            return this == LATEST_FULL || this == FROM_SNAPSHOT_FULL;
-        }
-
         /**
          * The mode the option value names, matched exactly.
          *

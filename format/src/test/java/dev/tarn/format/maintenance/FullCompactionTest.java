@@ -109,7 +109,7 @@ class FullCompactionTest {
                 FullCompaction.publish(TableInternals.context(table), plan, messages);
         assertThat(first.summary())
                 .isEqualTo(
-                        "Compacted 1 buckets of table db.events into snapshot 4 (3 files into 1)");
+                        "Compacted 1 bucket of table db.events into snapshot 4 (3 files into 1)");
         long files = dataFiles();
         FullCompaction.Result again =
                 FullCompaction.publish(TableInternals.context(table), plan, messages);
@@ -132,7 +132,7 @@ class FullCompactionTest {
                 FullCompaction.publish(TableInternals.context(table), late, lateMessages);
         assertThat(result.summary())
                 .isEqualTo(
-                        "Compacted no bucket of table db.events: writers rewrote all 2 buckets it"
+                        "Compacted no bucket of table db.events: writers rewrote the 2 buckets it"
                                 + " compacted while it ran; the table is unchanged, call compact"
                                 + " again");
         for (CommitMessage m : lateMessages) {

@@ -155,7 +155,7 @@ class LifecycleCrashTest {
         SnapshotLifecycle.RollbackResult result =
                 SnapshotLifecycle.rollbackToTag(TableInternals.context(table), "eod");
         assertThat(result.summary())
-                .startsWith("Rolled table db.t back to snapshot 3: removed 1 snapshots");
+                .startsWith("Rolled table db.t back to snapshot 3: removed 1 snapshot");
         assertThat(snapshotIds(table)).containsExactly(3L);
         assertThat(TableInternals.context(table).snapshotManager().earliestId()).hasValue(3);
         assertThat(readSnapshot(table, 3)).isEqualTo(rows(0, 30));

@@ -180,7 +180,7 @@ class RemoveOrphanFilesTest {
                 .containsExactly(
                         new RemoveOrphanFiles.Removed(new Path(orphan.toUri()).toString(), 4));
         assertThat(result.summary())
-                .startsWith("Would remove 1 orphan files (4 bytes) of table db.t")
+                .startsWith("Would remove 1 orphan file (4 bytes) of table db.t")
                 .endsWith("(dry run: nothing was deleted)");
         assertThat(filesBelow(dir)).isEqualTo(before);
     }
