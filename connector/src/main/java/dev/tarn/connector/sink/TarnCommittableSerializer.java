@@ -14,14 +14,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * Versioned binary form of {@link TarnCommittable}, kept in checkpoints. Version 2 added each
  * message's changelog files, version 3 the writer's watermark (after the messages: a boolean, then
- * the watermark if present), version 4 each file's content; committables of versions 1 and 2 are
- * still read, without a watermark, and those before version 4 take each file's content from its
- * name.
+ * the watermark if present), version 4 each file's content, version 5 each message's changes of
+ * deletion vectors; committables of versions 1 and 2 are still read, without a watermark, and those
+ * before version 4 take each file's content from its name.
  */
 public final class TarnCommittableSerializer implements SimpleVersionedSerializer<TarnCommittable> {
 
-    private static final int VERSION = 4;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4);
+    private static final int VERSION = 5;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5);
 
     @Override
     public int getVersion() {
@@ -66,6 +66,7 @@ public final class TarnCommittableSerializer implements SimpleVersionedSerialize
                     switch (version) {
                         case 1 -> CommitMessageCodec.readWithoutChangelog(in);
                         case 2, 3 -> CommitMessageCodec.readWithoutContent(in);
+                        case 4 -> CommitMessageCodec.readWithoutVectors(in);
                         default -> CommitMessageCodec.read(in);
                     });
         }

@@ -1,5 +1,6 @@
 package dev.tarn.format.commit;
 
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
@@ -8,21 +9,29 @@ import java.util.Map;
 
 /**
  * An APPEND commit: its writers' new files and their changelog, the same whatever the table holds,
- * so it never conflicts. Published without files when it only advances the table's watermark, so
- * readers learn that event time moved while no rows came.
+ * so it conflicts only where its writers deleted rows of a file whose deletion vector another
+ * commit changed first (or which another commit removed). Published without files when it only
+ * advances the table's watermark, so readers learn that event time moved while no rows came.
  */
 final class AppendStaging implements Staging {
 
+    private final String table;
+    private final List<CommitMessage> appends;
     private final List<ManifestEntry> entries;
     private final List<ManifestEntry> changelog;
+    private Map<ManifestEntry.FileId, DeletionFile> vectors = Map.of();
 
-    AppendStaging(List<CommitMessage> appends) {
+    AppendStaging(String table, List<CommitMessage> appends) {
+        this.table = table;
+        this.appends = appends;
         this.entries = CommitEntries.of(appends);
         this.changelog = CommitEntries.changelog(appends);
     }
 
     boolean isEmpty() {
-        return entries.isEmpty() && changelog.isEmpty();
+        return entries.isEmpty()
+                && changelog.isEmpty()
+                && appends.stream().allMatch(m -> m.vectors().isEmpty());
     }
 
     @Override
@@ -31,8 +40,16 @@ final class AppendStaging implements Staging {
     }
 
     @Override
-    public List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
+    public List<ManifestEntry> stage(
+            Map<ManifestEntry.FileId, ManifestEntry> live,
+            Map<ManifestEntry.FileId, DeletionFile> latest) {
+        vectors = VectorStaging.applyAll(table, live, latest, appends);
         return entries;
+    }
+
+    @Override
+    public Map<ManifestEntry.FileId, DeletionFile> vectors() {
+        return vectors;
     }
 
     @Override

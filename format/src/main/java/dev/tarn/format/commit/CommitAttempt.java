@@ -1,5 +1,7 @@
 package dev.tarn.format.commit;
 
+import dev.tarn.format.manifest.DeletionFile;
+import dev.tarn.format.manifest.IndexEntry;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.manifest.ManifestFile;
@@ -10,6 +12,7 @@ import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
@@ -31,6 +34,7 @@ final class CommitAttempt {
     @Nullable private final Snapshot base;
     private final List<String> manifestLists = new ArrayList<>();
     private final List<String> manifests = new ArrayList<>();
+    @Nullable private String index;
 
     private final WrittenLists written;
 
@@ -52,6 +56,23 @@ final class CommitAttempt {
     }
 
     /**
+     * Writes the index manifest of {@code vectors}, the table's deletion vectors after the commit,
+     * for this attempt alone; cleaned up with it. Null (no index manifest) when there are none.
+     */
+    @Nullable
+    String writeIndex(Map<ManifestEntry.FileId, DeletionFile> vectors) throws IOException {
+        if (vectors.isEmpty()) {
+            return null;
+        }
+        List<IndexEntry> entries = new ArrayList<>(vectors.size());
+        vectors.forEach(
+                (id, v) ->
+                        entries.add(new IndexEntry(id.partition(), id.bucket(), id.fileName(), v)));
+        index = table.indexManifest().write(entries);
+        return index;
+    }
+
+    /**
      * The snapshot after the base with {@code manifest} (holding {@code delta}) as its delta:
      * writes the base list (with small manifests merged once there are enough of them), the delta
      * list (empty without a manifest: a commit that only advances the watermark) and, for a commit
@@ -62,7 +83,8 @@ final class CommitAttempt {
             Header header,
             @Nullable ManifestFileMeta manifest,
             List<ManifestEntry> delta,
-            @Nullable ManifestFileMeta changelog)
+            @Nullable ManifestFileMeta changelog,
+            @Nullable String indexManifest)
             throws IOException {
         List<ManifestFileMeta> baseManifests =
                 base == null ? List.of() : mergeBase(written.manifests(table, base));
@@ -81,7 +103,8 @@ final class CommitAttempt {
                         System.currentTimeMillis(),
                         watermarkAfter(header.watermark(), base)),
                 records(delta),
-                changelogList);
+                changelogList,
+                indexManifest);
     }
 
     /**
@@ -129,6 +152,10 @@ final class CommitAttempt {
         manifestLists.forEach(written::remove);
         manifestLists.forEach(table.manifestList()::delete);
         manifests.forEach(table.manifestFile()::delete);
+        if (index != null) {
+            table.indexManifest().delete(index);
+            index = null;
+        }
         manifestLists.clear();
         manifests.clear();
     }

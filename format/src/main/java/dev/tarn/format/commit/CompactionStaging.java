@@ -1,6 +1,7 @@
 package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
@@ -10,20 +11,27 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Chooses which compactions of a commit still apply to the table as it now is. A compaction
  * replaces files; if another writer (or a compaction job) has replaced one of them since, it can
  * never apply, and it is dropped: its inputs stay live and hold every row it would have rewritten,
- * so dropping it loses nothing. Compactions are taken in order, so one that rewrites the output of
- * an earlier one of the same commit (a retry of several checkpoints) applies exactly when that one
- * does. Once dropped, a compaction stays dropped: a replaced file never becomes live again.
+ * so dropping it loses nothing. So is one whose input files' deletion vectors another commit
+ * changed since it read them: its output lacks those deletions. Compactions are taken in order, so
+ * one that rewrites the output of an earlier one of the same commit (a retry of several
+ * checkpoints) applies exactly when that one does. Once dropped, a compaction stays dropped: a
+ * replaced file never becomes live again.
  */
 final class CompactionStaging implements Staging {
 
     private final List<CommitMessage> compactions;
     private final Set<CommitMessage> dropped = new HashSet<>();
     private final List<ManifestEntry> changelog = new ArrayList<>();
+    private Map<ManifestEntry.FileId, DeletionFile> vectors = Map.of();
+
+    private static final Logger LOG = LoggerFactory.getLogger(CompactionStaging.class);
 
     CompactionStaging(List<CommitMessage> compactions) {
         this.compactions = List.copyOf(compactions);
@@ -39,8 +47,11 @@ final class CompactionStaging implements Staging {
      * join {@link #dropped}.
      */
     @Override
-    public List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
+    public List<ManifestEntry> stage(
+            Map<ManifestEntry.FileId, ManifestEntry> live,
+            Map<ManifestEntry.FileId, DeletionFile> latest) {
         Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());
+        VectorStaging staged = new VectorStaging(live, latest);
         List<ManifestEntry> entries = new ArrayList<>();
         changelog.clear();
         for (CommitMessage m : compactions) {
@@ -49,6 +60,17 @@ final class CompactionStaging implements Staging {
                 dropped.add(m);
                 continue;
             }
+            String conflict = staged.conflict(m);
+            if (conflict != null) {
+                LOG.info(
+                        "Dropping a compaction of bucket {} of partition {}: {}",
+                        m.bucket(),
+                        m.partition(),
+                        conflict);
+                dropped.add(m);
+                continue;
+            }
+            staged.apply(m);
             available.removeAll(inputs);
             available.addAll(ids(m, m.newFiles()));
             for (DataFile f : m.deletedFiles()) {
@@ -61,7 +83,13 @@ final class CompactionStaging implements Staging {
                 changelog.add(entry(FileKind.ADD, m, f));
             }
         }
+        vectors = staged.vectors();
         return entries;
+    }
+
+    @Override
+    public Map<ManifestEntry.FileId, DeletionFile> vectors() {
+        return vectors;
     }
 
     /**

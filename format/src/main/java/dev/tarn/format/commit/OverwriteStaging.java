@@ -1,5 +1,6 @@
 package dev.tarn.format.commit;
 
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
@@ -17,12 +18,17 @@ import java.util.function.Predicate;
  */
 final class OverwriteStaging implements Staging {
 
+    private final String table;
     private final Predicate<Partition> scope;
+    private final List<CommitMessage> messages;
     private final List<ManifestEntry> written;
     private final List<ManifestEntry> changelog;
+    private Map<ManifestEntry.FileId, DeletionFile> vectors = Map.of();
 
-    OverwriteStaging(Predicate<Partition> scope, List<CommitMessage> messages) {
+    OverwriteStaging(String table, Predicate<Partition> scope, List<CommitMessage> messages) {
+        this.table = table;
         this.scope = scope;
+        this.messages = messages;
         this.written = CommitEntries.of(messages);
         this.changelog = CommitEntries.changelog(messages);
     }
@@ -33,15 +39,25 @@ final class OverwriteStaging implements Staging {
     }
 
     @Override
-    public List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live) {
+    public List<ManifestEntry> stage(
+            Map<ManifestEntry.FileId, ManifestEntry> live,
+            Map<ManifestEntry.FileId, DeletionFile> latest) {
         List<ManifestEntry> delta = new ArrayList<>();
         for (ManifestEntry e : live.values()) {
             if (scope.test(e.partition())) {
                 delta.add(CommitEntries.deletion(e));
             }
         }
+        VectorStaging staged = new VectorStaging(live, latest);
+        staged.applyDeletions(delta);
+        vectors = staged.applyAll(table, messages);
         delta.addAll(written);
         return delta;
+    }
+
+    @Override
+    public Map<ManifestEntry.FileId, DeletionFile> vectors() {
+        return vectors;
     }
 
     @Override

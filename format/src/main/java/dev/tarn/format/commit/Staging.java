@@ -1,5 +1,6 @@
 package dev.tarn.format.commit;
 
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import java.util.List;
@@ -16,9 +17,16 @@ interface Staging {
 
     /**
      * The data-file entries to publish on top of {@code live}, the live files of the latest
-     * snapshot (empty for the first commit).
+     * snapshot (empty for the first commit), whose deletion vectors are {@code vectors}.
+     *
+     * @throws CommitConflictException if the commit cannot apply to the table as it now is
      */
-    List<ManifestEntry> stage(Map<ManifestEntry.FileId, ManifestEntry> live);
+    List<ManifestEntry> stage(
+            Map<ManifestEntry.FileId, ManifestEntry> live,
+            Map<ManifestEntry.FileId, DeletionFile> vectors);
+
+    /** The deletion vectors of the table after what the last {@link #stage} staged. */
+    Map<ManifestEntry.FileId, DeletionFile> vectors();
 
     /** The changelog entries of what the last {@link #stage} kept. */
     List<ManifestEntry> changelog();

@@ -1,6 +1,7 @@
 package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.snapshot.Snapshot;
@@ -184,7 +185,7 @@ public final class TableCommit implements AutoCloseable {
     private Result publish(CommitRequest request) {
         if (request.overwrite() != null) {
             OverwriteStaging staging =
-                    new OverwriteStaging(request.overwrite(), request.messages());
+                    new OverwriteStaging(table.name(), request.overwrite(), request.messages());
             return new Result(
                     tryCommit(
                             header(request.identifier(), staging.kind(), request.watermark()),
@@ -192,7 +193,7 @@ public final class TableCommit implements AutoCloseable {
                     List.of(),
                     false);
         }
-        AppendStaging appends = new AppendStaging(request.appends());
+        AppendStaging appends = new AppendStaging(table.name(), request.appends());
         List<CommitMessage> compactions = request.compactions();
         OptionalLong last = OptionalLong.empty();
         if (!appends.isEmpty() || (compactions.isEmpty() && request.watermark() != null)) {
@@ -295,6 +296,10 @@ public final class TableCommit implements AutoCloseable {
         return latest == null ? Map.of() : table.snapshotReader().liveFiles(latest);
     }
 
+    private Map<ManifestEntry.FileId, DeletionFile> vectors(@Nullable Snapshot latest) {
+        return latest == null ? Map.of() : table.snapshotReader().vectors(latest);
+    }
+
     /**
      * Publishes what {@code staging} makes of the latest snapshot as the next snapshot, staging
      * again after every lost race.
@@ -313,10 +318,14 @@ public final class TableCommit implements AutoCloseable {
                         schemaChecked =
                                 table.schemaManager().checkWriter(table.schema(), schemaChecked);
                         Snapshot latest = snapshots.readLatest().orElse(null);
-                        List<ManifestEntry> delta = staging.stage(liveFiles(latest));
+                        Map<ManifestEntry.FileId, DeletionFile> vectors = vectors(latest);
+                        List<ManifestEntry> delta = staging.stage(liveFiles(latest), vectors);
                         List<ManifestEntry> changelog = staging.changelog();
+                        Map<ManifestEntry.FileId, DeletionFile> vectorsAfter = staging.vectors();
+                        boolean vectorsChanged = !vectorsAfter.equals(vectors);
                         if (delta.isEmpty()
                                 && changelog.isEmpty()
+                                && !vectorsChanged
                                 && !staging.publishesWhenEmpty(
                                         CommitAttempt.advances(header.watermark(), latest))) {
                             return OptionalLong.empty();
@@ -331,7 +340,12 @@ public final class TableCommit implements AutoCloseable {
                                     changelog.isEmpty()
                                             ? null
                                             : write(staged, changelogManifest, staging, changelog);
-                            Snapshot snapshot = staged.stage(header, manifest, delta, changes);
+                            String index =
+                                    vectorsChanged
+                                            ? staged.writeIndex(vectorsAfter)
+                                            : latest == null ? null : latest.indexManifest();
+                            Snapshot snapshot =
+                                    staged.stage(header, manifest, delta, changes, index);
                             if (staged.publish(snapshot)) {
                                 return OptionalLong.of(snapshot.id());
                             }

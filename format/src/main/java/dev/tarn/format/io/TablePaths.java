@@ -17,6 +17,7 @@ public record TablePaths(Path location) implements Serializable {
     private static final String MANIFEST_DIR = "manifest";
     private static final String CONSUMER_DIR = "consumer";
     private static final String TAG_DIR = "tag";
+    private static final String INDEX_DIR = "index";
 
     public static TablePaths of(Path location) {
         return new TablePaths(location);
@@ -43,6 +44,11 @@ public record TablePaths(Path location) implements Serializable {
     /** Where tags live, one file per tag name. */
     public Path tagDir() {
         return new Path(location, TAG_DIR);
+    }
+
+    /** Where index files of deletion vectors live (SPEC.md, "Deletion vectors"). */
+    public Path indexDir() {
+        return new Path(location, INDEX_DIR);
     }
 
     /**

@@ -136,6 +136,17 @@ public final class LsmOptions {
                                     + " bounds how many checkpoints a change takes to reach"
                                     + " streaming readers.");
 
+    public static final ConfigOption<Boolean> DELETION_VECTORS_ENABLED =
+            ConfigOptions.key("deletion-vectors.enabled")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Writers mark the rows each change replaces as deleted (deletion"
+                                    + " vectors, stored in index files), so batch reads read"
+                                    + " every file on its own, without merging by key. Can be"
+                                    + " turned on for a table with data; turning it off is"
+                                    + " refused while vectors exist.");
+
     /** Every option of a primary-key table, for validation and the README's options table. */
     public static List<ConfigOption<?>> all() {
         return scoped().stream().<ConfigOption<?>>map(TableOption::option).toList();
@@ -159,7 +170,8 @@ public final class LsmOptions {
                 TableOption.perQuery(COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT),
                 TableOption.perQuery(COMPACTION_SIZE_RATIO),
                 TableOption.atCreation(NUM_LEVELS),
-                TableOption.perQuery(FULL_COMPACTION_DELTA_COMMITS));
+                TableOption.perQuery(FULL_COMPACTION_DELTA_COMMITS),
+                TableOption.byAlter(DELETION_VECTORS_ENABLED));
     }
 
     private LsmOptions() {}

@@ -98,7 +98,8 @@ public record TableConfig(
             boolean ignoreDelete,
             Memory memory,
             int sortedRunStopTrigger,
-            int fullCompactionDeltaCommits) {
+            int fullCompactionDeltaCommits,
+            boolean deletionVectors) {
 
         /**
          * Whether a key's row is its newest version, whole: the deduplicate engine, ordered by
@@ -242,7 +243,8 @@ public record TableConfig(
                         get(table, conf, LsmOptions.WRITE_BUFFER_SPILLABLE),
                         positive(table, conf, LsmOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE)),
                 stop == null ? trigger + 3 : stop,
-                fullEvery == null ? 0 : fullEvery);
+                fullEvery == null ? 0 : fullEvery,
+                get(table, conf, LsmOptions.DELETION_VECTORS_ENABLED));
     }
 
     private static void validateKeys(String table, Map<String, String> options) {

@@ -6,7 +6,9 @@ import javax.annotation.Nullable;
  * One version of a table. The files it holds are the base manifest list (everything up to the
  * previous snapshot) merged with the delta manifest list (what this commit changed); the changelog
  * manifest list, if any, names the changelog files the commit stored for streaming reads, which are
- * no part of the table's rows. Immutable: once {@code snapshot-<id>} exists it is never rewritten.
+ * no part of the table's rows; the index manifest, if any, names the deletion vectors of its live
+ * files (SPEC.md, "Deletion vectors"). Immutable: once {@code snapshot-<id>} exists it is never
+ * rewritten.
  */
 public record Snapshot(
         long id,
@@ -15,7 +17,8 @@ public record Snapshot(
         String deltaManifestList,
         Commit commit,
         RecordCounts records,
-        @Nullable String changelogManifestList) {
+        @Nullable String changelogManifestList,
+        @Nullable String indexManifest) {
 
     /** What a snapshot changed. */
     public enum CommitKind {
@@ -50,6 +53,26 @@ public record Snapshot(
         }
     }
 
+    /** A snapshot without deletion vectors. */
+    public Snapshot(
+            long id,
+            long schemaId,
+            String baseManifestList,
+            String deltaManifestList,
+            Commit commit,
+            RecordCounts records,
+            @Nullable String changelogManifestList) {
+        this(
+                id,
+                schemaId,
+                baseManifestList,
+                deltaManifestList,
+                commit,
+                records,
+                changelogManifestList,
+                null);
+    }
+
     /** A snapshot without changelog files. */
     public Snapshot(
             long id,
@@ -58,6 +81,6 @@ public record Snapshot(
             String deltaManifestList,
             Commit commit,
             RecordCounts records) {
-        this(id, schemaId, baseManifestList, deltaManifestList, commit, records, null);
+        this(id, schemaId, baseManifestList, deltaManifestList, commit, records, null, null);
     }
 }

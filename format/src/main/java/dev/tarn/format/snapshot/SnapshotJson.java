@@ -38,6 +38,9 @@ final class SnapshotJson {
         if (s.changelogManifestList() != null) {
             root.put("changelogManifestList", s.changelogManifestList());
         }
+        if (s.indexManifest() != null) {
+            root.put("indexManifest", s.indexManifest());
+        }
         root.put("commitUser", s.commit().user());
         root.put("commitIdentifier", s.commit().identifier());
         root.put("commitKind", s.commit().kind().name());
@@ -85,6 +88,7 @@ final class SnapshotJson {
         }
         JsonNode watermark = root.get("watermark");
         JsonNode changelog = root.get("changelogManifestList");
+        JsonNode index = root.get("indexManifest");
         return new Snapshot(
                 required(root, "id").asLong(),
                 required(root, "schemaId").asLong(),
@@ -99,7 +103,8 @@ final class SnapshotJson {
                 new Snapshot.RecordCounts(
                         required(root, "totalRecordCount").asLong(),
                         required(root, "deltaRecordCount").asLong()),
-                changelog == null || changelog.isNull() ? null : changelog.asText());
+                changelog == null || changelog.isNull() ? null : changelog.asText(),
+                index == null || index.isNull() ? null : index.asText());
     }
 
     /** The field {@code name} of {@code node}; absent and JSON null alike are missing. */

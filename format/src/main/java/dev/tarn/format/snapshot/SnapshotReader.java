@@ -1,6 +1,9 @@
 package dev.tarn.format.snapshot;
 
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DeletionFile;
+import dev.tarn.format.manifest.IndexEntry;
+import dev.tarn.format.manifest.IndexManifest;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.manifest.ManifestFile;
@@ -41,11 +44,17 @@ public final class SnapshotReader {
     private final SnapshotManager snapshots;
     private final ManifestList lists;
     private final ManifestFile manifests;
+    private final IndexManifest indexes;
 
-    public SnapshotReader(SnapshotManager snapshots, ManifestList lists, ManifestFile manifests) {
+    public SnapshotReader(
+            SnapshotManager snapshots,
+            ManifestList lists,
+            ManifestFile manifests,
+            IndexManifest indexes) {
         this.snapshots = snapshots;
         this.lists = lists;
         this.manifests = manifests;
+        this.indexes = indexes;
     }
 
     /** The newest snapshot, if the table has one. */
@@ -71,6 +80,30 @@ public final class SnapshotReader {
     /** The live files of {@code snapshot} (SPEC.md, "Live files"), by file. */
     public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(Snapshot snapshot) {
         return manifests.liveFiles(manifests(snapshot));
+    }
+
+    /**
+     * The deletion vectors of {@code snapshot}'s live files, by data file (SPEC.md, "Deletion
+     * vectors"); empty for a snapshot without an index manifest.
+     *
+     * @throws java.io.UncheckedIOException naming the index manifest if it is missing or corrupt
+     */
+    public Map<ManifestEntry.FileId, DeletionFile> vectors(Snapshot snapshot) {
+        if (snapshot.indexManifest() == null) {
+            return Map.of();
+        }
+        Map<ManifestEntry.FileId, DeletionFile> vectors = new LinkedHashMap<>();
+        for (IndexEntry e : indexes.read(snapshot.indexManifest())) {
+            vectors.put(e.fileId(), e.vector());
+        }
+        return vectors;
+    }
+
+    /** The entries of {@code snapshot}'s index manifest, in order; none without one. */
+    public List<IndexEntry> indexEntries(Snapshot snapshot) {
+        return snapshot.indexManifest() == null
+                ? List.of()
+                : indexes.read(snapshot.indexManifest());
     }
 
     /** The live files of {@code snapshot}, grouped by bucket in the order they were added. */

@@ -1,8 +1,10 @@
 package dev.tarn.format.table;
 
+import dev.tarn.format.deletion.IndexFiles;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.IndexManifest;
 import dev.tarn.format.manifest.ManifestFile;
 import dev.tarn.format.manifest.ManifestList;
 import dev.tarn.format.manifest.Partition;
@@ -145,8 +147,19 @@ public final class TableContext implements Serializable {
         return new ManifestList(io, paths);
     }
 
+    /** Index files: the deletion vectors themselves (SPEC.md, "Deletion vectors"). */
+    public IndexFiles indexFiles() {
+        return new IndexFiles(io, paths);
+    }
+
+    /** Index manifests: the deletion vectors of snapshots (SPEC.md, "Deletion vectors"). */
+    public IndexManifest indexManifest() {
+        return new IndexManifest(io, paths);
+    }
+
     public SnapshotReader snapshotReader() {
-        return new SnapshotReader(snapshotManager(), manifestList(), manifestFile());
+        return new SnapshotReader(
+                snapshotManager(), manifestList(), manifestFile(), indexManifest());
     }
 
     /** The directory of one bucket of one partition. */

@@ -14,6 +14,8 @@ import java.util.List;
  * @param deletedFiles files to remove (rewritten by compaction); they must still be live
  * @param changelogFiles changelog files stored for streaming reads (SPEC.md, "Changelog files"); no
  *     part of the table's rows
+ * @param vectors changes of the deletion vectors of the bucket's data files (SPEC.md, "Deletion
+ *     vectors"), of live files, of new files, and for a compaction, of its inputs going
  */
 public record CommitMessage(
         Partition partition,
@@ -21,13 +23,15 @@ public record CommitMessage(
         int totalBuckets,
         List<DataFile> newFiles,
         List<DataFile> deletedFiles,
-        List<DataFile> changelogFiles)
+        List<DataFile> changelogFiles,
+        List<VectorChange> vectors)
         implements Serializable {
 
     public CommitMessage {
         newFiles = List.copyOf(newFiles);
         deletedFiles = List.copyOf(deletedFiles);
         changelogFiles = List.copyOf(changelogFiles);
+        vectors = List.copyOf(vectors);
         checkContent(partition, bucket, newFiles, false, "new files");
         checkContent(partition, bucket, deletedFiles, false, "deleted files");
         checkContent(partition, bucket, changelogFiles, true, "changelog files");
@@ -51,6 +55,17 @@ public record CommitMessage(
         }
     }
 
+    /** A message without changes of deletion vectors. */
+    public CommitMessage(
+            Partition partition,
+            int bucket,
+            int totalBuckets,
+            List<DataFile> newFiles,
+            List<DataFile> deletedFiles,
+            List<DataFile> changelogFiles) {
+        this(partition, bucket, totalBuckets, newFiles, deletedFiles, changelogFiles, List.of());
+    }
+
     /** A message without changelog files. */
     public CommitMessage(
             Partition partition,
@@ -63,7 +78,14 @@ public record CommitMessage(
 
     /** This message with {@code files} as its changelog files. */
     public CommitMessage withChangelog(List<DataFile> files) {
-        return new CommitMessage(partition, bucket, totalBuckets, newFiles, deletedFiles, files);
+        return new CommitMessage(
+                partition, bucket, totalBuckets, newFiles, deletedFiles, files, vectors);
+    }
+
+    /** This message with {@code changes} as its changes of deletion vectors. */
+    public CommitMessage withVectors(List<VectorChange> changes) {
+        return new CommitMessage(
+                partition, bucket, totalBuckets, newFiles, deletedFiles, changelogFiles, changes);
     }
 
     public static CommitMessage append(
@@ -72,6 +94,9 @@ public record CommitMessage(
     }
 
     public boolean isEmpty() {
-        return newFiles.isEmpty() && deletedFiles.isEmpty() && changelogFiles.isEmpty();
+        return newFiles.isEmpty()
+                && deletedFiles.isEmpty()
+                && changelogFiles.isEmpty()
+                && vectors.isEmpty();
     }
 }

@@ -2,18 +2,21 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFileCodec;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.Partition;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Binary form of {@link CommitMessage}s, for Flink's checkpointed committables. {@link #write}
- * writes the current form, with changelog files and each file's content; {@link
- * #readWithoutContent} reads the form before files recorded their content, {@link
- * #readWithoutChangelog} the first form, which had no changelog files either.
+ * writes the current form, with changelog files, each file's content and the changes of deletion
+ * vectors; {@link #readWithoutVectors} reads the form before those; {@link #readWithoutContent}
+ * reads the form before files recorded their content, {@link #readWithoutChangelog} the first form,
+ * which had no changelog files either.
  */
 public final class CommitMessageCodec {
 
@@ -24,10 +27,46 @@ public final class CommitMessageCodec {
         writeFiles(out, message.newFiles());
         writeFiles(out, message.deletedFiles());
         writeFiles(out, message.changelogFiles());
+        out.writeInt(message.vectors().size());
+        for (VectorChange change : message.vectors()) {
+            out.writeUTF(change.dataFile());
+            writeVector(out, change.before());
+            writeVector(out, change.after());
+        }
+    }
+
+    private static void writeVector(DataOutput out, @Nullable DeletionFile vector)
+            throws IOException {
+        out.writeBoolean(vector != null);
+        if (vector != null) {
+            out.writeUTF(vector.indexFile());
+            out.writeLong(vector.offset());
+            out.writeLong(vector.length());
+            out.writeLong(vector.cardinality());
+        }
+    }
+
+    @Nullable
+    private static DeletionFile readVector(DataInput in) throws IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        return new DeletionFile(in.readUTF(), in.readLong(), in.readLong(), in.readLong());
     }
 
     /** Reads a message as {@link #write} writes it. */
     public static CommitMessage read(DataInput in) throws IOException {
+        CommitMessage message = read(in, true, true);
+        int count = in.readInt();
+        List<VectorChange> vectors = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            vectors.add(new VectorChange(in.readUTF(), readVector(in), readVector(in)));
+        }
+        return message.withVectors(vectors);
+    }
+
+    /** Reads a message with changelog files and file contents, before vectors were recorded. */
+    public static CommitMessage readWithoutVectors(DataInput in) throws IOException {
         return read(in, true, true);
     }
 
