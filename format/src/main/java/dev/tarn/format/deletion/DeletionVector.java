@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
+import javax.annotation.Nullable;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -27,7 +28,17 @@ public final class DeletionVector {
     /** Never holds an empty bitmap, so two vectors with the same positions have the same keys. */
     private final NavigableMap<Integer, RoaringBitmap> bitmaps = new TreeMap<>();
 
+    /** The bitmap of key 0 (positions below 2^32, every file's in practice), once looked up. */
+    @Nullable private RoaringBitmap first;
+
     public DeletionVector() {}
+
+    /** A copy that later changes of either leave the other as it is. */
+    public DeletionVector copy() {
+        DeletionVector copy = new DeletionVector();
+        bitmaps.forEach((k, b) -> copy.bitmaps.put(k, b.clone()));
+        return copy;
+    }
 
     /** A vector of {@code positions}. */
     public static DeletionVector of(long... positions) {
@@ -53,6 +64,18 @@ public final class DeletionVector {
 
     /** Whether {@code position} is deleted; false for any position this vector cannot hold. */
     public boolean contains(long position) {
+        if (position >>> 32 == 0) {
+            // A key's bitmap, once there, is never replaced: the first one found stays right.
+            RoaringBitmap bitmap = first;
+            if (bitmap == null) {
+                bitmap = bitmaps.get(0);
+                if (bitmap == null) {
+                    return false;
+                }
+                first = bitmap;
+            }
+            return bitmap.contains((int) position);
+        }
         if (position < 0 || position > MAX_POSITION) {
             return false;
         }

@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet;
 
+import dev.tarn.format.deletion.DeletionVector;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.parquet.codec.TarnCodecFactory;
 import dev.tarn.format.parquet.read.ColumnMapping;
@@ -16,6 +17,7 @@ import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
+import java.util.PrimitiveIterator;
 import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
@@ -54,6 +56,18 @@ public final class ParquetDataReader implements Closeable {
     private long skipped;
     @Nullable private UnaryOperator<RowData> mapping;
 
+    /** The position (row index in the file) of each row group's first row. */
+    private final long[] groupStarts;
+
+    @Nullable private DeletionVector deleted;
+    private long groupStart;
+    private long returnedInGroup;
+
+    /** A partial row group's row indexes (within the group), in the order its rows come. */
+    @Nullable private PrimitiveIterator.OfLong rowIndexes;
+
+    private long position = -1;
+
     private ParquetDataReader(
             Path path,
             ParquetInputFile file,
@@ -68,6 +82,12 @@ public final class ParquetDataReader implements Closeable {
         this.filter = filter;
         this.rows = rows;
         this.partialRows = partialRows;
+        this.groupStarts = new long[rowGroups.size()];
+        long start = 0;
+        for (int i = 0; i < rowGroups.size(); i++) {
+            groupStarts[i] = start;
+            start += rowGroups.get(i).getRowCount();
+        }
     }
 
     /**
@@ -244,6 +264,21 @@ public final class ParquetDataReader implements Closeable {
         return this;
     }
 
+    /**
+     * Makes the reader skip the rows at the positions {@code vector} holds (a data file's deletion
+     * vector, SPEC.md "Deletion vectors"), which it must not change while this reader reads. Rows
+     * are then returned by {@link #next} only, never {@linkplain #transferBuffered transferred}.
+     */
+    public ParquetDataReader withDeletions(@Nullable DeletionVector vector) {
+        this.deleted = vector == null || vector.isEmpty() ? null : vector;
+        return this;
+    }
+
+    /** The position in the file (0 for its first row) of the row {@link #next} returned last. */
+    public long position() {
+        return position;
+    }
+
     /** The next row, or null at the end of the file; the row object is reused by the next call. */
     @Nullable
     public RowData next() throws IOException {
@@ -256,6 +291,14 @@ public final class ParquetDataReader implements Closeable {
                     throw ParquetReadErrors.notParquet(path, "row group " + (nextRowGroup - 1), e);
                 }
                 if (row != null) {
+                    position =
+                            groupStart
+                                    + (rowIndexes != null
+                                            ? rowIndexes.nextLong()
+                                            : returnedInGroup++);
+                    if (deleted != null && deleted.contains(position)) {
+                        continue;
+                    }
                     return mapping == null ? row : mapping.apply(row);
                 }
             }
@@ -279,7 +322,13 @@ public final class ParquetDataReader implements Closeable {
      * many. 0 when nothing is buffered, or the columns' types are written row by row only.
      */
     public int transferBuffered(BinaryRowBatch out, int max) {
-        return pages == null || mapping != null ? 0 : current.transferBuffered(out, max);
+        if (pages == null || mapping != null || deleted != null || rowIndexes != null) {
+            return 0;
+        }
+        int moved = current.transferBuffered(out, max);
+        returnedInGroup += moved;
+        position = groupStart + returnedInGroup - 1;
+        return moved;
     }
 
     /**
@@ -292,7 +341,10 @@ public final class ParquetDataReader implements Closeable {
     public long skip(long rows) throws IOException {
         long left = rows;
         while (left > 0) {
-            if (pages == null && filter == null && nextRowGroup < rowGroups.size()) {
+            if (pages == null
+                    && filter == null
+                    && deleted == null
+                    && nextRowGroup < rowGroups.size()) {
                 long inGroup = rowGroups.get(nextRowGroup).getRowCount();
                 if (inGroup <= left) {
                     nextRowGroup++;
@@ -342,6 +394,9 @@ public final class ParquetDataReader implements Closeable {
             try {
                 boolean partial = pages.getRowCount() < rowGroup.getRowCount();
                 current = partial ? partialRows : rows;
+                groupStart = groupStarts[index];
+                returnedInGroup = 0;
+                rowIndexes = partial ? rowIndexesOf(pages, path, where) : null;
                 current.startRowGroup(pages);
             } catch (IOException | RuntimeException e) {
                 throw ParquetReadErrors.notParquet(path, where, e);
@@ -349,6 +404,20 @@ public final class ParquetDataReader implements Closeable {
             return true;
         }
         return false;
+    }
+
+    private static PrimitiveIterator.OfLong rowIndexesOf(
+            PageReadStore pages, Path path, String where) throws IOException {
+        return pages.getRowIndexes()
+                .orElseThrow(
+                        () ->
+                                new IOException(
+                                        "Cannot read "
+                                                + where
+                                                + " of "
+                                                + path
+                                                + ": Parquet filtered its pages without giving"
+                                                + " the rows' indexes"));
     }
 
     private boolean canSkip(BlockMetaData rowGroup) {
@@ -386,6 +455,7 @@ public final class ParquetDataReader implements Closeable {
     }
 
     private void closePages() {
+        rowIndexes = null;
         if (pages != null) {
             pages.close();
             pages = null;

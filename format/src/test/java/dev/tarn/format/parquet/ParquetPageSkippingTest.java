@@ -6,6 +6,7 @@ import static dev.tarn.format.parquet.ParquetTestFiles.path;
 import static dev.tarn.format.parquet.ParquetTestFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.deletion.DeletionVector;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.predicate.Predicate.Op;
 import java.util.ArrayList;
@@ -106,6 +107,31 @@ class ParquetPageSkippingTest {
             assertThat(count)
                     .as("every row: pages are skipped by read columns only")
                     .isEqualTo(ROWS);
+        }
+    }
+
+    @Test
+    void positionsAreRowIndexesInFullAndPartialRowGroupsAndDeletedOnesAreSkipped()
+            throws Exception {
+        DeletionVector deleted = DeletionVector.of(0, 1, 100_500, 100_501, 299_999);
+        for (Predicate filter : java.util.Arrays.asList(null, between(100_000, 100_999))) {
+            try (ParquetDataReader reader =
+                    ParquetDataReader.open(IO, file, length(file), TYPE, TYPE, filter)
+                            .withDeletions(deleted)) {
+                List<Long> ids = new ArrayList<>();
+                for (RowData row = reader.next(); row != null; row = reader.next()) {
+                    assertThat(reader.position())
+                            .as("position of id %s", row.getLong(0))
+                            .isEqualTo(row.getLong(0));
+                    ids.add(row.getLong(0));
+                }
+                assertThat(ids).doesNotContain(0L, 1L, 100_500L, 100_501L, 299_999L);
+                if (filter == null) {
+                    assertThat(ids).hasSize(ROWS - 5);
+                } else {
+                    assertThat(ids).containsAll(range(100_502, 100_999)).contains(100_499L);
+                }
+            }
         }
     }
 
