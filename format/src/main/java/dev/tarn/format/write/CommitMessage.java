@@ -2,6 +2,7 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.manifest.VectorChange;
 import java.io.Serializable;
 import java.util.List;
 

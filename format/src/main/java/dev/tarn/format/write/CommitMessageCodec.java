@@ -4,6 +4,7 @@ import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFileCodec;
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.manifest.VectorChange;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

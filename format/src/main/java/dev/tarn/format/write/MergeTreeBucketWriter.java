@@ -3,6 +3,7 @@ package dev.tarn.format.write;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.VectorChange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,9 +58,21 @@ final class MergeTreeBucketWriter implements BucketWriter {
             files.removeAll(changes.compactBefore());
             List<DataFile> changelog = new ArrayList<>(changes.changelogFiles());
             changelog.addAll(changes.compactChangelog());
+            // Vectors too: of the surviving files, made on none.
+            java.util.Map<String, VectorChange> last = new java.util.HashMap<>();
+            changes.vectors().forEach(c -> last.put(c.dataFile(), c));
+            changes.compactVectors().forEach(c -> last.put(c.dataFile(), c));
+            List<VectorChange> vectors = new ArrayList<>();
+            for (DataFile f : files) {
+                VectorChange c = last.get(f.fileName());
+                if (c != null && c.after() != null) {
+                    vectors.add(new VectorChange(f.fileName(), null, c.after()));
+                }
+            }
             messages.add(
                     CommitMessage.append(bucket.partition(), bucket.bucket(), totalBuckets, files)
-                            .withChangelog(changelog));
+                            .withChangelog(changelog)
+                            .withVectors(vectors));
         } else {
             ledger.handedOut(changes);
             messages.add(
@@ -68,7 +81,8 @@ final class MergeTreeBucketWriter implements BucketWriter {
                                     bucket.bucket(),
                                     totalBuckets,
                                     changes.newFiles())
-                            .withChangelog(changes.changelogFiles()));
+                            .withChangelog(changes.changelogFiles())
+                            .withVectors(changes.vectors()));
             // A full compaction's changelog is published with it, or deleted with it if dropped.
             messages.add(
                     new CommitMessage(
@@ -77,7 +91,8 @@ final class MergeTreeBucketWriter implements BucketWriter {
                             totalBuckets,
                             changes.compactAfter(),
                             changes.compactBefore(),
-                            changes.compactChangelog()));
+                            changes.compactChangelog(),
+                            changes.compactVectors()));
         }
         messages.removeIf(CommitMessage::isEmpty);
         return messages;

@@ -5,6 +5,7 @@ import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.StreamConfig.ChangelogProducer;
 import dev.tarn.format.table.DataFileOpener;
 import dev.tarn.format.table.TableContext;
@@ -78,7 +79,19 @@ final class MergeTreeBucketWriters implements BucketWriters {
                         table.config(),
                         table.io(),
                         parquetOptions,
-                        overwrite);
+                        overwrite,
+                        this::writtenWithVectors);
+    }
+
+    /** Whether {@code file} was written with deletion vectors kept (SPEC.md). */
+    private boolean writtenWithVectors(DataFile file) {
+        long id = file.schemaId();
+        return id == table.schema().id()
+                ? table.config().lsm().deletionVectors()
+                : Boolean.parseBoolean(
+                        table.schema(id)
+                                .options()
+                                .getOrDefault(LsmOptions.DELETION_VECTORS_ENABLED.key(), "false"));
     }
 
     boolean overwrite() {
@@ -128,7 +141,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
             restorePending = false;
             PublishedFiles files = published();
             for (Map.Entry<BucketId, MergeTreeBucketWriter> w : writers.entrySet()) {
-                w.getValue().tree().restore(files.files(w.getKey()));
+                w.getValue().tree().restore(files.files(w.getKey()), files.vectors(w.getKey()));
             }
         } else if (restorePending && lookupChangelog) {
             // The input ended before the first checkpoint: the committer may still be publishing
@@ -279,19 +292,20 @@ final class MergeTreeBucketWriters implements BucketWriters {
     public BucketWriter open(BucketId key) throws IOException {
         Path dir = table.bucketPath(key);
         List<DataFile> files = overwrite || restorePending ? List.of() : published().files(key);
+        DataFileOpener opener =
+                new DataFileOpener(
+                        table, dir, trees.fileType(), null, "compaction or lookup", true);
+        long firstSequence = System.currentTimeMillis() << CLOCK_SHIFT;
         BucketTreeWriter tree =
-                trees.open(
-                        dir,
-                        files,
-                        new DataFileOpener(
-                                        table,
-                                        dir,
-                                        trees.fileType(),
-                                        null,
-                                        "compaction or lookup",
-                                        true)
-                                ::open,
-                        System.currentTimeMillis() << CLOCK_SHIFT);
+                table.config().lsm().deletionVectors()
+                        ? trees.open(
+                                dir,
+                                files,
+                                opener::open,
+                                firstSequence,
+                                table.indexFiles(),
+                                files.isEmpty() ? Map.of() : published().vectors(key))
+                        : trees.open(dir, files, opener::open, firstSequence);
         if (restorePending) {
             tree.awaitRestore();
         }

@@ -2,6 +2,8 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
+import dev.tarn.format.manifest.IndexEntry;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
 import dev.tarn.format.snapshot.Snapshot;
@@ -41,6 +43,9 @@ final class PublishedFiles {
     private long snapshotId;
     @Nullable private Snapshot seen;
 
+    /** The deletion vectors of {@link #seen} by bucket and data file, once asked for. */
+    @Nullable private Map<BucketId, Map<String, DeletionFile>> vectors;
+
     private PublishedFiles(TableContext table) {
         this.table = table;
         this.reader = table.snapshotReader();
@@ -57,6 +62,25 @@ final class PublishedFiles {
     List<DataFile> files(BucketId bucket) {
         Map<String, DataFile> files = live.get(bucket);
         return files == null ? List.of() : new ArrayList<>(files.values());
+    }
+
+    /**
+     * The deletion vectors of one bucket's live files, by data file name (SPEC.md, "Deletion
+     * vectors"); read once per snapshot seen.
+     */
+    Map<String, DeletionFile> vectors(BucketId bucket) {
+        if (seen == null) {
+            return Map.of();
+        }
+        if (vectors == null) {
+            vectors = new HashMap<>();
+            for (IndexEntry e : reader.indexEntries(seen)) {
+                vectors.computeIfAbsent(
+                                new BucketId(e.partition(), e.bucket()), b -> new HashMap<>())
+                        .put(e.dataFile(), e.vector());
+            }
+        }
+        return vectors.getOrDefault(bucket, Map.of());
     }
 
     /** Whether {@code fileName} is live in {@code bucket}. */
@@ -102,6 +126,7 @@ final class PublishedFiles {
             }
             snapshotId = id;
             seen = snapshot;
+            vectors = null;
             changes.forEach(listener::changed);
         }
     }
@@ -137,6 +162,7 @@ final class PublishedFiles {
 
     private void readLatest() {
         live.clear();
+        vectors = null;
         Optional<Snapshot> latest = reader.latest();
         snapshotId = latest.map(Snapshot::id).orElse(0L);
         seen = latest.orElse(null);

@@ -34,6 +34,8 @@ class BucketLedgerTest {
                 before.stream().map(BucketLedgerTest::file).toList(),
                 after.stream().map(BucketLedgerTest::file).toList(),
                 List.of(),
+                List.of(),
+                List.of(),
                 List.of());
     }
 

@@ -53,8 +53,9 @@ public final class LookupChangelog {
     private final MergeFunction merge;
     private final BucketTreeReader.ColumnOpener opener;
     private final Supplier<List<DataFile>> treeFiles;
-    private final KeyValueFileWriter out;
+    @Nullable private final KeyValueFileWriter out;
     @Nullable private final KeyValueFileWriter beforeImages;
+    @Nullable private final BucketVectors vectors;
     private final LookupIndex index;
     private final LookupMemory memory;
     private final RowBytes bytes;
@@ -83,6 +84,24 @@ public final class LookupChangelog {
             KeyValueFileWriter out,
             @Nullable KeyValueFileWriter beforeImages,
             LookupMemory memory) {
+        this(schema, merges, opener, treeFiles, out, beforeImages, memory, null);
+    }
+
+    /**
+     * @param out where changelog rows go; null for none (a table with deletion vectors whose
+     *     changelog producer is not {@code lookup})
+     * @param vectors with deletion vectors: the bucket's, which {@link #applyWithVectors} marks
+     */
+    public LookupChangelog(
+            KeyValueSchema schema,
+            Supplier<MergeFunction> merges,
+            BucketTreeReader.ColumnOpener opener,
+            Supplier<List<DataFile>> treeFiles,
+            @Nullable KeyValueFileWriter out,
+            @Nullable KeyValueFileWriter beforeImages,
+            LookupMemory memory,
+            @Nullable BucketVectors vectors) {
+        this.vectors = vectors;
         this.schema = schema;
         this.merges = merges;
         this.merge = merges.get();
@@ -91,7 +110,7 @@ public final class LookupChangelog {
         this.out = out;
         this.beforeImages = beforeImages;
         this.memory = memory;
-        this.index = new LookupIndex(schema, memory);
+        this.index = new LookupIndex(schema, memory, vectors != null);
         this.bytes = new RowBytes(schema.tableType());
         this.caughtUp = true;
     }
@@ -191,6 +210,10 @@ public final class LookupChangelog {
             unindexable = index.tooLarge();
             return;
         }
+        if (vectors != null) {
+            buildLocated();
+            return;
+        }
         try (BucketTreeReader rows = new BucketTreeReader(schema, base, opener, merges.get())) {
             for (RowData row = rows.next(); row != null; row = rows.next()) {
                 BinaryRowData copy = bytes.encode(row);
@@ -200,6 +223,138 @@ public final class LookupChangelog {
                     // indexes in use: the next flush tries again.
                     unindexable = index.tooLarge();
                     return;
+                }
+            }
+        }
+    }
+
+    /**
+     * With deletion vectors: reads every row no vector deletes, file by file (each key has one,
+     * SPEC.md "Deletion vectors"), with its location. A file's keys ascend, so each file is one
+     * pass of the index.
+     */
+    private void buildLocated() throws IOException {
+        for (DataFile file : base) {
+            try (dev.tarn.format.parquet.ParquetDataReader reader =
+                    opener.open(file, schema.fileType())
+                            .withDeletions(vectors.vector(file.fileName()))) {
+                for (RowData row = reader.next(); row != null; row = reader.next()) {
+                    BinaryRowData copy = bytes.encode(schema.fromFileRow(row).row());
+                    index.find(copy);
+                    if (!index.put(copy)) {
+                        unindexable = index.tooLarge();
+                        throw tooLarge();
+                    }
+                    index.setLocation(vectors.location(file.fileName(), reader.position()));
+                }
+            }
+        }
+    }
+
+    private IllegalStateException tooLarge() {
+        return new IllegalStateException(
+                String.format(
+                        "The current rows of a bucket of a table with deletion vectors do not fit"
+                                + " in the writer's lookup memory (%d bytes in use, limit %d):"
+                                + " raise 'lookup.cache-max-memory-size' or add buckets",
+                        memory.used(), memory.limit()));
+    }
+
+    /**
+     * With deletion vectors: applies one merged change of the flush to its key's current row and
+     * marks that row's location deleted; writes the changelog rows, if any. Returns what the
+     * flush's file holds for the key: the new row, whole (to be {@linkplain #placed placed}), a
+     * tombstone (which the caller deletes in its own file, for streaming reads of the flush's
+     * changes only), or null when the key's row stays as it is (first-row, an unchanged row, a
+     * delete of a missing key). The result is valid until the next call. REQUIRES: {@link #begin}
+     * returned true; keys ascending.
+     */
+    @Nullable
+    public KeyValue applyWithVectors(KeyValue change) throws IOException {
+        if (index.isDropped()) {
+            throw tooLarge();
+        }
+        RowData old = index.find(change.row());
+        long oldLocation = old == null ? -1 : index.location();
+        merge.reset();
+        if (old != null) {
+            merge.add(new KeyValue(change.sequence() - 1, RowKind.INSERT, old));
+        }
+        merge.add(change);
+        KeyValue result = merge.result();
+        long sequence = change.sequence();
+        if (result == null || result.isRetraction()) {
+            if (old == null) {
+                return null;
+            }
+            if (out != null) {
+                out.writeChange(sequence, RowKind.DELETE, old);
+            }
+            index.remove();
+            vectors.delete(oldLocation);
+            return new KeyValue(sequence, RowKind.DELETE, change.row());
+        }
+        BinaryRowData row = bytes.encode(result.row());
+        if (old != null && bytes.sameRow(old, row)) {
+            return null;
+        }
+        if (out != null) {
+            if (old == null) {
+                out.writeChange(sequence, RowKind.INSERT, row);
+            } else {
+                out.writeChange(sequence, RowKind.UPDATE_BEFORE, old);
+                out.writeChange(sequence, RowKind.UPDATE_AFTER, row);
+            }
+        }
+        if (old != null) {
+            vectors.delete(oldLocation);
+        }
+        if (!index.put(row)) {
+            unindexable = index.tooLarge();
+            throw tooLarge();
+        }
+        return new KeyValue(sequence, old == null ? RowKind.INSERT : RowKind.UPDATE_AFTER, row);
+    }
+
+    /** Where the row the last {@link #applyWithVectors} returned was written. */
+    public void placed(long location) {
+        index.setLocation(location);
+    }
+
+    /**
+     * With deletion vectors, after a compaction replaced {@code inputs} with {@code output}: the
+     * rows of {@code output} (each with its position) that are still their key's row get their new
+     * location; those a flush replaced meanwhile are deleted in the output's vector.
+     */
+    public void relocate(Set<String> inputs, List<DataFile> outputs, boolean marksMeanwhile)
+            throws IOException {
+        memory.pin(index);
+        try {
+            if (index.isDropped()) {
+                if (!marksMeanwhile) {
+                    return; // Nothing to carry over; the index is built from the files later.
+                }
+                base = base(List.of());
+                build();
+            }
+            for (DataFile output : outputs) {
+                relocate(inputs, output);
+            }
+        } finally {
+            memory.unpin(index);
+        }
+    }
+
+    private void relocate(Set<String> inputs, DataFile output) throws IOException {
+        try (dev.tarn.format.parquet.ParquetDataReader reader =
+                opener.open(output, schema.fileType())) {
+            for (RowData row = reader.next(); row != null; row = reader.next()) {
+                long location = vectors.location(output.fileName(), reader.position());
+                RowData table = schema.fromFileRow(row).row();
+                if (index.find(table) != null && inputs.contains(vectors.file(index.location()))) {
+                    index.setLocation(location);
+                } else {
+                    vectors.delete(location);
                 }
             }
         }
@@ -318,7 +473,7 @@ public final class LookupChangelog {
      * changes come first), then before-image files.
      */
     public List<DataFile> finish() throws IOException {
-        List<DataFile> files = new ArrayList<>(out.finish());
+        List<DataFile> files = new ArrayList<>(out == null ? List.of() : out.finish());
         if (beforeImages != null) {
             files.addAll(beforeImages.finish());
         }
@@ -326,7 +481,9 @@ public final class LookupChangelog {
     }
 
     public void close() {
-        out.abort();
+        if (out != null) {
+            out.abort();
+        }
         if (beforeImages != null) {
             beforeImages.abort();
         }

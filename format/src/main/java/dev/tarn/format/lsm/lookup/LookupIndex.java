@@ -47,6 +47,9 @@ final class LookupIndex {
     private final BinaryRowData view;
     private final BinaryRowData probe;
 
+    /** Whether each key also has a location ({@link #location}): 8 more bytes per key. */
+    private final boolean located;
+
     private final RowPages rows = new RowPages(this::reserve, this::releasePart);
     private final RowPages.Live live = new Entries();
     private long reserved;
@@ -57,6 +60,10 @@ final class LookupIndex {
     private long[] prefixes;
 
     private int[] addresses;
+
+    /** With {@link #located}: each key's location, beside its address. */
+    private long[] locations;
+
     private int count;
     private int removed;
 
@@ -65,6 +72,7 @@ final class LookupIndex {
 
     private int[] asideAddresses;
     private int[] asidePositions;
+    private long[] asideLocations;
     private int aside;
 
     /** Every key of the run before it orders before the last key looked up. */
@@ -77,6 +85,15 @@ final class LookupIndex {
     private long lastPrefix;
 
     LookupIndex(KeyValueSchema schema, LookupMemory memory) {
+        this(schema, memory, false);
+    }
+
+    /**
+     * @param located whether each key also has a location, a long its user gives ({@link
+     *     #setLocation}) and reads back ({@link #location})
+     */
+    LookupIndex(KeyValueSchema schema, LookupMemory memory, boolean located) {
+        this.located = located;
         this.memory = memory;
         this.keys = schema.keys();
         this.prefixDecides = keys.prefixDecides();
@@ -91,7 +108,7 @@ final class LookupIndex {
     boolean reset() {
         release();
         tooLarge = false;
-        if (!reserve(EMPTY_BYTES)) {
+        if (!reserve(EMPTY_BYTES + (located ? 2L * Long.BYTES * MIN_KEYS : 0))) {
             return false;
         }
         prefixes = new long[MIN_KEYS];
@@ -99,6 +116,10 @@ final class LookupIndex {
         asidePrefixes = new long[MIN_KEYS];
         asideAddresses = new int[MIN_KEYS];
         asidePositions = new int[MIN_KEYS];
+        if (located) {
+            locations = new long[MIN_KEYS];
+            asideLocations = new long[MIN_KEYS];
+        }
         dropped = false;
         return true;
     }
@@ -216,6 +237,23 @@ final class LookupIndex {
         return true;
     }
 
+    /** The location of the key of the last {@link #find}, which found it. REQUIRES: located. */
+    long location() {
+        return current == addresses ? locations[currentIndex] : asideLocations[currentIndex];
+    }
+
+    /**
+     * Sets the location of the key of the last {@link #find} or {@link #put}, which made it
+     * present. REQUIRES: located.
+     */
+    void setLocation(long location) {
+        if (current == addresses) {
+            locations[currentIndex] = location;
+        } else {
+            asideLocations[currentIndex] = location;
+        }
+    }
+
     /** Removes the key of the last {@link #find}, which found it. */
     void remove() {
         if (current == null || current[currentIndex] <= 0) {
@@ -240,6 +278,8 @@ final class LookupIndex {
         asidePrefixes = null;
         asideAddresses = null;
         asidePositions = null;
+        locations = null;
+        asideLocations = null;
         count = 0;
         removed = 0;
         aside = 0;
@@ -297,6 +337,9 @@ final class LookupIndex {
                 int address = addresses[r];
                 if (address > 0) {
                     prefixes[w] = prefixes[r];
+                    if (located) {
+                        locations[w] = locations[r];
+                    }
                     addresses[w++] = address;
                 } else {
                     rows.free(-address);
@@ -314,9 +357,15 @@ final class LookupIndex {
         for (int j = aside - 1; j >= 0; w--) {
             if (i >= asidePositions[j]) {
                 prefixes[w] = prefixes[i];
+                if (located) {
+                    locations[w] = locations[i];
+                }
                 addresses[w] = addresses[i--];
             } else {
                 prefixes[w] = asidePrefixes[j];
+                if (located) {
+                    locations[w] = asideLocations[j];
+                }
                 addresses[w] = asideAddresses[j--];
             }
         }
@@ -329,24 +378,34 @@ final class LookupIndex {
         int needed = count + aside + 1;
         if (needed > prefixes.length) {
             int length = Math.max(needed, prefixes.length * 2);
-            if (!reserve((long) RUN_BYTES * (length - prefixes.length))) {
+            if (!reserve((long) runBytes() * (length - prefixes.length))) {
                 release();
                 return false;
             }
             prefixes = Arrays.copyOf(prefixes, length);
             addresses = Arrays.copyOf(addresses, length);
+            if (located) {
+                locations = Arrays.copyOf(locations, length);
+            }
         }
         if (aside == asidePrefixes.length) {
             int length = aside * 2;
-            if (!reserve((long) ASIDE_BYTES * aside)) {
+            if (!reserve((long) (ASIDE_BYTES + (located ? Long.BYTES : 0)) * aside)) {
                 release();
                 return false;
             }
             asidePrefixes = Arrays.copyOf(asidePrefixes, length);
             asideAddresses = Arrays.copyOf(asideAddresses, length);
             asidePositions = Arrays.copyOf(asidePositions, length);
+            if (located) {
+                asideLocations = Arrays.copyOf(asideLocations, length);
+            }
         }
         return true;
+    }
+
+    private int runBytes() {
+        return RUN_BYTES + (located ? Long.BYTES : 0);
     }
 
     /** A new entry for {@code row}; 0 if out of memory: the index is dropped. */

@@ -87,6 +87,12 @@ public final class KeyValueFileWriter {
     private long maxSequence;
     private long rowsSinceCheck;
 
+    /** Rows written to the open file; where the last written row lies ({@link #write}). */
+    private long rowsInFile;
+
+    private String lastFile;
+    private long lastPosition = -1;
+
     /** Files of {@link #finished} from the first one of the open flush ({@link #endFlush}). */
     private int flushStart;
 
@@ -144,8 +150,13 @@ public final class KeyValueFileWriter {
         }
     }
 
+    /**
+     * Adds the next change of the run (keys ascending, one change per key). {@link #lastFile} and
+     * {@link #lastPosition} then say where it lies.
+     */
     public void write(KeyValue kv) throws IOException {
         if (current == null) {
+            rowsInFile = 0;
             currentName = content.newFileName();
             current =
                     ParquetDataWriter.create(
@@ -159,6 +170,8 @@ public final class KeyValueFileWriter {
             maxSequence = Long.MIN_VALUE;
         }
         current.write(fileRow.replace(kv));
+        lastFile = currentName;
+        lastPosition = rowsInFile++;
         // The row may be gone by the time the file closes: keep its key's bytes.
         lastKey.set(kv.row());
         minSequence = Math.min(minSequence, kv.sequence());
@@ -169,6 +182,16 @@ public final class KeyValueFileWriter {
                 closeCurrent();
             }
         }
+    }
+
+    /** The file the change last {@linkplain #write written} lies in. */
+    public String lastFile() {
+        return lastFile;
+    }
+
+    /** The position (row index) of the change last {@linkplain #write written} in its file. */
+    public long lastPosition() {
+        return lastPosition;
     }
 
     /**

@@ -1,8 +1,11 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.deletion.DeletionVector;
 import dev.tarn.format.lsm.compaction.CompactionTask;
 import dev.tarn.format.lsm.compaction.CompactionUnit;
 import dev.tarn.format.lsm.compaction.SortedRunInfo;
+import dev.tarn.format.lsm.lookup.BucketVectors;
+import dev.tarn.format.lsm.lookup.LookupChangelog;
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.run.SortedRun;
 import dev.tarn.format.lsm.run.SortedRunReader;
@@ -11,8 +14,10 @@ import dev.tarn.format.manifest.DataFiles;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -41,6 +46,14 @@ final class BucketCompactions {
     private final List<DataFile> changelog = new ArrayList<>();
     private long bytesCompacted;
 
+    /** With deletion vectors: the bucket's, and the lookup that knows each key's location. */
+    @Nullable private final BucketVectors vectors;
+
+    @Nullable private final LookupChangelog lookup;
+
+    /** {@link BucketVectors#marks} when the running compaction started. */
+    private long marksAtStart;
+
     @Nullable private CompactionTask runningTask;
     @Nullable private Future<CompactionTask.Result> running;
 
@@ -48,11 +61,15 @@ final class BucketCompactions {
             BucketTreeWriter.Setup setup,
             KeyValueFileWriter.Target target,
             SortedRunReader.FileOpener opener,
-            Levels levels) {
+            Levels levels,
+            @Nullable BucketVectors vectors,
+            @Nullable LookupChangelog lookup) {
         this.setup = setup;
         this.target = target;
         this.opener = opener;
         this.levels = levels;
+        this.vectors = vectors;
+        this.lookup = lookup;
     }
 
     boolean isRunning() {
@@ -74,16 +91,36 @@ final class BucketCompactions {
         if (unit.isEmpty()) {
             return false;
         }
+        List<SortedRun> inputs = runs.subList(0, unit.get().runCount());
         runningTask =
                 new CompactionTask(
-                        runs.subList(0, unit.get().runCount()),
+                        inputs,
                         unit.get(),
                         target,
                         setup.merges().get(),
-                        opener,
+                        vectors == null ? opener : withVectorsAsNow(inputs),
                         setup.changelog().kind() == ChangelogSetup.Kind.FULL_COMPACTION);
+        marksAtStart = vectors == null ? 0 : vectors.marks();
         running = setup.compactions().submit(runningTask);
         return true;
+    }
+
+    /**
+     * An opener that reads each input with a copy of its vector as it is now: flushes go on marking
+     * rows while the compaction runs, and {@link LookupChangelog#relocate} carries those marks over
+     * to its outputs.
+     */
+    private SortedRunReader.FileOpener withVectorsAsNow(List<SortedRun> inputs) {
+        Map<String, DeletionVector> copies = new HashMap<>();
+        for (SortedRun run : inputs) {
+            for (DataFile f : run.files()) {
+                DeletionVector copy = vectors.copyOf(f.fileName());
+                if (copy != null) {
+                    copies.put(f.fileName(), copy);
+                }
+            }
+        }
+        return f -> opener.open(f).withDeletions(copies.get(f.fileName()));
     }
 
     /**
@@ -121,6 +158,11 @@ final class BucketCompactions {
         List<DataFile> outputs = result.files();
         running = null;
         runningTask = null;
+        if (lookup != null) {
+            Set<String> names = new HashSet<>();
+            inputs.forEach(f -> names.add(f.fileName()));
+            lookup.relocate(names, outputs, vectors.marks() != marksAtStart);
+        }
         levels.replace(inputs, outputs);
         // A changelog goes from the last level before to after: an output compacted away again
         // before the commit leaves its changelog, which the next one's continues.
@@ -141,9 +183,50 @@ final class BucketCompactions {
         }
         after.removeAll(neverPublished);
         after.addAll(outputs);
+        if (vectors != null) {
+            neverPublished.forEach(f -> vectors.forget(f.fileName()));
+        }
         outputs.forEach(f -> bytesCompacted += f.fileSize());
         deleteUnpublished(neverPublished);
         return true;
+    }
+
+    /**
+     * With deletion vectors: takes the files whose rows are all deleted out of the levels, as if a
+     * compaction had replaced them with nothing (SPEC.md, "Deletion vectors"); not the inputs of a
+     * running compaction, which replaces them anyway.
+     */
+    void dropAllDeleted() {
+        if (vectors == null) {
+            return;
+        }
+        Set<String> busy = new HashSet<>();
+        if (runningTask != null) {
+            runningTask.inputs().forEach(f -> busy.add(f.fileName()));
+        }
+        Set<String> unpublished = new HashSet<>();
+        after.forEach(f -> unpublished.add(f.fileName()));
+        List<DataFile> gone = new ArrayList<>();
+        for (SortedRun run : levels.runs()) {
+            for (DataFile f : run.files()) {
+                if (!busy.contains(f.fileName()) && vectors.allDeleted(f)) {
+                    gone.add(f);
+                }
+            }
+        }
+        if (gone.isEmpty()) {
+            return;
+        }
+        levels.replace(gone, List.of());
+        for (DataFile f : gone) {
+            if (unpublished.contains(f.fileName())) {
+                after.remove(f);
+                vectors.forget(f.fileName());
+                deleteUnpublished(List.of(f));
+            } else {
+                before.add(f);
+            }
+        }
     }
 
     /** Stops a running compaction and deletes what it wrote. */

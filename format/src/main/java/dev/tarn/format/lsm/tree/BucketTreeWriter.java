@@ -3,21 +3,30 @@ package dev.tarn.format.lsm.tree;
 import dev.tarn.format.lsm.KeyValue;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.compaction.UniversalCompaction;
+import dev.tarn.format.lsm.lookup.BucketVectors;
 import dev.tarn.format.lsm.lookup.LookupChangelog;
+import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.run.BucketTreeReader;
+import dev.tarn.format.lsm.run.FileRunMerge;
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.run.SortedRun;
+import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.FileContent;
+import dev.tarn.format.manifest.VectorChange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -68,7 +77,18 @@ public final class BucketTreeWriter implements AutoCloseable {
             ExecutorService compactions,
             int stopTrigger,
             int fullCompactionEvery,
-            ChangelogSetup changelog) {}
+            ChangelogSetup changelog,
+            @Nullable VectorSetup vectors) {}
+
+    /**
+     * How the buckets of a table with deletion vectors keep them (SPEC.md, "Deletion vectors").
+     *
+     * @param memory what the lookup indexes of the buckets share: each key's location is needed
+     *     whatever the changelog producer
+     * @param maintained whether a file was written with vectors maintained (under a schema with
+     *     them on); a bucket holding any other is compacted fully before its first flush
+     */
+    record VectorSetup(LookupMemory memory, Predicate<DataFile> maintained) {}
 
     /**
      * The changes of one commit: added level-0 files, what compaction replaced with what, the
@@ -80,10 +100,13 @@ public final class BucketTreeWriter implements AutoCloseable {
             List<DataFile> compactBefore,
             List<DataFile> compactAfter,
             List<DataFile> changelogFiles,
-            List<DataFile> compactChangelog) {}
+            List<DataFile> compactChangelog,
+            List<VectorChange> vectors,
+            List<VectorChange> compactVectors) {}
 
     private final Setup setup;
     private final KeyValueFileWriter.Target target;
+    private final BucketTreeReader.ColumnOpener opener;
     private final Levels levels;
     private final SortBuffer buffer;
     private final MergeFunction merge;
@@ -98,6 +121,7 @@ public final class BucketTreeWriter implements AutoCloseable {
     private final List<DataFile> newFiles = new ArrayList<>();
     @Nullable private final KeyValueFileWriter changelog;
     @Nullable private final LookupChangelog lookup;
+    @Nullable private final BucketVectors vectors;
 
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
@@ -108,15 +132,16 @@ public final class BucketTreeWriter implements AutoCloseable {
             BucketTreeReader.ColumnOpener opener,
             Levels levels,
             SortBuffer buffer,
-            long firstSequence) {
+            long firstSequence,
+            @Nullable BucketVectors vectors) {
         this.setup = setup;
+        this.vectors = vectors;
         this.target = target;
+        this.opener = opener;
         this.levels = levels;
         this.buffer = buffer;
         this.merge = setup.merges().get();
         RowType fileType = setup.schema().fileType();
-        this.compactions =
-                new BucketCompactions(setup, target, f -> opener.open(f, fileType), levels);
         this.firstSequence = firstSequence;
         this.nextSequence = firstSequence;
         ChangelogSetup changes = setup.changelog();
@@ -125,10 +150,33 @@ public final class BucketTreeWriter implements AutoCloseable {
                         ? new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG)
                         : null;
         this.lookup =
-                setup.changelog()
-                        .newLookup(setup.schema(), setup.merges(), opener, this::treeFiles, target);
+                vectors == null
+                        ? changes.newLookup(
+                                setup.schema(), setup.merges(), opener, this::treeFiles, target)
+                        : changes.newVectorLookup(
+                                setup.schema(),
+                                setup.merges(),
+                                withVectors(opener, vectors),
+                                this::treeFiles,
+                                target,
+                                setup.vectors().memory(),
+                                vectors);
+        this.compactions =
+                new BucketCompactions(
+                        setup,
+                        target,
+                        f -> opener.open(f, fileType),
+                        levels,
+                        vectors,
+                        vectors == null ? null : lookup);
         this.fullCompactions = FullCompactionSchedule.of(setup);
         fullCompactions.started(levels.runs());
+    }
+
+    /** {@code opener}, applying each file's vector as it is at the time the file is opened. */
+    private static BucketTreeReader.ColumnOpener withVectors(
+            BucketTreeReader.ColumnOpener opener, BucketVectors vectors) {
+        return (f, type) -> opener.open(f, type).withDeletions(vectors.vector(f.fileName()));
     }
 
     /** From now until {@link #restore}, the levels lack the bucket's published files. */
@@ -149,6 +197,17 @@ public final class BucketTreeWriter implements AutoCloseable {
      * @throws IllegalStateException if a file holds a sequence number this writer also gave out
      */
     public void restore(Collection<DataFile> published) throws IOException {
+        restore(published, Map.of());
+    }
+
+    /**
+     * As {@link #restore(Collection)}, with the published vectors of the files, by file name. With
+     * deletion vectors, a bucket holding files written without them is first compacted fully, and
+     * what the writer flushed meanwhile (as it came, not knowing the rows it replaced) is written
+     * again, with the rows it replaces marked.
+     */
+    public void restore(Collection<DataFile> published, Map<String, DeletionFile> places)
+            throws IOException {
         if (!awaitingRestore) {
             throw new IllegalStateException("Bucket " + target.dir() + " was restored already");
         }
@@ -165,11 +224,97 @@ public final class BucketTreeWriter implements AutoCloseable {
                                 firstSequence));
             }
         }
+        if (vectors != null) {
+            vectors.restore(published, places);
+        }
+        List<DataFile> pending = List.copyOf(newFiles);
+        if (vectors != null) {
+            levels.replace(pending, List.of());
+        }
         published.forEach(levels::addFile);
         awaitingRestore = false;
         fullCompactions.started(levels.runs());
         if (lookup != null) {
             lookup.catchUp(List.of());
+        }
+        if (vectors != null) {
+            startWithVectors(published, pending);
+        }
+    }
+
+    /**
+     * Compacts a bucket holding files written without vectors fully, then writes the files flushed
+     * before the restore ({@code pending}, out of the levels) again with vectors.
+     */
+    void startWithVectors(Collection<DataFile> published, List<DataFile> pending)
+            throws IOException {
+        if (published.stream().anyMatch(f -> !setup.vectors().maintained().test(f))) {
+            if (startCompaction(true)) {
+                collectCompaction(true);
+            }
+            lookup.invalidate();
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        List<SortedRunReader> runs = new ArrayList<>();
+        KeyValueFileWriter writer = new KeyValueFileWriter(target, 0);
+        List<DataFile> rewritten;
+        boolean began = lookup.begin();
+        try {
+            if (!began) {
+                throw new IllegalStateException("Bucket " + target.dir() + " is not restored");
+            }
+            List<DataFile> oldestFirst = new ArrayList<>(pending);
+            oldestFirst.sort(Comparator.comparingLong(f -> f.sequence().max()));
+            RowType fileType = setup.schema().fileType();
+            for (DataFile f : oldestFirst) {
+                runs.add(
+                        new SortedRunReader(
+                                List.of(f), g -> opener.open(g, fileType), setup.schema()));
+            }
+            FileRunMerge changes =
+                    new FileRunMerge(runs, setup.schema().keys(), setup.merges().get(), false);
+            while (changes.hasNext()) {
+                writeWithVectors(writer, changes.next());
+            }
+            rewritten = writer.finish();
+        } catch (IOException | RuntimeException e) {
+            writer.abort();
+            throw e;
+        } finally {
+            for (SortedRunReader run : runs) {
+                run.close();
+            }
+            if (began) {
+                lookup.end();
+            }
+        }
+        newFiles.clear();
+        for (DataFile f : rewritten) {
+            levels.addLevel0(f);
+            newFiles.add(f);
+        }
+        pending.forEach(f -> vectors.forget(f.fileName()));
+        DataFiles.deleteUnreferenced(target.io(), target.dir(), pending);
+    }
+
+    /**
+     * Writes one merged change of a flush with deletion vectors: the key's new row, whole, with its
+     * previous row marked deleted; a tombstone, deleted in its own file; or nothing if the row
+     * stays.
+     */
+    private void writeWithVectors(KeyValueFileWriter writer, KeyValue change) throws IOException {
+        KeyValue row = lookup.applyWithVectors(change);
+        if (row == null) {
+            return;
+        }
+        writer.write(row);
+        long location = vectors.location(writer.lastFile(), writer.lastPosition());
+        if (row.isRetraction()) {
+            vectors.delete(location);
+        } else {
+            lookup.placed(location);
         }
     }
 
@@ -179,6 +324,11 @@ public final class BucketTreeWriter implements AutoCloseable {
      * its tree (it still does not compact). No effect without a lookup changelog.
      */
     public void lookUpAgainst(Collection<DataFile> published) throws IOException {
+        if (vectors != null && awaitingRestore) {
+            // A writer with vectors must know the rows it replaces: it takes them in.
+            restore(published, Map.of());
+            return;
+        }
         if (lookup != null && awaitingRestore) {
             lookup.catchUp(published);
         }
@@ -190,6 +340,15 @@ public final class BucketTreeWriter implements AutoCloseable {
      * #rebuild}. Level-0 files flushed meanwhile are handed out as usual.
      */
     public void markStale() {
+        if (vectors != null) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Another job changed bucket %s while this writer kept its deletion"
+                                    + " vectors: a table with 'deletion-vectors.enabled' has one"
+                                    + " writing job per bucket, which compacts its own buckets;"
+                                    + " stop the other writer or compaction job",
+                            target.dir()));
+        }
         stale = true;
         compactions.cancel();
         compactions.discardUnpublished();
@@ -272,6 +431,10 @@ public final class BucketTreeWriter implements AutoCloseable {
             Iterator<KeyValue> changes = buffer.merged(merge);
             while (changes.hasNext()) {
                 KeyValue change = changes.next();
+                if (lookingUp && vectors != null) {
+                    writeWithVectors(writer, change);
+                    continue;
+                }
                 writer.write(change);
                 if (lookingUp) {
                     lookup.apply(change);
@@ -286,7 +449,7 @@ public final class BucketTreeWriter implements AutoCloseable {
                 lookup.end();
             }
         }
-        if (lookup != null && !lookingUp) {
+        if (lookup != null && !lookingUp && vectors == null) {
             lookup.addPending(flushed);
         }
         buffer.clear();
@@ -322,17 +485,25 @@ public final class BucketTreeWriter implements AutoCloseable {
         } else {
             collectCompaction(waitForCompaction);
         }
+        compactions.dropAllDeleted();
         List<DataFile> input =
                 changelog != null
                         ? changelog.finish()
                         : lookup != null ? lookup.finish() : List.of();
+        BucketVectors.Commit vectorChanges =
+                vectors == null
+                        ? new BucketVectors.Commit(List.of(), List.of())
+                        : vectors.prepareCommit(
+                                newFiles, compactions.before(), compactions.after());
         Changes changes =
                 new Changes(
                         List.copyOf(newFiles),
                         compactions.before(),
                         compactions.after(),
                         input,
-                        compactions.changelog());
+                        compactions.changelog(),
+                        vectorChanges.appended(),
+                        vectorChanges.compacted());
         newFiles.clear();
         compactions.handedOut();
         return changes;

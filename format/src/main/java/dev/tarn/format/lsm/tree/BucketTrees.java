@@ -1,14 +1,18 @@
 package dev.tarn.format.lsm.tree;
 
+import dev.tarn.format.deletion.IndexFiles;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.compaction.UniversalCompaction;
+import dev.tarn.format.lsm.lookup.BucketVectors;
+import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.run.BucketTreeReader;
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableConfig;
@@ -16,6 +20,7 @@ import dev.tarn.format.schema.TableSchema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,6 +56,7 @@ public final class BucketTrees implements AutoCloseable {
     private final UniversalCompaction picker;
     private final boolean writeOnly;
     private final Supplier<MergeFunction> merges;
+    @Nullable private final BucketTreeWriter.VectorSetup vectors;
     @Nullable private BucketTreeWriter.Setup setup;
     @Nullable private ExecutorService compactions;
     @Nullable private java.nio.file.Path spillDirectory;
@@ -71,7 +77,34 @@ public final class BucketTrees implements AutoCloseable {
             FileIO io,
             ParquetDataWriter.Options parquetOptions,
             boolean overwrite) {
+        this(tableName, schema, options, config, io, parquetOptions, overwrite, f -> true);
+    }
+
+    /**
+     * @param maintained with deletion vectors on: whether a file was written with them kept
+     *     (SPEC.md, "Deletion vectors")
+     */
+    public BucketTrees(
+            String tableName,
+            TableSchema schema,
+            Map<String, String> options,
+            TableConfig config,
+            FileIO io,
+            ParquetDataWriter.Options parquetOptions,
+            boolean overwrite,
+            java.util.function.Predicate<DataFile> maintained) {
         validate(schema, options, config.lsm().mergeEngine());
+        if (config.lsm().deletionVectors()
+                && config.stream().changelogProducer()
+                        == dev.tarn.format.schema.StreamConfig.ChangelogProducer.FULL_COMPACTION) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Table %s has 'deletion-vectors.enabled' = 'true' and"
+                                    + " 'changelog-producer' = 'full-compaction', which Tarn does"
+                                    + " not combine yet: use 'lookup' (the same changes, at each"
+                                    + " commit)",
+                            tableName));
+        }
         this.tableName = tableName;
         this.schema = KeyValueSchema.of(schema);
         this.config = config.lsm();
@@ -88,9 +121,19 @@ public final class BucketTrees implements AutoCloseable {
                     case LOOKUP ->
                             ChangelogSetup.lookup(
                                     config.lsm().memory().lookupCacheSize(),
-                                    config.lsm().newestVersionIsRow() && !overwrite);
+                                    config.lsm().newestVersionIsRow()
+                                            && !overwrite
+                                            && !config.lsm().deletionVectors());
                     case FULL_COMPACTION -> ChangelogSetup.FULL_COMPACTION;
                 };
+        this.vectors =
+                config.lsm().deletionVectors()
+                        ? new BucketTreeWriter.VectorSetup(
+                                changelog.lookupMemory() != null
+                                        ? changelog.lookupMemory()
+                                        : new LookupMemory(config.lsm().memory().lookupCacheSize()),
+                                maintained)
+                        : null;
         this.io = io;
         this.parquetOptions = parquetOptions;
         this.changelogCompression = config.changelogCompression();
@@ -139,6 +182,42 @@ public final class BucketTrees implements AutoCloseable {
             BucketTreeReader.ColumnOpener opener,
             long minFirstSequence)
             throws IOException {
+        return open(dir, files, opener, minFirstSequence, (BucketVectors) null);
+    }
+
+    /**
+     * As {@link #open(Path, Collection, BucketTreeReader.ColumnOpener, long)}, for a table with
+     * deletion vectors on: the bucket's vectors live in index files of {@code indexFiles}, and
+     * {@code vectors} are those of {@code files}, by file name.
+     */
+    public BucketTreeWriter open(
+            Path dir,
+            Collection<DataFile> files,
+            BucketTreeReader.ColumnOpener opener,
+            long minFirstSequence,
+            IndexFiles indexFiles,
+            Map<String, DeletionFile> vectors)
+            throws IOException {
+        if (this.vectors == null) {
+            throw new IllegalArgumentException(
+                    "Bucket " + dir + " has deletion vectors but the table has them off");
+        }
+        BucketVectors bucket = new BucketVectors(indexFiles);
+        bucket.restore(files, vectors);
+        return open(dir, files, opener, minFirstSequence, bucket);
+    }
+
+    private BucketTreeWriter open(
+            Path dir,
+            Collection<DataFile> files,
+            BucketTreeReader.ColumnOpener opener,
+            long minFirstSequence,
+            @Nullable BucketVectors vectors)
+            throws IOException {
+        if (this.vectors != null && vectors == null) {
+            throw new IllegalArgumentException(
+                    "Bucket " + dir + " needs its deletion vectors: the table has them on");
+        }
         Levels levels = new Levels(schema, picker.maxLevel(), files);
         long firstSequence = Math.max(levels.maxSequence() + 1, minFirstSequence);
         KeyValueFileWriter.Target target =
@@ -150,7 +229,13 @@ public final class BucketTrees implements AutoCloseable {
                         changelogCompression,
                         targetFileSize,
                         schemaId);
-        return new BucketTreeWriter(setup(), target, opener, levels, buffer(), firstSequence);
+        BucketTreeWriter writer =
+                new BucketTreeWriter(
+                        setup(), target, opener, levels, buffer(), firstSequence, vectors);
+        if (vectors != null) {
+            writer.startWithVectors(files, List.of());
+        }
+        return writer;
     }
 
     private BucketTreeWriter.Setup setup() {
@@ -170,7 +255,8 @@ public final class BucketTrees implements AutoCloseable {
                             compactions,
                             config.sortedRunStopTrigger(),
                             writeOnly ? 0 : fullCompactionEvery(),
-                            changelog);
+                            changelog,
+                            vectors);
         }
         return setup;
     }

@@ -1,6 +1,7 @@
 package dev.tarn.format.lsm.tree;
 
 import dev.tarn.format.lsm.KeyValueSchema;
+import dev.tarn.format.lsm.lookup.BucketVectors;
 import dev.tarn.format.lsm.lookup.LookupChangelog;
 import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.lsm.merge.MergeFunction;
@@ -76,6 +77,33 @@ record ChangelogSetup(Kind kind, @Nullable LookupMemory lookupMemory, boolean be
     /** Whether the writer stores its input changes as they come. */
     boolean storesInput() {
         return kind == Kind.ALL || kind == Kind.WITHOUT_RETRACTIONS;
+    }
+
+    /**
+     * The lookup of one bucket's writer in a table with deletion vectors, which every changelog
+     * producer needs (each key's location); it writes changelog files only under this setup's
+     * {@link Kind#LOOKUP}, full ones (the flush's files hold the new rows whole, no before-images
+     * are needed).
+     */
+    LookupChangelog newVectorLookup(
+            KeyValueSchema schema,
+            Supplier<MergeFunction> merges,
+            BucketTreeReader.ColumnOpener opener,
+            Supplier<List<DataFile>> treeFiles,
+            KeyValueFileWriter.Target target,
+            LookupMemory memory,
+            BucketVectors vectors) {
+        return new LookupChangelog(
+                schema,
+                merges,
+                opener,
+                treeFiles,
+                kind == Kind.LOOKUP
+                        ? new KeyValueFileWriter(target.forChangelog(), 0, FileContent.CHANGELOG)
+                        : null,
+                null,
+                memory,
+                vectors);
     }
 
     /**

@@ -57,7 +57,8 @@ class BucketTreeWriterTest {
                         compactions,
                         stopTrigger,
                         0,
-                        ChangelogSetup.NONE);
+                        ChangelogSetup.NONE,
+                        null);
         Path bucket = new Path(dir.toUri());
         FileIO io = FileIO.flinkFileSystems();
         KeyValueFileWriter.Target target =
@@ -86,7 +87,8 @@ class BucketTreeWriterTest {
                         opener,
                         new Levels(schema, 5, List.of()),
                         SortBuffer.inMemory(schema.keys(), 4096),
-                        1)) {
+                        1,
+                        null)) {
             for (int i = 0; i < 3_000; i++) {
                 writer.write(row(i % 500, (long) i, "v" + i));
                 maxRuns = Math.max(maxRuns, writer.runs().size());

@@ -83,7 +83,8 @@ public final class LookupBucket implements AutoCloseable {
                         compactions,
                         6,
                         0,
-                        changelog);
+                        changelog,
+                        null);
         this.opener =
                 (file, readType) ->
                         ParquetDataReader.open(
@@ -113,7 +114,8 @@ public final class LookupBucket implements AutoCloseable {
                         opener,
                         new Levels(schema, 5, published),
                         SortBuffer.inMemory(schema.keys(), bufferBytes),
-                        first);
+                        first,
+                        null);
     }
 
     BucketTreeWriter writer() {

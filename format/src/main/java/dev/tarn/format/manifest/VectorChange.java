@@ -1,6 +1,5 @@
-package dev.tarn.format.write;
+package dev.tarn.format.manifest;
 
-import dev.tarn.format.manifest.DeletionFile;
 import java.io.Serializable;
 import javax.annotation.Nullable;
 
