@@ -2,10 +2,12 @@ package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * An APPEND commit: its writers' new files and their changelog, the same whatever the table holds,
@@ -16,12 +18,22 @@ import java.util.Map;
 final class AppendStaging implements Staging {
 
     private final String table;
+    @Nullable private final VectorRebase rebase;
     private final List<CommitMessage> appends;
     private final List<ManifestEntry> entries;
     private final List<ManifestEntry> changelog;
     private Map<ManifestEntry.FileId, DeletionFile> vectors = Map.of();
 
     AppendStaging(String table, List<CommitMessage> appends) {
+        this(table, null, appends);
+    }
+
+    /**
+     * @param rebase carries the deletions of files a compaction replaced since the writers made
+     *     them over to its outputs; null to refuse such a commit
+     */
+    AppendStaging(String table, @Nullable VectorRebase rebase, List<CommitMessage> appends) {
+        this.rebase = rebase;
         this.table = table;
         this.appends = appends;
         this.entries = CommitEntries.of(appends);
@@ -41,9 +53,17 @@ final class AppendStaging implements Staging {
 
     @Override
     public List<ManifestEntry> stage(
+            @Nullable Snapshot snapshot,
             Map<ManifestEntry.FileId, ManifestEntry> live,
             Map<ManifestEntry.FileId, DeletionFile> latest) {
-        vectors = VectorStaging.applyAll(table, live, latest, appends);
+        List<CommitMessage> messages = appends;
+        if (rebase != null && snapshot != null) {
+            messages = new java.util.ArrayList<>(appends.size());
+            for (CommitMessage m : appends) {
+                messages.add(m.vectors().isEmpty() ? m : rebase.rebase(m, snapshot, live, latest));
+            }
+        }
+        vectors = VectorStaging.applyAll(table, live, latest, messages);
         return entries;
     }
 

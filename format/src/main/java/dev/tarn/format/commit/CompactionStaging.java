@@ -4,6 +4,7 @@ import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,7 @@ final class CompactionStaging implements Staging {
      */
     @Override
     public List<ManifestEntry> stage(
+            @Nullable Snapshot snapshot,
             Map<ManifestEntry.FileId, ManifestEntry> live,
             Map<ManifestEntry.FileId, DeletionFile> latest) {
         Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());

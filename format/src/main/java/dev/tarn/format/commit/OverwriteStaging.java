@@ -3,12 +3,14 @@ package dev.tarn.format.commit;
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
+import javax.annotation.Nullable;
 
 /**
  * An OVERWRITE commit: deletes every live file of the partitions its scope selects and adds its
@@ -40,6 +42,7 @@ final class OverwriteStaging implements Staging {
 
     @Override
     public List<ManifestEntry> stage(
+            @Nullable Snapshot snapshot,
             Map<ManifestEntry.FileId, ManifestEntry> live,
             Map<ManifestEntry.FileId, DeletionFile> latest) {
         List<ManifestEntry> delta = new ArrayList<>();

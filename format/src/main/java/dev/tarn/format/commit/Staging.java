@@ -2,9 +2,11 @@ package dev.tarn.format.commit;
 
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * How one kind of commit turns its messages into manifest entries on top of the table as it is at
@@ -17,11 +19,13 @@ interface Staging {
 
     /**
      * The data-file entries to publish on top of {@code live}, the live files of the latest
-     * snapshot (empty for the first commit), whose deletion vectors are {@code vectors}.
+     * snapshot {@code latest} (null and empty for the first commit), whose deletion vectors are
+     * {@code vectors}.
      *
      * @throws CommitConflictException if the commit cannot apply to the table as it now is
      */
     List<ManifestEntry> stage(
+            @Nullable Snapshot latest,
             Map<ManifestEntry.FileId, ManifestEntry> live,
             Map<ManifestEntry.FileId, DeletionFile> vectors);
 

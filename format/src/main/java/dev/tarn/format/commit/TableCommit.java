@@ -193,7 +193,8 @@ public final class TableCommit implements AutoCloseable {
                     List.of(),
                     false);
         }
-        AppendStaging appends = new AppendStaging(table.name(), request.appends());
+        AppendStaging appends =
+                new AppendStaging(table.name(), new VectorRebase(table), request.appends());
         List<CommitMessage> compactions = request.compactions();
         OptionalLong last = OptionalLong.empty();
         if (!appends.isEmpty() || (compactions.isEmpty() && request.watermark() != null)) {
@@ -319,7 +320,8 @@ public final class TableCommit implements AutoCloseable {
                                 table.schemaManager().checkWriter(table.schema(), schemaChecked);
                         Snapshot latest = snapshots.readLatest().orElse(null);
                         Map<ManifestEntry.FileId, DeletionFile> vectors = vectors(latest);
-                        List<ManifestEntry> delta = staging.stage(liveFiles(latest), vectors);
+                        List<ManifestEntry> delta =
+                                staging.stage(latest, liveFiles(latest), vectors);
                         List<ManifestEntry> changelog = staging.changelog();
                         Map<ManifestEntry.FileId, DeletionFile> vectorsAfter = staging.vectors();
                         boolean vectorsChanged = !vectorsAfter.equals(vectors);

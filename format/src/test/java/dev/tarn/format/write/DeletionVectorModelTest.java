@@ -32,6 +32,7 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -164,6 +165,56 @@ class DeletionVectorModelTest {
             }
             commit.close();
         }
+    }
+
+    @Test
+    void aWritersDeletionsInAFileACompactionJobReplacedMeanwhileMoveToItsOutput() throws Exception {
+        Table table =
+                Table.create(
+                        FileIO.flinkFileSystems(),
+                        new Path(dir.toUri()),
+                        "db.t",
+                        TableSchema.create(
+                                TYPE,
+                                List.of(),
+                                List.of("k"),
+                                Map.of("bucket", "1", "deletion-vectors.enabled", "true"),
+                                null));
+        TreeMap<Long, long[]> model = new TreeMap<>();
+        try (TableCommit commit = table.newCommit("writer");
+                TableWrite write = table.newWrite()) {
+            for (long k = 0; k < 100; k++) {
+                write.write(GenericRowData.of(k, k, 0L));
+                model.put(k, new long[] {k, 0});
+            }
+            commit.commit(CommitRequest.of(1, write.prepareCommit(false)));
+            for (long k = 0; k < 100; k += 10) {
+                write.write(GenericRowData.of(k, k, 1L));
+                model.put(k, new long[] {k, 1});
+            }
+            List<CommitMessage> marks = write.prepareCommit(false);
+            assertThat(marks.get(0).vectors())
+                    .as("the flush deleted rows of the first file")
+                    .hasSize(1);
+
+            // A compaction job compacts the bucket before the writer's commit lands.
+            try (TableCommit compactor = table.newCommit("compactor");
+                    TableWrite job = table.newWrite()) {
+                job.compactFully(Partition.EMPTY, 0);
+                compactor.commit(CommitRequest.of(1, job.prepareCommit(true)));
+            }
+            assertThat(
+                            TableInternals.context(table)
+                                    .snapshotReader()
+                                    .latest()
+                                    .get()
+                                    .commit()
+                                    .kind())
+                    .isEqualTo(Snapshot.CommitKind.COMPACT);
+
+            commit.commit(CommitRequest.of(2, marks));
+        }
+        assertThat(readFileByFile(table)).isEqualTo(expected(model));
     }
 
     private static Map<Long, List<Long>> expected(TreeMap<Long, long[]> model) {

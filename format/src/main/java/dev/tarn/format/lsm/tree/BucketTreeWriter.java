@@ -344,9 +344,10 @@ public final class BucketTreeWriter implements AutoCloseable {
             throw new IllegalStateException(
                     String.format(
                             "Another job changed bucket %s while this writer kept its deletion"
-                                    + " vectors: a table with 'deletion-vectors.enabled' has one"
-                                    + " writing job per bucket, which compacts its own buckets;"
-                                    + " stop the other writer or compaction job",
+                                    + " vectors (a compaction job, or a second writer): the"
+                                    + " writer restarts from its last checkpoint to read the"
+                                    + " bucket anew. A table with 'deletion-vectors.enabled' is"
+                                    + " best compacted by its own writer",
                             target.dir()));
         }
         stale = true;
