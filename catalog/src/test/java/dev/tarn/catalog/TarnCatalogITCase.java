@@ -14,9 +14,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -215,6 +217,7 @@ class TarnCatalogITCase {
 
     @ParameterizedTest(name = "{0} table")
     @ValueSource(strings = {"append", "primary-key"})
+    @Timeout(value = 5, unit = TimeUnit.MINUTES) // a lost split would hold the read for ever
     void aBatchReadOnOneOrThreeDecodeThreadsReturnsTheSameRows(String kind) throws Exception {
         List<String> expected = createManyFiles(kind);
         for (String parallelism : List.of("1", "2")) {
@@ -254,6 +257,7 @@ class TarnCatalogITCase {
     }
 
     @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void aBatchReadOnThreeDecodeThreadsThatFailsOverReturnsEveryRowOnce() throws Exception {
         List<String> expected = createManyFiles("append");
         sql.set("restart-strategy.type", "fixed-delay");

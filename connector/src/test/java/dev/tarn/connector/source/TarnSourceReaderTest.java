@@ -124,6 +124,7 @@ class TarnSourceReaderTest {
         Ids output = new Ids();
         int answered = 0;
         int mostHeld = 0;
+        int mostThreads = 0;
         try (SourceReader<RowData, TarnSplit> reader = source.createReader(context)) {
             reader.start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -134,6 +135,9 @@ class TarnSourceReaderTest {
                         .as("splits held and asked for")
                         .isLessThanOrEqualTo(THREADS);
                 mostHeld = Math.max(mostHeld, held);
+                if (held == THREADS && mostThreads < THREADS) {
+                    mostThreads = Math.max(mostThreads, fetcherThreads());
+                }
                 // The enumerator answers each request: a split, or the end.
                 while (answered < context.requests) {
                     answered++;
@@ -159,8 +163,18 @@ class TarnSourceReaderTest {
             }
         }
         assertThat(pending).as("splits never asked for").isEmpty();
-        assertThat(mostHeld).as("splits read at once").isEqualTo(THREADS);
+        assertThat(mostHeld).as("splits held at once").isEqualTo(THREADS);
+        assertThat(mostThreads).as("fetcher threads reading at once").isEqualTo(THREADS);
         return output.ids;
+    }
+
+    /** The fetcher threads of readers made on this thread (Flink names them after it). */
+    private static int fetcherThreads() {
+        String name = "Source Data Fetcher for " + Thread.currentThread().getName();
+        return (int)
+                Thread.getAllStackTraces().keySet().stream()
+                        .filter(t -> t.isAlive() && t.getName().equals(name))
+                        .count();
     }
 
     /** The reader's side of the enumerator: counts the split requests. */
