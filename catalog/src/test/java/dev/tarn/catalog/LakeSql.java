@@ -7,6 +7,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.catalog.Catalog;
+import org.apache.flink.table.functions.UserDefinedFunction;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -116,5 +117,17 @@ final class LakeSql {
     /** Runs a statement to its end. */
     void exec(String sql) throws Exception {
         env.executeSql(sql).await();
+    }
+
+    /**
+     * Sets {@code key} to {@code value} for the statements that follow (e.g. their parallelism).
+     */
+    void set(String key, String value) {
+        env.getConfig().set(key, value);
+    }
+
+    /** Registers {@code function} under {@code name} for the statements that follow. */
+    void function(String name, Class<? extends UserDefinedFunction> function) {
+        env.createTemporarySystemFunction(name, function);
     }
 }

@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.table.functions.ScalarFunction;
 
 /**
- * Scalar functions that the streaming recovery ITCases put into their queries to hold, slow down or
- * fail a job at a row of their choosing. Their state is static: the MiniCluster runs the tasks in
- * the test's JVM, and each task has its own copy of the function.
+ * Scalar functions that the recovery ITCases (streaming, and batch reads that fail over) put into
+ * their queries to hold, slow down or fail a job at a row of their choosing. Their state is static:
+ * the MiniCluster runs the tasks in the test's JVM, and each task has its own copy of the function.
  */
 final class StreamingFunctions {
 

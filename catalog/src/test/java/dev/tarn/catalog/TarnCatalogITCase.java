@@ -3,19 +3,31 @@ package dev.tarn.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.catalog.StreamingFunctions.FailAt;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Flink SQL against a Tarn catalog in batch mode, on one shared MiniCluster. */
+/**
+ * Flink SQL against a Tarn catalog in batch mode, on one shared MiniCluster: DDL, writes and reads,
+ * time travel, and reads of many files on several decode threads per subtask, failing over too.
+ */
 class TarnCatalogITCase {
 
     @RegisterExtension static final MiniClusterExtension CLUSTER = LakeSql.miniCluster();
@@ -138,5 +150,134 @@ class TarnCatalogITCase {
                                         "SELECT id FROM db.events FOR SYSTEM_TIME AS OF"
                                                 + " TIMESTAMP '2000-01-01 00:00:00'"))
                 .hasStackTraceContaining("no snapshot at or before");
+    }
+
+    // ---- batch reads on several decode threads ----
+
+    /** Ids of the rows the decode-thread tests write: 1 to 40,000, some twice. */
+    private static final int IDS = 40_000;
+
+    /** Hint of a read on {@code threads} decode threads. */
+    private static String threads(int threads) {
+        return " /*+ OPTIONS('read.decode-threads' = '" + threads + "') */";
+    }
+
+    /**
+     * Table {@code db.many} of two partitions and 4 buckets, written by three commits (ids up to
+     * 20,000, the rest, then 10,001 to 30,000 again): 24 files, each a split of its own in an
+     * append table, 8 buckets of three sorted runs each in a primary-key table, whose third commit
+     * updates a quarter of its keys.
+     *
+     * @return the table's rows as a batch query prints them, sorted
+     */
+    private List<String> createManyFiles(String kind) throws Exception {
+        boolean primaryKey = kind.equals("primary-key");
+        exec(
+                "CREATE TABLE db.many (id BIGINT, v STRING, dt STRING"
+                        + (primaryKey ? ", PRIMARY KEY (id, dt) NOT ENFORCED" : "")
+                        + ") PARTITIONED BY (dt) WITH ('bucket' = '4', 'bucket-key' = 'id',"
+                        + " 'source.split.target-size' = '1b')");
+        exec(
+                "CREATE TEMPORARY TABLE seq (id BIGINT) WITH ('connector' = 'datagen',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '"
+                        + IDS
+                        + "', 'number-of-rows' = '"
+                        + IDS
+                        + "')");
+        String insert =
+                "INSERT INTO db.many SELECT id, '%s', IF(MOD(id, 2) = 0, 'even', 'odd') FROM seq"
+                        + " WHERE %s";
+        exec(String.format(insert, "c0", "id <= 20000"));
+        exec(String.format(insert, "c1", "id > 20000"));
+        exec(String.format(insert, "c2", "id BETWEEN 10001 AND 30000"));
+        Map<String, String> rows = new TreeMap<>();
+        List<String> all = new ArrayList<>();
+        for (long id = 1; id <= IDS; id++) {
+            String dt = id % 2 == 0 ? "even" : "odd";
+            String first = String.format("+I[%d, %s, %s]", id, id <= 20000 ? "c0" : "c1", dt);
+            boolean again = id >= 10001 && id <= 30000;
+            String last = again ? String.format("+I[%d, c2, %s]", id, dt) : first;
+            rows.put(id + dt, last);
+            all.add(first);
+            if (again) {
+                all.add(last);
+            }
+        }
+        List<String> expected = primaryKey ? new ArrayList<>(rows.values()) : all;
+        Collections.sort(expected);
+        return expected;
+    }
+
+    private List<String> sorted(List<String> rows) {
+        List<String> sorted = new ArrayList<>(rows);
+        Collections.sort(sorted);
+        return sorted;
+    }
+
+    @ParameterizedTest(name = "{0} table")
+    @ValueSource(strings = {"append", "primary-key"})
+    @Timeout(value = 5, unit = TimeUnit.MINUTES) // a lost split would hold the read for ever
+    void aBatchReadOnOneOrThreeDecodeThreadsReturnsTheSameRows(String kind) throws Exception {
+        List<String> expected = createManyFiles(kind);
+        for (String parallelism : List.of("1", "2")) {
+            sql.set("parallelism.default", parallelism);
+            for (int threads : new int[] {1, 3}) {
+                assertThat(sorted(query("SELECT id, v, dt FROM db.many" + threads(threads))))
+                        .as("rows read at parallelism %s on %d threads", parallelism, threads)
+                        .isEqualTo(expected);
+                List<String> limited =
+                        query("SELECT id, v, dt FROM db.many" + threads(threads) + " LIMIT 25");
+                assertThat(limited)
+                        .as("LIMIT 25 at parallelism %s on %d threads", parallelism, threads)
+                        .hasSize(25)
+                        .doesNotHaveDuplicates()
+                        .allMatch(row -> Collections.binarySearch(expected, row) >= 0);
+            }
+        }
+        // The former key of the option is still read; a bad value names the key it was given as.
+        assertThat(
+                        sorted(
+                                query(
+                                        "SELECT id, v, dt FROM db.many /*+ OPTIONS("
+                                                + "'streaming-read.decode-threads' = '3') */")))
+                .isEqualTo(expected);
+        assertThatThrownBy(
+                        () ->
+                                query(
+                                        "SELECT id FROM db.many /*+ OPTIONS("
+                                                + "'streaming-read.decode-threads' = '17') */"))
+                .hasStackTraceContaining(
+                        "Invalid value '17' for option 'streaming-read.decode-threads' of table"
+                                + " lake.db.many: must be 1 to 16");
+        assertThatThrownBy(() -> query("SELECT id FROM db.many" + threads(0)))
+                .hasStackTraceContaining(
+                        "Invalid value '0' for option 'read.decode-threads' of table lake.db.many:"
+                                + " must be 1 to 16");
+    }
+
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aBatchReadOnThreeDecodeThreadsThatFailsOverReturnsEveryRowOnce() throws Exception {
+        List<String> expected = createManyFiles("append");
+        sql.set("restart-strategy.type", "fixed-delay");
+        sql.set("restart-strategy.fixed-delay.attempts", "3");
+        sql.set("restart-strategy.fixed-delay.delay", "100ms");
+        sql.function("fail_at", FailAt.class);
+        // The failure strikes in the middle of the read, in whichever subtask reads id 25,000.
+        FailAt.reset(25_000);
+        long sum = 0;
+        for (String row : expected) {
+            sum += Long.parseLong(row.substring(3, row.indexOf(',')));
+        }
+        assertThat(
+                        query(
+                                "SELECT COUNT(*), COUNT(DISTINCT CAST(id AS STRING) || v), SUM(id)"
+                                        + " FROM (SELECT fail_at(id) AS id, v FROM db.many"
+                                        + threads(3)
+                                        + ")"))
+                .containsExactly(
+                        "+I[" + expected.size() + ", " + expected.size() + ", " + sum + "]");
+        assertThat(FailAt.failed()).as("the injected failure struck").isTrue();
     }
 }

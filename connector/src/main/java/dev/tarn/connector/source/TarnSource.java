@@ -36,8 +36,8 @@ import org.apache.flink.table.types.logical.RowType;
  * The Tarn FLIP-27 source, in one of three modes ({@link Mode}). Topology:
  *
  * <pre>
- *   [enumerator] plans splits --assigns--> [reader 0..n-1: fetcher thread decodes] --> rows
- *     SNAPSHOT: one snapshot, a split per request (bounded)
+ *   [enumerator] plans splits --assigns--> [reader 0..n-1: fetcher threads decode] --> rows
+ *     SNAPSHOT: one snapshot, a split per request, one per fetcher thread (bounded)
  *     FOLLOW:   the start, then each new snapshot's changes, by bucket (unbounded)
  *     CHANGES:  the changes of 'incremental-between', by bucket (bounded)
  * </pre>
@@ -120,7 +120,7 @@ public final class TarnSource
 
     @Override
     public SourceReader<RowData, TarnSplit> createReader(SourceReaderContext context) {
-        int threads = mode == Mode.SNAPSHOT ? 1 : table.config().stream().decodeThreads();
+        int threads = table.config().decodeThreads();
         // The lanes' completing reads share one memory: the first lane's.
         TableRead[] first = new TableRead[1];
         return new TarnSourceReader(

@@ -17,8 +17,6 @@ import org.apache.flink.configuration.Configuration;
  * @param consumerId the id under which a streaming read records its progress, or null
  * @param discoveryInterval how often a streaming read probes for the next snapshot
  * @param completion whether and with how much memory a read completes upserts into a changelog
- * @param decodeThreads the threads of one source subtask that open and decode a streaming read's
- *     files
  */
 public record StreamConfig(
         ScanMode mode,
@@ -27,8 +25,7 @@ public record StreamConfig(
         ChangelogProducer changelogProducer,
         @Nullable String consumerId,
         Duration discoveryInterval,
-        Completion completion,
-        int decodeThreads) {
+        Completion completion) {
 
     /**
      * A read's completion of a primary-key table's upserts into a changelog ({@code
@@ -254,8 +251,7 @@ public record StreamConfig(
                         table, TableConfig.get(table, conf, TableOptions.CHANGELOG_PRODUCER)),
                 consumer,
                 interval,
-                StreamReadOptions.read(table, conf),
-                StreamReadOptions.decodeThreads(table, conf));
+                StreamReadOptions.read(table, conf));
     }
 
     @Nullable

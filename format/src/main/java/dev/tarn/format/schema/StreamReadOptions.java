@@ -9,7 +9,8 @@ import org.apache.flink.configuration.MemorySize;
 /**
  * The table options of a streaming read's source subtasks: whether they complete a primary-key
  * table's upserts into a changelog themselves (SPEC.md, "Streaming reads") and the memory they may
- * keep for it ({@link StreamConfig.Completion}), and how many threads decode their files.
+ * keep for it ({@link StreamConfig.Completion}). How many threads decode a read's files is one of
+ * {@link ReadOptions}, for batch reads too.
  */
 final class StreamReadOptions {
 
@@ -39,37 +40,12 @@ final class StreamReadOptions {
                                     + " it reads the previous rows from its files at each"
                                     + " snapshot.");
 
-    static final ConfigOption<Integer> DECODE_THREADS =
-            ConfigOptions.key("streaming-read.decode-threads")
-                    .intType()
-                    .defaultValue(2)
-                    .withDescription(
-                            "Threads of one source subtask that open and decode the files of a"
-                                    + " streaming read, beside the task thread that emits the"
-                                    + " rows; each bucket's splits go to one of them, in order, so"
-                                    + " a key's changes keep their order (1 to 16; a batch read"
-                                    + " decodes on one).");
-
     /**
      * These options with their scopes: whether a streaming read completes upserts into a changelog,
      * and how, is its own choice.
      */
     static List<TableOption<?>> scoped() {
-        return List.of(
-                TableOption.perQuery(LOOKUP_CHANGELOG),
-                TableOption.perQuery(LOOKUP_MEMORY),
-                TableOption.perQuery(DECODE_THREADS));
-    }
-
-    static int decodeThreads(String table, Configuration conf) {
-        int threads = TableConfig.get(table, conf, DECODE_THREADS);
-        if (threads < 1 || threads > 16) {
-            throw new IllegalArgumentException(
-                    String.format(
-                            "Invalid value '%d' for option '%s' of table %s: must be 1 to 16",
-                            threads, DECODE_THREADS.key(), table));
-        }
-        return threads;
+        return List.of(TableOption.perQuery(LOOKUP_CHANGELOG), TableOption.perQuery(LOOKUP_MEMORY));
     }
 
     static StreamConfig.Completion read(String table, Configuration conf) {

@@ -17,6 +17,9 @@ import org.apache.flink.configuration.Configuration;
  * A table's options, validated and typed. Built once per table load; every option's value is
  * checked here, so a mistyped or unknown option fails when the table is created or altered, with a
  * message that names the table, the option and the value.
+ *
+ * @param decodeThreads the threads of one source subtask that open and decode a read's files, batch
+ *     or streaming ({@code read.decode-threads})
  */
 public record TableConfig(
         int bucket,
@@ -29,7 +32,8 @@ public record TableConfig(
         Lsm lsm,
         StreamConfig stream,
         Lifecycle lifecycle,
-        CompactionOptions.Settings compaction) {
+        CompactionOptions.Settings compaction,
+        int decodeThreads) {
 
     /**
      * How data files are compressed ({@code file.compression}; changelog files: {@code
@@ -194,7 +198,8 @@ public record TableConfig(
                 lsm(table, conf),
                 StreamConfig.of(table, conf),
                 RetentionOptions.read(table, conf),
-                CompactionOptions.settings(table, conf));
+                CompactionOptions.settings(table, conf),
+                ReadOptions.decodeThreads(table, conf));
     }
 
     private static FileCompression compression(
@@ -249,7 +254,7 @@ public record TableConfig(
 
     private static void validateKeys(String table, Map<String, String> options) {
         Set<String> known = new HashSet<>(FOREIGN_KEYS);
-        TableOptions.all().forEach(o -> known.add(o.key()));
+        known.addAll(TableOptions.keys());
         for (String key : options.keySet()) {
             // Per-field merge options are checked against the columns by MergeFunctions.
             if (!known.contains(key) && !key.startsWith(LsmOptions.FIELDS_PREFIX)) {

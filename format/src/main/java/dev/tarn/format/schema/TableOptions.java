@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.MemorySize;
@@ -241,34 +242,42 @@ public final class TableOptions {
         // holder is below this package (commits take the lock), so their scope is declared here.
         CommitLockOptions.all().forEach(o -> scoped.add(TableOption.perQuery(o)));
         scoped.addAll(StreamReadOptions.scoped());
+        scoped.addAll(ReadOptions.scoped());
         return scoped;
     }
 
     /** Every option a table accepts, in the README's order, with its scope. */
     private static final List<TableOption<?>> SCOPED = scoped();
 
-    /** {@link #SCOPED} by key. */
+    /** {@link #SCOPED} by key, and by the former keys an option still reads. */
     private static final Map<String, TableOption<?>> BY_KEY = byKey(SCOPED);
 
     /**
-     * {@code options} by key.
+     * {@code options} by key and by former key.
      *
      * @throws IllegalStateException if a key is declared twice
      */
     static Map<String, TableOption<?>> byKey(List<TableOption<?>> options) {
         Map<String, TableOption<?>> byKey = new HashMap<>();
         for (TableOption<?> option : options) {
-            TableOption<?> before = byKey.put(option.option().key(), option);
-            if (before != null) {
-                throw new IllegalStateException(
-                        String.format(
-                                "Option '%s' is declared twice: %s, then %s",
-                                option.option().key(),
-                                before.scope().label(),
-                                option.scope().label()));
+            List<String> keys = new ArrayList<>(List.of(option.option().key()));
+            option.option().fallbackKeys().forEach(former -> keys.add(former.getKey()));
+            for (String key : keys) {
+                TableOption<?> before = byKey.put(key, option);
+                if (before != null) {
+                    throw new IllegalStateException(
+                            String.format(
+                                    "Option '%s' is declared twice: %s, then %s",
+                                    key, before.scope().label(), option.scope().label()));
+                }
             }
         }
         return Map.copyOf(byKey);
+    }
+
+    /** Every key a table accepts for its options: theirs, and the former keys they still read. */
+    static Set<String> keys() {
+        return BY_KEY.keySet();
     }
 
     /** Every option a table accepts (validation, the README's tables): these, then the holders'. */

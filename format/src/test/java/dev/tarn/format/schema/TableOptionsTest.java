@@ -90,6 +90,53 @@ class TableOptionsTest {
     }
 
     @Test
+    void decodeThreadsOfEveryReadUnderTheKeyOrItsFormerOne() {
+        Table table = create(Map.of());
+        assertThat(table.config().decodeThreads()).isEqualTo(2);
+        assertThat(decodeThreads(table, Map.of("read.decode-threads", "3"))).isEqualTo(3);
+        assertThat(decodeThreads(table, Map.of("streaming-read.decode-threads", "4"))).isEqualTo(4);
+        assertThat(
+                        decodeThreads(
+                                table,
+                                Map.of(
+                                        "read.decode-threads", "5",
+                                        "streaming-read.decode-threads", "4")))
+                .as("the key wins over its former one")
+                .isEqualTo(5);
+        // The former key is a per-query option like the key, and may be stored.
+        assertThat(TableOptions.scope("streaming-read.decode-threads"))
+                .hasValue(TableOptions.OptionScope.QUERY);
+        assertThat(
+                        TableConfig.of("db.t", Map.of("streaming-read.decode-threads", "1"))
+                                .decodeThreads())
+                .isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "read.decode-threads | 0 | Invalid value '0' for option 'read.decode-threads' of"
+                        + " table db.t: must be 1 to 16",
+                "read.decode-threads | 17 | Invalid value '17' for option 'read.decode-threads'"
+                        + " of table db.t: must be 1 to 16",
+                "streaming-read.decode-threads | -1 | Invalid value '-1' for option"
+                        + " 'streaming-read.decode-threads' of table db.t: must be 1 to 16",
+                "streaming-read.decode-threads | two | Invalid value 'two' for option"
+                        + " 'streaming-read.decode-threads' of table db.t: "
+            })
+    void badDecodeThreadsNameTheKeyGivenAndTheValue(String key, String value, String message) {
+        Table table = create(Map.of());
+        assertThatThrownBy(() -> table.withDynamicOptions(Map.of(key, value)).config())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(message);
+    }
+
+    private static int decodeThreads(Table table, Map<String, String> hints) {
+        return table.withDynamicOptions(hints).config().decodeThreads();
+    }
+
+    @Test
     void unknownOptionNamesOptionAndTable() {
         assertThatThrownBy(() -> create(Map.of("buckets", "4")))
                 .isInstanceOf(IllegalArgumentException.class)

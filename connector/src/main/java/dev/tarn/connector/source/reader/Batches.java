@@ -240,20 +240,26 @@ final class Batches {
         private final RowData first;
         private final TableRead.SplitReader reader;
         private final Semaphore permit;
+        private final RowLimit limit;
         private int left;
         private boolean started;
 
+        /**
+         * @param rows the rows announced, taken from {@code limit}
+         */
         Views(
                 String splitId,
                 RowData first,
                 int rows,
                 TableRead.SplitReader reader,
-                Semaphore permit) {
+                Semaphore permit,
+                RowLimit limit) {
             this.splitId = splitId;
             this.first = first;
             this.left = rows;
             this.reader = reader;
             this.permit = permit;
+            this.limit = limit;
         }
 
         @Override
@@ -262,16 +268,19 @@ final class Batches {
             if (left == 0) {
                 return null;
             }
-            left--;
             if (!started) {
                 started = true;
+                left--;
                 return first;
             }
             if (reader.buffered() == 0) {
-                // A reader that skips rows (retractions) may have fewer than it announced.
+                // A reader that skips rows (retractions) may have fewer than it announced: the
+                // rows it did not have go back to the limit.
+                limit.giveBack(left);
                 left = 0;
                 return null;
             }
+            left--;
             try {
                 return reader.next();
             } catch (IOException e) {

@@ -19,10 +19,11 @@ import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
 import org.apache.flink.table.data.RowData;
 
 /**
- * Reads the splits of one lane of a source subtask ({@link BucketFetchers}) on its fetcher thread,
+ * Reads the splits of one lane of a source subtask ({@link LaneFetchers}) on its fetcher thread,
  * one split at a time in the order they were assigned (so the changes of one bucket stay in
  * snapshot order): it opens each split's files, seeks to a restored position, and decodes rows
- * there, never on the task thread.
+ * there, never on the task thread. Under a pushed-down limit it takes the rows it hands over from
+ * the subtask's {@link RowLimit}, and once that is reached finishes its splits unread.
  *
  * <p>A following read hands rows over in batches of Flink's binary rows ({@link Batches.Binary}):
  * the task thread only points a row at each in turn, Flink copies (object reuse is off in a
@@ -51,23 +52,24 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
     private final Queue<TarnSplit> splits = new ArrayDeque<>();
     private final boolean views;
     private final Semaphore viewPermit = new Semaphore(1);
+    private final RowLimit limit;
     private volatile boolean wokenUp;
-    private long limitLeft;
     @Nullable private Batches.Failed failure;
     private boolean failureHandedOver;
     @Nullable private TarnSplit current;
     @Nullable private TableRead.SplitReader reader;
 
     /**
+     * @param limit the rows the subtask may still hand over, shared by its lanes
      * @param views hands decoded batches over as views (Flink must not copy the rows: a batch job,
      *     which reuses objects), else as binary rows
      */
-    public TarnSplitReader(TableRead read, long limit, boolean views) {
+    public TarnSplitReader(TableRead read, RowLimit limit, boolean views) {
         this.read = read;
         this.views = views;
         this.copier = new RowCopier(read.readType());
         this.arity = read.readType().getFieldCount();
-        this.limitLeft = limit;
+        this.limit = limit;
     }
 
     @Override
@@ -80,7 +82,7 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         }
         boolean viewsOut = false;
         try {
-            if (limitLeft <= 0) {
+            if (limit.reached()) {
                 return finishAll();
             }
             if (reader == null && !openNext()) {
@@ -91,10 +93,12 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
                 return Batches.finished(closeCurrent());
             }
             if (views && reader.buffered() > 0) {
-                int rows = (int) Math.min(1L + reader.buffered(), limitLeft);
-                limitLeft -= rows;
+                int rows = (int) limit.take(1L + reader.buffered());
+                if (rows == 0) {
+                    return finishAll();
+                }
                 viewsOut = true;
-                return new Batches.Views(current.id(), row, rows, reader, viewPermit);
+                return new Batches.Views(current.id(), row, rows, reader, viewPermit, limit);
             }
             return binary(row);
         } catch (IOException | RuntimeException e) {
@@ -107,8 +111,14 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         }
     }
 
-    /** A batch of binary rows from {@code row} on; a failure after some rows follows them. */
-    private RecordsWithSplitIds<RowBatch> binary(RowData row) {
+    /**
+     * A batch of binary rows from {@code row} on, as many as the limit grants; a failure after some
+     * rows follows them.
+     */
+    private RecordsWithSplitIds<RowBatch> binary(RowData row) throws IOException {
+        if (limit.take(1) == 0) {
+            return finishAll();
+        }
         Batches.Binary batch = pool.poll();
         if (batch == null) {
             batch = new Batches.Binary(arity, BATCH_ROWS, pool);
@@ -117,15 +127,19 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         try {
             while (true) {
                 batch.add(row, copier, reader.fileIndex(), reader.rowsInFile());
-                limitLeft--;
                 // The rest of a decoded batch goes column by column, where the reader can.
-                limitLeft -= batch.transfer(reader, limitLeft);
-                if (limitLeft <= 0 || batch.isFull()) {
+                long granted = limit.take(reader.buffered());
+                limit.giveBack(granted - batch.transfer(reader, granted));
+                if (limit.reached() || batch.isFull()) {
                     return batch;
                 }
                 row = reader.next();
                 if (row == null) {
                     batch.finish(closeCurrent());
+                    return batch;
+                }
+                if (limit.take(1) == 0) {
+                    // Another lane took the last rows: the next fetch finishes the splits.
                     return batch;
                 }
             }
