@@ -3,6 +3,7 @@ package dev.tarn.format.maintenance;
 import static dev.tarn.format.maintenance.LifecycleTables.assertNoLostOrLeakedFiles;
 import static dev.tarn.format.maintenance.LifecycleTables.snapshotIds;
 import static dev.tarn.format.maintenance.VectorTables.commit;
+import static dev.tarn.format.maintenance.VectorTables.fileId;
 import static dev.tarn.format.maintenance.VectorTables.indexFilesOnDisk;
 import static dev.tarn.format.maintenance.VectorTables.indexManifest;
 import static dev.tarn.format.maintenance.VectorTables.indexManifestsOnDisk;
@@ -40,28 +41,33 @@ class VectorLifecycleTest {
     private Table table;
     private TableContext context;
 
-    /** Index file of snapshot 2 (a vector of file A), and of snapshots 3 and 4 (A's next). */
+    /** The index files of snapshots 2 (A's first vector), 3 (B's vector) and 4 (A's second). */
     private String first;
 
     private String second;
+    private String third;
 
     /**
-     * Snapshot 1 adds file A (rows 1, 2, 3); 2 replaces row 1 (A's position 0 deleted); 3 replaces
-     * row 2 (A's positions 0 and 1 deleted, in a new index file and index manifest); 4 adds row 9
-     * and changes no vector, so it names snapshot 3's index manifest again.
+     * Snapshot 1 adds file A (rows 1, 2, 3); 2 adds B (rows 1, 4), deleting A's row 1 (index file
+     * {@code first}); 3 replaces row 4, deleting B's row (index file {@code second}) and naming
+     * {@code first} again for A; 4 replaces row 2, deleting two rows of A (index file {@code
+     * third}); 5 adds row 9 and changes no vector, so it names snapshot 4's index manifest again.
      */
     @BeforeEach
-    void fourSnapshots() {
+    void fiveSnapshots() {
         table = VectorTables.create(dir);
         context = TableInternals.context(table);
         String a = commit(table, 1, List.of(1L, 2L, 3L), null).fileName();
-        commit(table, 2, List.of(1L), a, 0);
-        first = only(vectors(table).values()).indexFile();
-        commit(table, 3, List.of(2L), a, 1);
-        second = only(vectors(table).values()).indexFile();
-        commit(table, 4, List.of(9L), null);
-        assertThat(indexManifest(table, 4)).isEqualTo(indexManifest(table, 3));
-        assertThat(indexFilesOnDisk(dir)).containsExactlyInAnyOrder(first, second);
+        String b = commit(table, 2, List.of(1L, 4L), a, 0).fileName();
+        first = vectors(table).get(fileId(a)).indexFile();
+        commit(table, 3, List.of(4L), b, 1);
+        second = vectors(table).get(fileId(b)).indexFile();
+        assertThat(vectors(table).get(fileId(a)).indexFile()).isEqualTo(first);
+        commit(table, 4, List.of(2L), a, 1);
+        third = vectors(table).get(fileId(a)).indexFile();
+        commit(table, 5, List.of(9L), null);
+        assertThat(indexManifest(table, 5)).isEqualTo(indexManifest(table, 4));
+        assertThat(indexFilesOnDisk(dir)).containsExactlyInAnyOrder(first, second, third);
     }
 
     private static DeletionFile only(java.util.Collection<DeletionFile> vectors) {
@@ -87,41 +93,43 @@ class VectorLifecycleTest {
     }
 
     @Test
-    void expirationDeletesWhatOnlyExpiredSnapshotsNamedAndKeepsWhatALaterOneReuses() {
-        String expiredManifest = indexManifest(table, 2);
-        String reused = indexManifest(table, 3);
+    void expirationDeletesWhatOnlyExpiredSnapshotsNamedAndKeepsWhatAKeptOneNames() {
+        List<String> expiredManifests = List.of(indexManifest(table, 2), indexManifest(table, 3));
+        String reused = indexManifest(table, 4);
 
         ExpireResult result = expire(2);
 
-        assertThat(snapshotIds(table)).containsExactly(3L, 4L);
-        assertThat(indexFilesOnDisk(dir)).containsExactly(second);
+        assertThat(snapshotIds(table)).containsExactly(4L, 5L);
+        // second: named by the expired snapshot 3 and the kept snapshot 4.
+        assertThat(indexFilesOnDisk(dir)).containsExactlyInAnyOrder(second, third);
         assertThat(indexManifestsOnDisk(dir))
                 .containsExactly(reused)
-                .doesNotContain(expiredManifest);
+                .doesNotContainAnyElementsOf(expiredManifests);
         assertNoLostOrLeakedVectors();
         assertThat(result.indexFiles()).isEqualTo(1);
         assertThat(result.summary())
                 .isEqualTo(
-                        "Expired 2 snapshots of table db.t, 2 left: deleted 0 data files, 1 index"
-                                + " file, 5 manifest files and 0 expired tags");
-        assertThat(vectors(table)).hasSize(1);
+                        "Expired 3 snapshots of table db.t, 2 left: deleted 0 data files, 1 index"
+                                + " file, 8 manifest files and 0 expired tags");
+        assertThat(vectors(table)).hasSize(2);
     }
 
     @Test
     void aTagKeepsTheIndexFilesOfItsSnapshotUntilItIsDeleted() {
-        SnapshotLifecycle.createTag(context, "t", OptionalLong.of(2), null, 0);
-        String tagged = indexManifest(table, 2);
+        // Snapshot 3 names first and second; second is also the earliest snapshot's.
+        SnapshotLifecycle.createTag(context, "t", OptionalLong.of(3), null, 0);
+        String tagged = indexManifest(table, 3);
 
         expire(1);
 
-        assertThat(snapshotIds(table)).containsExactly(4L);
-        assertThat(indexFilesOnDisk(dir)).containsExactlyInAnyOrder(first, second);
+        assertThat(snapshotIds(table)).containsExactly(5L);
+        assertThat(indexFilesOnDisk(dir)).containsExactlyInAnyOrder(first, second, third);
         assertThat(indexManifestsOnDisk(dir)).contains(tagged);
         assertNoLostOrLeakedVectors();
 
         SnapshotLifecycle.deleteTag(context, "t");
 
-        assertThat(indexFilesOnDisk(dir)).containsExactly(second);
+        assertThat(indexFilesOnDisk(dir)).containsExactlyInAnyOrder(second, third);
         assertThat(indexManifestsOnDisk(dir)).doesNotContain(tagged);
         assertNoLostOrLeakedVectors();
     }
@@ -136,8 +144,8 @@ class VectorLifecycleTest {
         assertThat(indexFilesOnDisk(dir)).containsExactly(first);
         assertThat(indexManifestsOnDisk(dir)).containsExactly(kept);
         assertNoLostOrLeakedVectors();
-        assertThat(result.indexFiles()).isEqualTo(1);
-        assertThat(result.summary()).contains("1 index file");
+        assertThat(result.indexFiles()).isEqualTo(2);
+        assertThat(result.summary()).contains(", 2 index files and ");
         assertThat(only(vectors(table).values()).indexFile()).isEqualTo(first);
     }
 

@@ -59,7 +59,14 @@ final class VectorTables {
                         TYPE,
                         List.of(),
                         List.of("id"),
-                        Map.of("bucket", "1", "deletion-vectors.enabled", "true"),
+                        // Writers never compact: each commit holds just what a test wrote.
+                        Map.of(
+                                "bucket",
+                                "1",
+                                "deletion-vectors.enabled",
+                                "true",
+                                "write-only",
+                                "true"),
                         null));
     }
 
