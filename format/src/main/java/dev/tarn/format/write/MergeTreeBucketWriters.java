@@ -50,6 +50,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
     private final boolean overwrite;
     private final long writeBufferSize;
     private final boolean lookupChangelog;
+    private final BucketVectors vectors;
     private final BucketTrees trees;
     private final Map<BucketId, MergeTreeBucketWriter> writers = new LinkedHashMap<>();
     @Nullable private PublishedFiles published;
@@ -61,11 +62,16 @@ final class MergeTreeBucketWriters implements BucketWriters {
     /**
      * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
      *     final files of each bucket
+     * @param vectors applied to the published files each bucket reads
      */
     MergeTreeBucketWriters(
-            TableContext table, ParquetDataWriter.Options parquetOptions, boolean overwrite) {
+            TableContext table,
+            ParquetDataWriter.Options parquetOptions,
+            boolean overwrite,
+            BucketVectors vectors) {
         this.table = table;
         this.overwrite = overwrite;
+        this.vectors = vectors;
         this.writeBufferSize = table.config().lsm().memory().writeBufferSize();
         this.lookupChangelog =
                 table.config().stream().changelogProducer() == ChangelogProducer.LOOKUP;
@@ -279,18 +285,14 @@ final class MergeTreeBucketWriters implements BucketWriters {
     public BucketWriter open(BucketId key) throws IOException {
         Path dir = table.bucketPath(key);
         List<DataFile> files = overwrite || restorePending ? List.of() : published().files(key);
+        DataFileOpener opener =
+                new DataFileOpener(
+                        table, dir, trees.fileType(), null, "compaction or lookup", true);
         BucketTreeWriter tree =
                 trees.open(
                         dir,
                         files,
-                        new DataFileOpener(
-                                        table,
-                                        dir,
-                                        trees.fileType(),
-                                        null,
-                                        "compaction or lookup",
-                                        true)
-                                ::open,
+                        VectorOpener.of(opener::open, vectors.of(key)),
                         System.currentTimeMillis() << CLOCK_SHIFT);
         if (restorePending) {
             tree.awaitRestore();

@@ -116,7 +116,8 @@ public final class BucketTreeWriter implements AutoCloseable {
         this.merge = setup.merges().get();
         RowType fileType = setup.schema().fileType();
         this.compactions =
-                new BucketCompactions(setup, target, f -> opener.open(f, fileType), levels);
+                new BucketCompactions(
+                        setup, target, f -> opener.open(f, fileType), opener::hasDeletions, levels);
         this.firstSequence = firstSequence;
         this.nextSequence = firstSequence;
         ChangelogSetup changes = setup.changelog();
