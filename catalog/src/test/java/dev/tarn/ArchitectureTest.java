@@ -115,6 +115,7 @@ class ArchitectureTest {
                     FullCompaction.Unit.class,
                     FullCompaction.Result.class,
                     FullCompaction.Result.Files.class,
+                    FullCompaction.Result.Dropped.class,
                     FullCompaction.Compactor.class,
                     SnapshotLifecycle.ExpireRequest.class,
                     SnapshotLifecycle.ExpireResult.class,

@@ -199,6 +199,59 @@ class TarnOptionScopeITCase {
     }
 
     @Test
+    void deletionVectorsAreForPrimaryKeyTablesAndStayOnWhileTheTableHasThem() throws Exception {
+        String appendRefused =
+                "Option 'deletion-vectors.enabled' = 'true' of table db.log applies to primary-key"
+                        + " tables only: rows of an append table are only ever added (and dropped"
+                        + " by partition or overwrite), never replaced or deleted one by one, so it"
+                        + " has no row to mark deleted. Declare a PRIMARY KEY, or remove the"
+                        + " option";
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "CREATE TABLE lake.db.log (id BIGINT, v STRING)"
+                                                + " WITH ('deletion-vectors.enabled' = 'true')"))
+                .hasStackTraceContaining(appendRefused);
+        sql.exec("CREATE TABLE lake.db.log (id BIGINT, v STRING)");
+        assertThatThrownBy(
+                        () ->
+                                sql.exec(
+                                        "ALTER TABLE lake.db.log SET"
+                                                + " ('deletion-vectors.enabled' = 'true')"))
+                .hasStackTraceContaining(appendRefused);
+
+        // On for a table with data; its next writes would keep vectors. One, as a writer leaves it:
+        sql.exec("ALTER TABLE lake.db.pk SET ('deletion-vectors.enabled' = 'true')");
+        TestCatalogTables.deleteRows(
+                new org.apache.flink.core.fs.Path(lake.resolve("db.db").resolve("pk").toUri()),
+                "db.pk",
+                1,
+                0);
+        for (String off :
+                List.of(
+                        "SET ('deletion-vectors.enabled' = 'false')",
+                        "RESET ('deletion-vectors.enabled')")) {
+            assertThatThrownBy(() -> sql.exec("ALTER TABLE lake.db.pk " + off))
+                    .hasStackTraceContaining(
+                            "Cannot alter table db.pk: option 'deletion-vectors.enabled' cannot be"
+                                    + " turned off while the table has deletion vectors (its"
+                                    + " latest snapshot, 2, has 1): read without them, the rows"
+                                    + " they delete would be back. A full compaction (CALL"
+                                    + " sys.compact) removes them; turn the option off after it");
+        }
+        assertThat(query("SHOW CREATE TABLE lake.db.pk").get(0))
+                .contains("'deletion-vectors.enabled' = 'true'");
+
+        // The compaction job drops the deleted row and the vector; then the option may go off.
+        assertThat(query("CALL lake.sys.compact('db.pk')").get(0))
+                .startsWith("+I[Compacted 4 buckets of table db.pk into snapshot 3");
+        assertThat(query("SELECT COUNT(*) FROM lake.db.pk")).containsExactly("+I[7]");
+        sql.exec("ALTER TABLE lake.db.pk RESET ('deletion-vectors.enabled')");
+        assertThat(query("SHOW CREATE TABLE lake.db.pk").get(0))
+                .doesNotContain("deletion-vectors.enabled");
+    }
+
+    @Test
     void ignoreDeleteFalseKeepsDeletes() throws Exception {
         for (String ignore : List.of("false", "true")) {
             String table = "lake.db.deletes_" + ignore;

@@ -3,6 +3,7 @@ package dev.tarn.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.tarn.format.read.TableFiles.BucketFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -224,6 +225,62 @@ class TarnSystemTablesITCase {
     }
 
     @Test
+    void deletionVectorsShowInFilesAndInTheirOwnTable() throws Exception {
+        sql.exec(
+                "CREATE TABLE db.dv (id BIGINT, name STRING, dt STRING,"
+                        + " PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt)"
+                        + " WITH ('bucket' = '1', 'deletion-vectors.enabled' = 'true')");
+        sql.exec(
+                "INSERT INTO db.dv VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y'),"
+                        + " (4, 'd', 'y')");
+        // Row 1 of one of the two files deleted, as a writer of deletion vectors leaves it.
+        BucketFile marked =
+                TestCatalogTables.deleteRows(
+                        new org.apache.flink.core.fs.Path(lake.resolve("db.db/dv").toUri()),
+                        "db.dv",
+                        1,
+                        1);
+        String partition = "dt=" + marked.partition().values().get(0);
+        String other = partition.equals("dt=x") ? "dt=y" : "dt=x";
+
+        assertThat(
+                        query(
+                                "SELECT `partition`, file_path, deleted_record_count"
+                                        + " FROM db.`dv$files` ORDER BY `partition`"))
+                .containsExactlyInAnyOrder(
+                        "+I[" + partition + ", " + marked.path() + ", 1]",
+                        "+I[" + other + ", " + pathOf("dv", other) + ", 0]");
+        List<String> vectors = query("SELECT * FROM db.`dv$deletion_vectors`");
+        assertThat(vectors).hasSize(1);
+        assertThat(vectors.get(0))
+                .startsWith("+I[" + partition + ", 0, " + marked.path() + ", file:")
+                .matches(".*/db\\.db/dv/index/dv-[-0-9a-f]+\\.puffin, 4, [1-9][0-9]*, 1]");
+        // As of the snapshot before the vector, and after a compaction that removed it.
+        String before = " /*+ OPTIONS('scan.snapshot-id' = '1') */";
+        assertThat(query("SELECT COUNT(*) FROM db.`dv$deletion_vectors`" + before))
+                .containsExactly("+I[0]");
+        assertThat(query("SELECT SUM(deleted_record_count) FROM db.`dv$files`" + before))
+                .containsExactly("+I[0]");
+        sql.exec("CALL lake.sys.compact('db.dv')");
+        assertThat(query("SELECT COUNT(*) FROM db.`dv$deletion_vectors`")).containsExactly("+I[0]");
+        assertThat(query("SELECT SUM(deleted_record_count), SUM(record_count) FROM db.`dv$files`"))
+                .containsExactly("+I[0, 3]");
+    }
+
+    /** The path of the one live data file of {@code partition} of table {@code table}. */
+    private String pathOf(String table, String partition) throws Exception {
+        List<String> paths =
+                query(
+                        "SELECT file_path FROM db.`"
+                                + table
+                                + "$files` WHERE `partition` = '"
+                                + partition
+                                + "'");
+        assertThat(paths).hasSize(1);
+        return paths.get(0).substring(3, paths.get(0).length() - 1);
+    }
+
+    @Test
     void filesListTheStatisticsOfEveryColumnOfTheCurrentSchema() throws Exception {
         sql.exec("CREATE TABLE db.t (id INT, name STRING, note STRING) WITH ('bucket' = '-1')");
         sql.exec("INSERT INTO db.t VALUES (1, 'a', CAST(NULL AS STRING))");
@@ -283,7 +340,7 @@ class TarnSystemTablesITCase {
                                 + " 'snapshots' of a Tarn table, and system tables are read-only");
         String readOnly =
                 " in catalog lake: a name with '$' is a system table (one of [snapshots, schemas,"
-                        + " options, files, manifests, partitions, buckets, consumers, tags, audit_log]"
+                        + " options, files, manifests, partitions, buckets, consumers, tags, deletion_vectors, audit_log]"
                         + " after the '$'), and system tables are read-only";
         assertThatThrownBy(() -> sql.exec("DROP TABLE db.`t$options`"))
                 .rootCause()

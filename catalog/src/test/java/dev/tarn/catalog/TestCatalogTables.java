@@ -2,7 +2,14 @@ package dev.tarn.catalog;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.deletion.DeletionVector;
+import dev.tarn.format.deletion.IndexFiles;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.manifest.DeletionFile;
+import dev.tarn.format.manifest.VectorChange;
+import dev.tarn.format.read.TableFiles.BucketFile;
+import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
@@ -122,6 +129,40 @@ public final class TestCatalogTables {
             throw new UncheckedIOException(e);
         }
         table.newCommit("test").commit(CommitRequest.of(commit, messages));
+    }
+
+    /**
+     * Marks rows {@code positions} of the first live data file of table {@code name} deleted, in
+     * one snapshot of commit user {@code vectors} with identifier {@code commit}, as a writer of
+     * deletion vectors leaves them. REQUIRES: the file has no vector yet.
+     *
+     * @return the data file
+     */
+    public static BucketFile deleteRows(
+            Path location, String name, long commit, long... positions) {
+        Table table = Table.load(FileIO.flinkFileSystems(), location, name);
+        Snapshot latest = table.metadata().latestSnapshot().orElseThrow();
+        BucketFile file = table.metadata().files().liveFiles(latest).get(0);
+        String dataFile = file.file().fileName();
+        DeletionFile vector;
+        try {
+            vector =
+                    new IndexFiles(table.io(), new TablePaths(location))
+                            .write(Map.of(dataFile, DeletionVector.of(positions)))
+                            .get(dataFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        CommitMessage marks =
+                new CommitMessage(
+                                file.partition(),
+                                file.bucket(),
+                                table.config().bucket(),
+                                List.of(),
+                                List.of())
+                        .withVectors(List.of(new VectorChange(dataFile, null, vector)));
+        table.newCommit("vectors").commit(CommitRequest.of(commit, List.of(marks)));
+        return file;
     }
 
     private TestCatalogTables() {}

@@ -107,7 +107,7 @@ public final class Table implements Serializable {
             throw new IllegalArgumentException(
                     "A new table starts at schema 0, not " + schema.id());
         }
-        schema = SchemaRules.forCreate(name, schema, StorageRules.INSTANCE);
+        schema = SchemaRules.forCreate(name, schema, StorageRules.NEW_TABLE);
         SchemaManager schemas = schemas(io, location, name);
         if (schemas.latestId().isPresent()) {
             throw new TableAlreadyExistsException(name, location);
@@ -175,7 +175,7 @@ public final class Table implements Serializable {
                         schema(),
                         changes,
                         context.snapshotManager().latestId(),
-                        StorageRules.INSTANCE);
+                        new StorageRules(context));
         next.ifPresent(context.schemaManager()::commit);
         return next;
     }

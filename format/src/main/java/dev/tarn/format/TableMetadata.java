@@ -1,5 +1,7 @@
 package dev.tarn.format;
 
+import dev.tarn.format.manifest.DeletionFile;
+import dev.tarn.format.manifest.IndexEntry;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.schema.SchemaManager;
@@ -20,14 +22,24 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * A read-only view of a table's metadata, for those that show it rather than read rows (the
- * catalog's system tables and statistics): its snapshots, schemas, tags, partitions and the files
- * of a snapshot. Nothing here writes. Each call reads the table as it is then; a view holds no open
- * resources.
+ * catalog's system tables and statistics): its snapshots, schemas, tags, partitions, the files of a
+ * snapshot and their deletion vectors. Nothing here writes. Each call reads the table as it is
+ * then; a view holds no open resources.
  */
 public final class TableMetadata {
 
     /** A schema version of the table and when its file was written. */
     public record StoredSchema(TableSchema schema, long writtenMillis) {}
+
+    /**
+     * The deletion vector of one live data file of a snapshot (SPEC.md, "Deletion vectors").
+     *
+     * @param dataFile the data file, as the snapshot's live files name it
+     * @param indexFile the index file the vector lies in
+     * @param vector where in the index file, and how many rows it deletes
+     */
+    public record FileVector(
+            Partition partition, int bucket, Path dataFile, Path indexFile, DeletionFile vector) {}
 
     private final TableContext table;
 
@@ -126,6 +138,26 @@ public final class TableMetadata {
     /** The partitions with a live file in {@code snapshot}, in manifest order. */
     public Set<Partition> partitions(Snapshot snapshot) {
         return reader().partitions(snapshot);
+    }
+
+    /**
+     * The deletion vectors of {@code snapshot}'s live files, in its index manifest's order; none
+     * for a snapshot without one.
+     *
+     * @throws UncheckedIOException naming the index manifest if it is missing or corrupt
+     */
+    public List<FileVector> deletionVectors(Snapshot snapshot) {
+        List<FileVector> vectors = new ArrayList<>();
+        for (IndexEntry e : reader().indexEntries(snapshot)) {
+            vectors.add(
+                    new FileVector(
+                            e.partition(),
+                            e.bucket(),
+                            new Path(table.bucketPath(e.partition(), e.bucket()), e.dataFile()),
+                            table.indexFiles().path(e.vector().indexFile()),
+                            e.vector()));
+        }
+        return vectors;
     }
 
     /**

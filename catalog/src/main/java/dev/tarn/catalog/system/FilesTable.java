@@ -6,12 +6,14 @@ import dev.tarn.catalog.partition.PartitionNames;
 import dev.tarn.catalog.statistics.CatalogStatistics;
 import dev.tarn.catalog.statistics.CatalogStatistics.Source;
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata.FileVector;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.read.TableFiles.KeyBounds;
 import dev.tarn.format.schema.TableSchema.DataField;
+import dev.tarn.format.snapshot.Snapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,7 +34,8 @@ import org.apache.flink.table.types.logical.RowType;
  * statistics as {@code {col=value, ...}} over every column of the current schema, found in the
  * file's by field id (a renamed column under its new name, with what the file recorded for it) and
  * {@code null} where unknown: a column added after the file was written has no null count and no
- * bounds. {@code creation_time} is the file's modification time.
+ * bounds. {@code creation_time} is the file's modification time. {@code deleted_record_count},
+ * after Paimon's columns, is Tarn's: the rows the file's deletion vector deletes (0 without one).
  */
 final class FilesTable {
 
@@ -53,10 +56,16 @@ final class FilesTable {
                     field("max_value_stats", DataTypes.STRING().notNull()),
                     field("min_sequence_number", DataTypes.BIGINT()),
                     field("max_sequence_number", DataTypes.BIGINT()),
-                    field("creation_time", SystemTableValues.time()));
+                    field("creation_time", SystemTableValues.time()),
+                    field("deleted_record_count", DataTypes.BIGINT().notNull()));
 
     static List<RowData> rows(Table table) {
-        List<BucketFile> files = SystemTableValues.liveFiles(table);
+        Snapshot snapshot = SystemTableValues.snapshot(table);
+        List<BucketFile> files = SystemTableValues.liveFiles(table, snapshot);
+        Map<Path, Long> deleted = new HashMap<>();
+        for (FileVector v : SystemTableValues.deletionVectors(table, snapshot)) {
+            deleted.put(v.dataFile(), v.vector().cardinality());
+        }
         Map<Path, Long> written = SystemTableValues.writeTimes(table, files);
         TableFiles keys = table.metadata().files();
         List<DataField> fields = table.schema().fields();
@@ -88,7 +97,8 @@ final class FilesTable {
                             columns.text(ColumnStats::max),
                             file.sequence().min(),
                             file.sequence().max(),
-                            SystemTableValues.timestamp(written.get(f.path()))));
+                            SystemTableValues.timestamp(written.get(f.path())),
+                            deleted.getOrDefault(f.path(), 0L)));
         }
         return rows;
     }

@@ -1,6 +1,7 @@
 package dev.tarn.catalog.system;
 
 import dev.tarn.format.Table;
+import dev.tarn.format.TableMetadata.FileVector;
 import dev.tarn.format.read.TableFiles.BucketFile;
 import dev.tarn.format.snapshot.Snapshot;
 import java.io.IOException;
@@ -24,8 +25,9 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The values the metadata system tables share: their column declarations, times as Flink
- * timestamps, and the live files of the snapshot a query reads with the time each was written.
- * Times are wall-clock times of the planning JVM's time zone, as Apache Paimon shows them.
+ * timestamps, and the live files of the snapshot a query reads with the time each was written and
+ * their deletion vectors. Times are wall-clock times of the planning JVM's time zone, as Apache
+ * Paimon shows them.
  */
 final class SystemTableValues {
 
@@ -53,12 +55,27 @@ final class SystemTableValues {
     }
 
     /**
-     * The live files of the snapshot a query of {@code table} reads (the latest, or the one its
-     * {@code scan.snapshot-id} or {@code scan.timestamp-millis} names); none without snapshots.
+     * The snapshot a query of {@code table} reads: the latest, or the one its {@code
+     * scan.snapshot-id} or {@code scan.timestamp-millis} names; null without snapshots.
      */
+    @Nullable
+    static Snapshot snapshot(Table table) {
+        return table.newScan().resolveSnapshot();
+    }
+
+    /** The live files of {@link #snapshot}; none without snapshots. */
     static List<BucketFile> liveFiles(Table table) {
-        Snapshot snapshot = table.newScan().resolveSnapshot();
+        return liveFiles(table, snapshot(table));
+    }
+
+    /** The live files of {@code snapshot}; none for null (no snapshot). */
+    static List<BucketFile> liveFiles(Table table, @Nullable Snapshot snapshot) {
         return snapshot == null ? List.of() : table.metadata().files().liveFiles(snapshot);
+    }
+
+    /** The deletion vectors of {@code snapshot}'s live files; none for null (no snapshot). */
+    static List<FileVector> deletionVectors(Table table, @Nullable Snapshot snapshot) {
+        return snapshot == null ? List.of() : table.metadata().deletionVectors(snapshot);
     }
 
     /**

@@ -120,7 +120,7 @@ class SystemTablesTest {
                 .hasMessage(
                         "Unknown system table 'nope' in db.events$nope: a Tarn table's system"
                                 + " tables are [snapshots, schemas, options, files, manifests,"
-                                + " partitions, buckets, consumers, tags, audit_log]");
+                                + " partitions, buckets, consumers, tags, deletion_vectors, audit_log]");
         assertThatThrownBy(() -> catalog.getTable(new ObjectPath("db", "gone$snapshots")))
                 .isInstanceOf(TableNotExistException.class)
                 .hasMessage("Table (or view) db.gone$snapshots does not exist in Catalog lake.")
@@ -133,7 +133,7 @@ class SystemTablesTest {
         ObjectPath snapshots = new ObjectPath("db", "events$snapshots");
         String readOnly =
                 " in catalog lake: a name with '$' is a system table (one of [snapshots, schemas,"
-                        + " options, files, manifests, partitions, buckets, consumers, tags, audit_log]"
+                        + " options, files, manifests, partitions, buckets, consumers, tags, deletion_vectors, audit_log]"
                         + " after the '$'), and system tables are read-only";
         assertThatThrownBy(() -> catalog.dropTable(snapshots, true))
                 .isInstanceOf(CatalogException.class)
@@ -214,6 +214,7 @@ class SystemTablesTest {
         assertThat(d.getString(12).toString()).isEqualTo("{id=5, v=x, dt=d}");
         assertThat(d.getLong(13)).isLessThanOrEqualTo(d.getLong(14));
         assertThat(d.isNullAt(15)).as("creation time").isFalse();
+        assertThat(d.getLong(16)).as("deleted rows: no deletion vector").isZero();
         assertThat(e.getString(8).toString()).isEqualTo("[9, e]");
 
         List<String> partitions = text(PartitionsTable.rows(keyed));

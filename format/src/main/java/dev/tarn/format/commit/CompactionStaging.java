@@ -8,6 +8,7 @@ import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,10 @@ final class CompactionStaging implements Staging {
 
     private final List<CommitMessage> compactions;
     private final Set<CommitMessage> dropped = new HashSet<>();
+
+    /** Why each dropped compaction was dropped, from the attempt that dropped it. */
+    private final Map<CommitMessage, String> reasons = new HashMap<>();
+
     private final List<ManifestEntry> changelog = new ArrayList<>();
     private Map<ManifestEntry.FileId, DeletionFile> vectors = Map.of();
 
@@ -59,18 +64,25 @@ final class CompactionStaging implements Staging {
         changelog.clear();
         for (CommitMessage m : compactions) {
             List<ManifestEntry.FileId> inputs = ids(m, m.deletedFiles());
-            if (dropped.contains(m) || !available.containsAll(inputs)) {
-                dropped.add(m);
+            if (dropped.contains(m)) {
                 continue;
             }
-            String conflict = staged.conflict(m);
+            ManifestEntry.FileId gone =
+                    inputs.stream().filter(f -> !available.contains(f)).findFirst().orElse(null);
+            String conflict =
+                    gone != null
+                            ? String.format(
+                                    "data file %s of bucket %d of partition %s is no longer in the"
+                                            + " table (another commit compacted or overwrote it)",
+                                    gone.fileName(), gone.bucket(), gone.partition())
+                            : staged.conflict(m);
             if (conflict != null) {
                 LOG.info(
                         "Dropping a compaction of bucket {} of partition {}: {}",
                         m.bucket(),
                         m.partition(),
                         conflict);
-                dropped.add(m);
+                drop(m, conflict);
                 continue;
             }
             staged.apply(m);
@@ -116,14 +128,24 @@ final class CompactionStaging implements Staging {
         return false;
     }
 
-    /** Every compaction, once the commit has given up on all of them. */
-    void dropAll() {
-        dropped.addAll(compactions);
+    /** Every compaction, once the commit has given up on all of them, {@code why}. */
+    void dropAll(String why) {
+        compactions.forEach(m -> drop(m, why));
+    }
+
+    private void drop(CommitMessage m, String why) {
+        dropped.add(m);
+        reasons.putIfAbsent(m, why);
     }
 
     /** The compactions dropped so far, in commit order. */
     List<CommitMessage> dropped() {
         return compactions.stream().filter(dropped::contains).toList();
+    }
+
+    /** Why each of {@code dropped} was dropped, in its order. */
+    List<String> reasons(List<CommitMessage> dropped) {
+        return dropped.stream().map(reasons::get).toList();
     }
 
     private static List<ManifestEntry.FileId> ids(CommitMessage m, List<DataFile> files) {

@@ -97,18 +97,33 @@ public final class TableCommit implements AutoCloseable {
      * @param snapshotId the id of the last new snapshot; for a commit found published before, the
      *     user's latest snapshot; empty if none was published
      * @param droppedCompactions compactions left out because another writer replaced one of their
-     *     input files first (or kept winning the race for the next snapshot); their output files
-     *     are deleted, their inputs stay live
+     *     input files first, or changed the deletion vector of one (or kept winning the race for
+     *     the next snapshot); their output files are deleted, their inputs stay live
+     * @param dropReasons why each of {@code droppedCompactions} was dropped, in its order, naming
+     *     the file another commit changed
      * @param alreadyCommitted whether a snapshot of the commit user held the whole commit already
      *     (a retry after a failure that struck after the publish), so this call published nothing
      */
     public record Result(
             OptionalLong snapshotId,
             List<CommitMessage> droppedCompactions,
+            List<String> dropReasons,
             boolean alreadyCommitted) {
 
+        public Result {
+            droppedCompactions = List.copyOf(droppedCompactions);
+            dropReasons = List.copyOf(dropReasons);
+            if (dropReasons.size() != droppedCompactions.size()) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "A commit result needs one reason per dropped compaction, got %d"
+                                        + " for %d",
+                                dropReasons.size(), droppedCompactions.size()));
+            }
+        }
+
         static Result nothing() {
-            return new Result(OptionalLong.empty(), List.of(), false);
+            return new Result(OptionalLong.empty(), List.of(), List.of(), false);
         }
     }
 
@@ -178,7 +193,7 @@ public final class TableCommit implements AutoCloseable {
                 && !compactions.isEmpty()) {
             return publishCompactions(request.identifier(), compactions, request.watermark());
         }
-        return new Result(OptionalLong.of(last.snapshotId()), List.of(), true);
+        return new Result(OptionalLong.of(last.snapshotId()), List.of(), List.of(), true);
     }
 
     /** Publishes all of {@code request}, whatever is published already. */
@@ -190,6 +205,7 @@ public final class TableCommit implements AutoCloseable {
                     tryCommit(
                             header(request.identifier(), staging.kind(), request.watermark()),
                             staging),
+                    List.of(),
                     List.of(),
                     false);
         }
@@ -207,7 +223,7 @@ public final class TableCommit implements AutoCloseable {
                 publishCompactions(request.identifier(), compactions, request.watermark());
         return compacted.snapshotId().isPresent()
                 ? compacted
-                : new Result(last, compacted.droppedCompactions(), false);
+                : new Result(last, compacted.droppedCompactions(), compacted.dropReasons(), false);
     }
 
     /** Publishes the compactions that still apply as one COMPACT snapshot; drops the others. */
@@ -227,19 +243,20 @@ public final class TableCommit implements AutoCloseable {
                     identifier,
                     table.name(),
                     e.getMessage());
-            staging.dropAll();
+            staging.dropAll("it lost the race for the next snapshot: " + e.getMessage());
         }
         List<CommitMessage> dropped = staging.dropped();
+        List<String> reasons = staging.reasons(dropped);
         if (!dropped.isEmpty()) {
             LOG.info(
-                    "Dropped {} compactions of commit {} of table {}: another writer replaced"
-                            + " their input files first",
+                    "Dropped {} compactions of commit {} of table {}: {}",
                     dropped.size(),
                     identifier,
-                    table.name());
+                    table.name(),
+                    String.join("; ", reasons));
             abort(dropped);
         }
-        return new Result(id, dropped, false);
+        return new Result(id, dropped, reasons, false);
     }
 
     /** The latest snapshot of a commit user and its id. */

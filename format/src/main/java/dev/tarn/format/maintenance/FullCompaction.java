@@ -2,10 +2,14 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.deletion.DeletionVector;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileId;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.manifest.VectorChange;
 import dev.tarn.format.schema.LsmOptions;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
@@ -16,22 +20,25 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Predicate;
+import javax.annotation.Nullable;
 import org.apache.flink.configuration.Configuration;
 
 /**
  * Compacts the buckets of a table, in three steps that a distributed job can run apart: {@link
  * #plan} lists the buckets of the latest snapshot that need it ({@link Unit}s); a {@link Compactor}
- * rewrites one (a primary-key bucket into one sorted run at the last level, tombstones dropped; an
- * append bucket's small files into files of {@code target-file-size}), on any machine; {@link
- * #publish} commits the results of all as one COMPACT snapshot that changes no row. A bucket that a
- * writer compacts or overwrites meanwhile is left as that writer made it (the commit drops its
- * compaction), and the result counts it.
+ * rewrites one (a primary-key bucket into one sorted run at the last level, tombstones and the rows
+ * its deletion vectors delete dropped, without vectors; an append bucket's small files into files
+ * of {@code target-file-size}), on any machine; {@link #publish} commits the results of all as one
+ * COMPACT snapshot that changes no row and drops the inputs' vectors with them. A bucket that a
+ * writer compacts, overwrites or deletes rows of meanwhile is left as that writer made it (the
+ * commit drops its compaction), and the result says so and why.
  */
 public final class FullCompaction {
 
@@ -39,8 +46,17 @@ public final class FullCompaction {
      * One bucket to compact; the compaction reads the bucket as the latest snapshot has it then.
      *
      * @param files how many live files it had when planned
+     * @param vectors the deletion vectors of its files in the snapshot planned on, by data file
+     *     name (SPEC.md, "Deletion vectors"): the compaction reads each file with its vector
+     *     applied, and its commit needs each to be still the file's
      */
-    public record Unit(Partition partition, int bucket, int files) implements Serializable {}
+    public record Unit(
+            Partition partition, int bucket, int files, Map<String, DeletionFile> vectors)
+            implements Serializable {
+        public Unit {
+            vectors = Map.copyOf(vectors);
+        }
+    }
 
     /**
      * What {@link #plan} found, and who will commit it.
@@ -69,9 +85,11 @@ public final class FullCompaction {
      *
      * @param buckets the buckets with files in the snapshot it started from (in the partitions it
      *     was given)
-     * @param compacted the buckets it rewrote (a bucket that is one run already is left alone)
+     * @param compacted the buckets it rewrote (a bucket that is one run already, without deletion
+     *     vectors, is left alone)
      * @param snapshotId the COMPACT snapshot it published, if any
-     * @param dropped buckets it rewrote but left as they were: writers rewrote them meanwhile
+     * @param dropped buckets it rewrote but left as they were, and why: writers rewrote them, or
+     *     deleted rows of their files, meanwhile
      * @param files how many files the published compactions replaced with how many
      */
     public record Result(
@@ -79,41 +97,67 @@ public final class FullCompaction {
             int buckets,
             int compacted,
             OptionalLong snapshotId,
-            int dropped,
+            Dropped dropped,
             Files files) {
 
         /** Files the published compactions deleted and added. */
         public record Files(int rewritten, int written) {}
 
+        /**
+         * The compactions the commit left out.
+         *
+         * @param reasons why, one per bucket, naming the file another commit changed
+         */
+        public record Dropped(int buckets, List<String> reasons) {
+
+            /** Reasons shown in a summary at most; the count says how many more there are. */
+            private static final int SHOWN = 3;
+
+            public Dropped {
+                reasons = List.copyOf(reasons);
+            }
+
+            /** The reasons for an operator: the first few, then how many more. */
+            String text() {
+                String shown =
+                        String.join("; ", reasons.subList(0, Math.min(SHOWN, reasons.size())));
+                return reasons.size() <= SHOWN
+                        ? shown
+                        : shown + "; and " + (reasons.size() - SHOWN) + " more";
+            }
+        }
+
         /** One line for an operator. */
         public String summary() {
+            int left = dropped.buckets();
             if (snapshotId.isEmpty()) {
-                return dropped == 0
+                return left == 0
                         ? "Table "
                                 + table
                                 + " is compacted already: "
                                 + Counts.of(buckets, "bucket")
                         : String.format(
-                                "Compacted no bucket of table %s: writers rewrote the %s"
-                                        + " it compacted while it ran; the table is unchanged, call"
-                                        + " compact again",
-                                table, Counts.of(dropped, "bucket"));
+                                "Compacted no bucket of table %s: writers changed the %s it"
+                                        + " compacted while it ran (%s); the table is unchanged,"
+                                        + " call compact again",
+                                table, Counts.of(left, "bucket"), dropped.text());
             }
             String line =
                     String.format(
                             "Compacted %s of table %s into snapshot %d (%s into %d)",
-                            Counts.of(compacted - dropped, "bucket"),
+                            Counts.of(compacted - left, "bucket"),
                             table,
                             snapshotId.getAsLong(),
                             Counts.of(files.rewritten(), "file"),
                             files.written());
-            return dropped == 0
+            return left == 0
                     ? line
                     : line
                             + String.format(
-                                    "; %s rewritten by writers while it ran and left as" + " %s",
-                                    dropped == 1 ? "1 bucket was" : dropped + " buckets were",
-                                    dropped == 1 ? "it was" : "they were");
+                                    "; %s changed by writers while it ran and left as %s (%s)",
+                                    left == 1 ? "1 bucket was" : left + " buckets were",
+                                    left == 1 ? "it was" : "they were",
+                                    dropped.text());
         }
     }
 
@@ -135,6 +179,11 @@ public final class FullCompaction {
         }
         int maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
         long target = table.config().sizes().targetFileSize();
+        boolean primaryKey = table.kind() == TableKind.PRIMARY_KEY;
+        // Only a primary-key compaction applies vectors; an append one keeps them, so the commit
+        // drops it if its inputs have any.
+        Map<BucketId, Map<String, DeletionFile>> vectors =
+                primaryKey ? byBucket(table.snapshotReader().vectors(latest.get())) : Map.of();
         int buckets = 0;
         List<Unit> units = new ArrayList<>();
         for (Map.Entry<BucketId, List<ManifestEntry>> bucket :
@@ -144,16 +193,18 @@ public final class FullCompaction {
             }
             buckets++;
             List<DataFile> files = bucket.getValue().stream().map(ManifestEntry::file).toList();
+            Map<String, DeletionFile> own = vectors.getOrDefault(bucket.getKey(), Map.of());
             boolean needed =
-                    table.kind() == TableKind.PRIMARY_KEY
-                            ? files.stream().anyMatch(f -> f.level() < maxLevel)
+                    primaryKey
+                            ? !own.isEmpty() || files.stream().anyMatch(f -> f.level() < maxLevel)
                             : files.stream().filter(f -> f.fileSize() < target).count() >= 2;
             if (needed) {
                 units.add(
                         new Unit(
                                 bucket.getKey().partition(),
                                 bucket.getKey().bucket(),
-                                files.size()));
+                                files.size(),
+                                own));
             }
         }
         return Optional.of(
@@ -163,6 +214,18 @@ public final class FullCompaction {
                         units,
                         "compact-" + UUID.randomUUID(),
                         System.currentTimeMillis()));
+    }
+
+    private static Map<BucketId, Map<String, DeletionFile>> byBucket(
+            Map<FileId, DeletionFile> vectors) {
+        Map<BucketId, Map<String, DeletionFile>> byBucket = new HashMap<>();
+        vectors.forEach(
+                (file, vector) ->
+                        byBucket.computeIfAbsent(
+                                        new BucketId(file.partition(), file.bucket()),
+                                        b -> new HashMap<>())
+                                .put(file.fileName(), vector));
+        return byBucket;
     }
 
     /**
@@ -190,25 +253,76 @@ public final class FullCompaction {
     /**
      * Compacts buckets one after the other, sharing one table write: the table's files are read
      * once, when it compacts its first bucket (a bucket a writer changed since is dropped from the
-     * commit, as any race). Writes files, commits nothing; files of compactions not yet returned
-     * are deleted by {@link #close}. Not thread-safe.
+     * commit, as any race), each file of a unit's bucket with the unit's vector of it applied.
+     * Writes files, commits nothing; files of compactions not yet returned are deleted by {@link
+     * #close}. Not thread-safe.
      */
     public static final class Compactor implements AutoCloseable {
 
+        private final TableContext table;
         private final TableWrite write;
 
+        /** The unit being compacted, whose bucket the write opens with its vectors. */
+        @Nullable private Unit current;
+
         public Compactor(TableContext table) {
-            this.write = new TableWrite(table, false);
+            this.table = table;
+            this.write = new TableWrite(table, false, this::vectorsOf);
         }
 
         /**
          * Compacts one bucket.
          *
-         * @return its compaction, for {@link #publish}; empty if the bucket needs none any more
+         * @return its compaction, for {@link #publish}, listing the vector of each input that had
+         *     one as going (SPEC.md, "Commits with vectors"); empty if the bucket needs none any
+         *     more
+         * @throws IOException naming the index file if a vector of the unit cannot be read
          */
         public List<CommitMessage> compact(Unit unit) throws IOException {
-            write.compactFully(unit.partition(), unit.bucket());
-            return write.prepareCommit(true);
+            current = unit;
+            try {
+                write.compactFully(unit.partition(), unit.bucket());
+                List<CommitMessage> messages = new ArrayList<>();
+                for (CommitMessage m : write.prepareCommit(true)) {
+                    messages.add(withInputVectors(m, unit.vectors()));
+                }
+                return messages;
+            } finally {
+                current = null;
+            }
+        }
+
+        /** The vectors of the current unit's files, read when the write opens its bucket. */
+        private Map<String, DeletionVector> vectorsOf(BucketId bucket) throws IOException {
+            Unit unit = current;
+            if (unit == null
+                    || unit.bucket() != bucket.bucket()
+                    || !unit.partition().equals(bucket.partition())) {
+                return Map.of();
+            }
+            Map<String, DeletionVector> vectors = new HashMap<>();
+            for (Map.Entry<String, DeletionFile> v : unit.vectors().entrySet()) {
+                vectors.put(v.getKey(), table.indexFiles().read(v.getKey(), v.getValue()));
+            }
+            return vectors;
+        }
+
+        /**
+         * {@code m} with the vector (in {@code planned}) of each of its inputs listed as going, if
+         * it does not list a change of that file itself.
+         */
+        private static CommitMessage withInputVectors(
+                CommitMessage m, Map<String, DeletionFile> planned) {
+            List<VectorChange> changes = new ArrayList<>(m.vectors());
+            for (DataFile input : m.deletedFiles()) {
+                DeletionFile vector = planned.get(input.fileName());
+                boolean listed =
+                        m.vectors().stream().anyMatch(c -> c.dataFile().equals(input.fileName()));
+                if (vector != null && !listed) {
+                    changes.add(new VectorChange(input.fileName(), vector, null));
+                }
+            }
+            return changes.size() == m.vectors().size() ? m : m.withVectors(changes);
         }
 
         @Override
@@ -244,7 +358,7 @@ public final class FullCompaction {
                 plan.buckets(),
                 compacted,
                 result.snapshotId(),
-                result.droppedCompactions().size(),
+                new Result.Dropped(result.droppedCompactions().size(), result.dropReasons()),
                 new Result.Files(rewritten, written));
     }
 }

@@ -1,7 +1,9 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.deletion.IndexFiles;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.FileContent;
+import dev.tarn.format.manifest.IndexEntry;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestFile;
 import dev.tarn.format.manifest.ManifestList;
@@ -23,11 +25,12 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * Every file the metadata of a set of root snapshots names: their manifest lists, the manifests
- * those name, and the data and changelog files of every entry (ADD or DELETE) of those manifests.
- * Snapshots share lists and manifests, so each is read once; manifests are read from their files,
- * not the cache, so a lost or damaged one shows. A list or manifest that cannot be read is recorded
- * with the reason, and what it names stays unknown. Files are keyed by their path relative to the
- * table directory ({@link TableFiles#key}).
+ * those name, and the data and changelog files of every entry (ADD or DELETE) of those manifests;
+ * their index manifests and the index files of their deletion vectors. Snapshots share lists,
+ * manifests and index manifests, so each is read once; manifests are read from their files, not the
+ * cache, so a lost or damaged one shows. A list or manifest that cannot be read is recorded with
+ * the reason, and what it names stays unknown. Files are keyed by their path relative to the table
+ * directory ({@link TableFiles#key}).
  */
 final class ReferencedFiles {
 
@@ -35,6 +38,8 @@ final class ReferencedFiles {
     enum Kind {
         MANIFEST_LIST,
         MANIFEST,
+        INDEX_MANIFEST,
+        INDEX_FILE,
         DATA_FILE,
         CHANGELOG_FILE
     }
@@ -52,11 +57,13 @@ final class ReferencedFiles {
     private final SnapshotReader reader;
     private final ManifestList lists;
     private final ManifestFile manifests;
+    private final IndexFiles indexFiles;
     private final List<Snapshot> roots;
     private final Map<String, Named> named = new LinkedHashMap<>();
     private final Map<String, String> unreadable = new LinkedHashMap<>();
     private final Map<String, List<String>> manifestsOfList = new HashMap<>();
     private final Map<String, List<Ref>> entriesOfManifest = new HashMap<>();
+    private final Map<String, List<IndexEntry>> vectorsOfIndexManifest = new HashMap<>();
     private final Map<BucketId, Path> bucketDirs = new HashMap<>();
 
     private ReferencedFiles(TableContext table, List<Snapshot> roots) {
@@ -64,6 +71,7 @@ final class ReferencedFiles {
         this.reader = table.snapshotReader();
         this.lists = table.manifestList();
         this.manifests = table.manifestFile();
+        this.indexFiles = table.indexFiles();
         this.roots = roots;
     }
 
@@ -75,6 +83,9 @@ final class ReferencedFiles {
             files.visitList(s.deltaManifestList());
             if (s.changelogManifestList() != null) {
                 files.visitList(s.changelogManifestList());
+            }
+            if (s.indexManifest() != null) {
+                files.visitIndexManifest(s);
             }
         }
         return files;
@@ -141,6 +152,69 @@ final class ReferencedFiles {
         entriesOfManifest.put(meta.fileName(), refs);
     }
 
+    private void visitIndexManifest(Snapshot s) {
+        Path path = table.indexManifest().path(s.indexManifest());
+        String key = TableFiles.key(table.location(), path);
+        if (named.putIfAbsent(key, new Named(path, Kind.INDEX_MANIFEST, -1, -1)) != null) {
+            return;
+        }
+        List<IndexEntry> entries;
+        try {
+            entries = reader.indexEntries(s);
+        } catch (UncheckedIOException e) {
+            unreadable.put(key, e.getMessage());
+            return;
+        }
+        for (IndexEntry e : entries) {
+            Path file = indexFiles.path(e.vector().indexFile());
+            named.putIfAbsent(
+                    TableFiles.key(table.location(), file),
+                    new Named(file, Kind.INDEX_FILE, -1, -1));
+        }
+        vectorsOfIndexManifest.put(s.indexManifest(), entries);
+    }
+
+    /**
+     * The deletion vectors of root {@code s}, as its index manifest lists them; none if it has no
+     * index manifest or it could not be read.
+     */
+    List<IndexEntry> vectors(Snapshot s) {
+        return s.indexManifest() == null
+                ? List.of()
+                : vectorsOfIndexManifest.getOrDefault(s.indexManifest(), List.of());
+    }
+
+    /**
+     * The keys of the data files live in root {@code s} (SPEC.md, "Live files"), from the manifests
+     * read: those of a manifest that could not be read are missing.
+     */
+    Set<String> liveDataFiles(Snapshot s) {
+        Set<String> added = new HashSet<>();
+        Set<String> deleted = new HashSet<>();
+        for (String list : List.of(s.baseManifestList(), s.deltaManifestList())) {
+            for (String manifest : manifestsOfList.getOrDefault(list, List.of())) {
+                for (Ref ref : entriesOfManifest.getOrDefault(manifest, List.of())) {
+                    (ref.add() ? added : deleted).add(ref.key());
+                }
+            }
+        }
+        added.removeAll(deleted);
+        return added;
+    }
+
+    /** The key of the data file of {@code vector}. */
+    String dataFileKey(IndexEntry vector) {
+        Path dir =
+                bucketDirs.computeIfAbsent(
+                        new BucketId(vector.partition(), vector.bucket()), table::bucketPath);
+        return TableFiles.key(table.location(), new Path(dir, vector.dataFile()));
+    }
+
+    /** The key of the index file of {@code vector}. */
+    String indexFileKey(IndexEntry vector) {
+        return TableFiles.key(table.location(), indexFiles.path(vector.vector().indexFile()));
+    }
+
     /** What a file of {@code content} is, as the check reports it. */
     private static Kind kindOf(FileContent content) {
         return switch (content) {
@@ -152,8 +226,10 @@ final class ReferencedFiles {
     /**
      * For each of {@code keys}, the ids of the root snapshots that need it: a list or manifest is
      * needed by the snapshots that reach it; a data file by those it is live in (SPEC.md, "Live
-     * files"); a changelog file by the snapshot that stored it. Costs one pass over the entries of
-     * the manifests plus one over each root's manifest names, however many snapshots share them.
+     * files"); a changelog file by the snapshot that stored it; an index manifest by the snapshots
+     * that name it, an index file by those whose index manifest names it. Costs one pass over the
+     * entries of the manifests plus one over each root's manifest names and vectors, however many
+     * snapshots share them.
      */
     Map<String, TreeSet<Long>> neededBy(Set<String> keys) {
         if (keys.isEmpty()) {
@@ -169,6 +245,7 @@ final class ReferencedFiles {
                 });
         Map<String, TreeSet<Long>> needers = new HashMap<>();
         for (Snapshot s : roots) {
+            visitVectorNeeds(s, keys, needers);
             Set<String> live = new HashSet<>();
             Set<String> deleted = new HashSet<>();
             visitNeeds(s, s.baseManifestList(), keys, relevant, live, deleted, needers);
@@ -182,6 +259,24 @@ final class ReferencedFiles {
             }
         }
         return needers;
+    }
+
+    private void visitVectorNeeds(
+            Snapshot s, Set<String> keys, Map<String, TreeSet<Long>> needers) {
+        if (s.indexManifest() == null) {
+            return;
+        }
+        String manifestKey =
+                TableFiles.key(table.location(), table.indexManifest().path(s.indexManifest()));
+        if (keys.contains(manifestKey)) {
+            needers.computeIfAbsent(manifestKey, k -> new TreeSet<>()).add(s.id());
+        }
+        for (IndexEntry e : vectors(s)) {
+            String key = indexFileKey(e);
+            if (keys.contains(key)) {
+                needers.computeIfAbsent(key, k -> new TreeSet<>()).add(s.id());
+            }
+        }
     }
 
     private void visitNeeds(

@@ -14,13 +14,14 @@ import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
 /**
- * Removes the files under a table's directory that no root (every snapshot, later also tags)
- * references and that are older than a threshold: data and changelog files of failed or abandoned
- * writes, manifests and lists of lost commit races, temporary files of atomic writes (SPEC.md,
- * "Orphan files"). A file written for a commit that has not happened yet looks just like an orphan,
- * so only files older than the threshold go (default one day), and a threshold under an hour ago
- * needs {@code force}. Files are listed before the roots are read: a snapshot published while the
- * listing runs is read afterwards, so every listed file it references counts as referenced.
+ * Removes the files under a table's directory that no root (every snapshot and every tag's
+ * snapshot) references and that are older than a threshold: data, changelog and index files of
+ * failed or abandoned writes, manifests, lists and index manifests of lost commit races, temporary
+ * files of atomic writes (SPEC.md, "Orphan files"). A file written for a commit that has not
+ * happened yet looks just like an orphan, so only files older than the threshold go (default one
+ * day), and a threshold under an hour ago needs {@code force}. Files are listed before the roots
+ * are read: a snapshot published while the listing runs is read afterwards, so every listed file it
+ * references counts as referenced.
  */
 public final class RemoveOrphanFiles {
 

@@ -30,7 +30,8 @@ import java.util.stream.Collectors;
 final class Rollback {
 
     /** The files removing one snapshot deletes. */
-    private record Removal(long id, Map<FileId, ManifestEntry> data, Set<String> metadata) {}
+    private record Removal(
+            long id, Map<FileId, ManifestEntry> data, Set<String> index, Set<String> metadata) {}
 
     private final TableContext table;
     private final SnapshotManager snapshots;
@@ -94,10 +95,12 @@ final class Rollback {
                                 + ": another process created it meanwhile");
             }
             int dataFiles = 0;
+            int indexFiles = 0;
             int metadataFiles = 0;
             for (Removal r : removals) {
                 snapshots.delete(r.id());
                 dataFiles += files.deleteData(r.data().values());
+                indexFiles += files.deleteIndexFiles(r.index());
                 metadataFiles += files.deleteMetadata(r.metadata());
             }
             snapshots.writeLatestHint(to);
@@ -106,7 +109,7 @@ final class Rollback {
             }
             rewindConsumers(to + 1);
             return new SnapshotLifecycle.RollbackResult(
-                    table.name(), to, removals.size(), dataFiles, metadataFiles);
+                    table.name(), to, removals.size(), dataFiles, indexFiles, metadataFiles);
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot roll back table "
@@ -122,7 +125,9 @@ final class Rollback {
     /**
      * What removing {@code removed} deletes, given the snapshot below it that stays ({@code below},
      * the previous snapshot or the target). Across a gap (a restored target below), every file
-     * {@code removed} holds but the target does not.
+     * {@code removed} holds but the target does not. Index files and index manifests: those {@code
+     * removed} names and {@code below} does not (a vector once replaced never returns, so no
+     * snapshot above names them either once those above are gone).
      */
     private Removal removal(Snapshot removed, Snapshot below, boolean gap) {
         Map<FileId, ManifestEntry> data;
@@ -133,9 +138,11 @@ final class Rollback {
             data = SnapshotFiles.byFile(files.delta(removed, FileKind.ADD, false));
         }
         SnapshotFiles.addAll(data, files.changelog(removed, false));
+        Set<String> index = new HashSet<>(files.indexFiles(removed, false));
+        index.removeAll(files.indexFiles(below, false));
         Set<String> metadata = new HashSet<>(files.metadata(removed, false));
         metadata.removeAll(files.metadata(below, false));
-        return new Removal(removed.id(), data, metadata);
+        return new Removal(removed.id(), data, index, metadata);
     }
 
     /** Refuses a rollback that would break an unfinished expiration or a later tag. */

@@ -24,13 +24,16 @@ import javax.annotation.Nullable;
  * expiration"). The snapshots kept are always the newest ones, a contiguous range from {@code end}
  * on, and a data file once deleted from a table never returns; so the files that only expired
  * snapshots hold are exactly those that the deltas of snapshots {@code earliest + 1 .. end} delete,
- * and the work grows with the expired snapshots' deltas, not with the table. Tags keep what their
- * snapshots hold; consumers keep the snapshots they still need.
+ * and the work grows with the expired snapshots' deltas, not with the table. An index file, too, is
+ * named by a contiguous range of snapshots (a vector once replaced never returns), so those only
+ * expired snapshots name are the ones their index manifests name and snapshot {@code end}'s does
+ * not; each distinct index manifest is read once. Tags keep what their snapshots hold; consumers
+ * keep the snapshots they still need.
  *
- * <p>Crash safety: the decision ({@code end}) is recorded first, then data files, manifests,
- * manifest lists and the snapshot files (oldest first) are deleted. A crash leaves every snapshot
- * from {@code end} on readable, and the next run takes up the recorded decision and finishes it. At
- * most one expiration may run on a table at a time.
+ * <p>Crash safety: the decision ({@code end}) is recorded first, then data and index files,
+ * manifests and index manifests, manifest lists and the snapshot files (oldest first) are deleted.
+ * A crash leaves every snapshot from {@code end} on readable, and the next run takes up the
+ * recorded decision and finishes it. At most one expiration may run on a table at a time.
  */
 final class SnapshotExpiration {
 
@@ -70,6 +73,7 @@ final class SnapshotExpiration {
                     result.snapshots(),
                     result.left(),
                     result.dataFiles(),
+                    result.indexFiles(),
                     result.metadataFiles(),
                     tags);
         } catch (IOException e) {
@@ -84,7 +88,7 @@ final class SnapshotExpiration {
         OptionalLong earliest = snapshots.earliestId();
         OptionalLong pending = snapshots.expiringBefore();
         if (latest.isEmpty() || earliest.isEmpty()) {
-            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0, 0);
+            return new SnapshotLifecycle.ExpireResult(table.name(), 0, 0, 0, 0, 0, 0);
         }
         long first = earliest.getAsLong();
         long last = latest.getAsLong();
@@ -97,7 +101,8 @@ final class SnapshotExpiration {
             if (pending.isPresent()) {
                 snapshots.clearExpiring();
             }
-            return new SnapshotLifecycle.ExpireResult(table.name(), 0, last - first + 1, 0, 0, 0);
+            return new SnapshotLifecycle.ExpireResult(
+                    table.name(), 0, last - first + 1, 0, 0, 0, 0);
         }
         snapshots.markExpiring(end);
         return expireBefore(first, end, last);
@@ -112,13 +117,16 @@ final class SnapshotExpiration {
         Snapshot kept = snapshots.snapshot(end);
         Set<Long> tagged = new HashSet<>();
         Set<String> keepMetadata = new HashSet<>(files.metadata(kept, false));
+        Set<String> keepIndex = new HashSet<>(files.indexFiles(kept, false));
         List<Tag> olderTags =
                 table.tags().list().stream().filter(t -> t.snapshot().id() < end).toList();
         for (Tag tag : olderTags) {
             tagged.add(tag.snapshot().id());
             keepMetadata.addAll(files.metadata(tag.snapshot(), false));
+            keepIndex.addAll(files.indexFiles(tag.snapshot(), false));
         }
         Map<FileId, ManifestEntry> data = new LinkedHashMap<>();
+        Set<String> index = new HashSet<>();
         Set<String> metadata = new HashSet<>();
         for (long id = first; id <= end; id++) {
             Snapshot snapshot = id == end ? kept : snapshots.snapshot(id);
@@ -131,6 +139,7 @@ final class SnapshotExpiration {
                     SnapshotFiles.addAll(data, files.changelog(snapshot, true));
                 }
                 metadata.addAll(files.metadata(snapshot, true));
+                index.addAll(files.indexFiles(snapshot, true));
             }
         }
         if (!data.isEmpty()) {
@@ -139,7 +148,9 @@ final class SnapshotExpiration {
             }
         }
         metadata.removeAll(keepMetadata);
+        index.removeAll(keepIndex);
         int dataFiles = files.deleteData(data.values());
+        int indexFiles = files.deleteIndexFiles(index);
         int metadataFiles = files.deleteMetadata(metadata);
         int removed = 0;
         for (long id = first; id < end; id++) {
@@ -148,7 +159,7 @@ final class SnapshotExpiration {
         snapshots.writeEarliestHint(end);
         snapshots.clearExpiring();
         return new SnapshotLifecycle.ExpireResult(
-                table.name(), removed, last - end + 1, dataFiles, metadataFiles, 0);
+                table.name(), removed, last - end + 1, dataFiles, indexFiles, metadataFiles, 0);
     }
 
     /** The first snapshot kept, as Apache Paimon's expiration decides it. */

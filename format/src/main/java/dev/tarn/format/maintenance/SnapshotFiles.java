@@ -1,5 +1,7 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.manifest.IndexEntry;
+import dev.tarn.format.manifest.IndexManifest;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileId;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,11 +26,13 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * The files of snapshots, for deciding what expiration, tag deletion and rollback delete, and the
- * deleting itself. A snapshot's metadata are its manifest lists and the manifests they name; its
- * data files are its live files (SPEC.md, "Live files"); its changelog files are its own. Reads of
- * a snapshot that an interrupted run already began to remove are "lenient": a list or manifest that
- * is gone yields nothing, because a run deletes data files before manifests and manifests before
- * lists, so what a missing file named is gone too. Deleting a file that is gone is no error.
+ * deleting itself. A snapshot's metadata are its manifest lists, the manifests they name and its
+ * index manifest; its data files are its live files (SPEC.md, "Live files"); its changelog files
+ * are its own; its index files are those its index manifest names. Reads of a snapshot that an
+ * interrupted run already began to remove are "lenient": a list, manifest or index manifest that is
+ * gone yields nothing, because a run deletes data and index files before manifests and index
+ * manifests, and manifests before lists, so what a missing file named is gone too. Deleting a file
+ * that is gone is no error.
  */
 final class SnapshotFiles {
 
@@ -35,13 +40,19 @@ final class SnapshotFiles {
     private final SnapshotReader reader;
     private final ManifestList lists;
 
+    /** The index files each index manifest read so far names: snapshots share index manifests. */
+    private final Map<String, Set<String>> indexFilesOf = new HashMap<>();
+
     SnapshotFiles(TableContext table) {
         this.table = table;
         this.reader = table.snapshotReader();
         this.lists = table.manifestList();
     }
 
-    /** The names of {@code snapshot}'s manifest lists and of the manifests they name. */
+    /**
+     * The names of {@code snapshot}'s manifest lists, of the manifests they name, and of its index
+     * manifest.
+     */
     Set<String> metadata(Snapshot snapshot, boolean lenient) {
         Set<String> names = new LinkedHashSet<>();
         List<String> own = new ArrayList<>();
@@ -57,6 +68,26 @@ final class SnapshotFiles {
                 names.add(meta.fileName());
             }
         }
+        if (snapshot.indexManifest() != null) {
+            names.add(snapshot.indexManifest());
+        }
+        return names;
+    }
+
+    /** The names of the index files holding {@code snapshot}'s deletion vectors. */
+    Set<String> indexFiles(Snapshot snapshot, boolean lenient) {
+        String manifest = snapshot.indexManifest();
+        if (manifest == null) {
+            return Set.of();
+        }
+        Set<String> known = indexFilesOf.get(manifest);
+        if (known != null) {
+            return known;
+        }
+        Set<String> names = new LinkedHashSet<>();
+        read(() -> reader.indexEntries(snapshot), lenient, List.<IndexEntry>of())
+                .forEach(e -> names.add(e.vector().indexFile()));
+        indexFilesOf.put(manifest, names);
         return names;
     }
 
@@ -109,8 +140,22 @@ final class SnapshotFiles {
     }
 
     /**
-     * Deletes the manifests, then the manifest lists, of {@code names}, so that a list that is gone
-     * means its manifests are gone (what {@link #metadata} relies on when lenient).
+     * Deletes the index files of {@code names}.
+     *
+     * @return how many were there to delete
+     */
+    int deleteIndexFiles(Collection<String> names) throws IOException {
+        int deleted = 0;
+        for (String name : names) {
+            deleted += table.io().delete(table.indexFiles().path(name), false) ? 1 : 0;
+        }
+        return deleted;
+    }
+
+    /**
+     * Deletes the manifests and index manifests, then the manifest lists, of {@code names}, so that
+     * a list that is gone means its manifests are gone (what {@link #metadata} relies on when
+     * lenient).
      *
      * @return how many were there to delete
      */
@@ -119,7 +164,11 @@ final class SnapshotFiles {
         for (boolean listsNow : new boolean[] {false, true}) {
             for (String name : names) {
                 if (name.startsWith("manifest-list-") == listsNow) {
-                    deleted += table.io().delete(lists.path(name), false) ? 1 : 0;
+                    Path path =
+                            name.startsWith(IndexManifest.PREFIX)
+                                    ? table.indexManifest().path(name)
+                                    : lists.path(name);
+                    deleted += table.io().delete(path, false) ? 1 : 0;
                 }
             }
         }

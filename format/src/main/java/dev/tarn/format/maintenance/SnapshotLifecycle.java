@@ -43,19 +43,27 @@ public final class SnapshotLifecycle {
 
     /**
      * What an expiration did: the snapshots it removed, how many are {@code left}, the data and
-     * changelog files, metadata files and tags it deleted.
+     * changelog files, index files of deletion vectors, metadata files (manifests, lists and index
+     * manifests) and tags it deleted.
      */
     public record ExpireResult(
-            String table, int snapshots, long left, int dataFiles, int metadataFiles, int tags) {
+            String table,
+            int snapshots,
+            long left,
+            int dataFiles,
+            int indexFiles,
+            int metadataFiles,
+            int tags) {
 
-        /** One line for an operator. */
+        /** One line for an operator; index files are named only where there were some. */
         public String summary() {
             return String.format(
-                    "Expired %s of table %s, %d left: deleted %s, %s and %s",
+                    "Expired %s of table %s, %d left: deleted %s%s, %s and %s",
                     Counts.of(snapshots, "snapshot"),
                     table,
                     left,
                     Counts.of(dataFiles, "data file"),
+                    andIndexFiles(indexFiles),
                     Counts.of(metadataFiles, "manifest file"),
                     Counts.of(tags, "expired tag"));
         }
@@ -63,18 +71,29 @@ public final class SnapshotLifecycle {
 
     /** What a rollback removed to bring {@code table} back to {@code snapshotId}. */
     public record RollbackResult(
-            String table, long snapshotId, int snapshots, int dataFiles, int metadataFiles) {
+            String table,
+            long snapshotId,
+            int snapshots,
+            int dataFiles,
+            int indexFiles,
+            int metadataFiles) {
 
-        /** One line for an operator. */
+        /** One line for an operator; index files are named only where there were some. */
         public String summary() {
             return String.format(
-                    "Rolled table %s back to snapshot %d: removed %s, %s and %s",
+                    "Rolled table %s back to snapshot %d: removed %s, %s%s and %s",
                     table,
                     snapshotId,
                     Counts.of(snapshots, "snapshot"),
                     Counts.of(dataFiles, "data file"),
+                    andIndexFiles(indexFiles),
                     Counts.of(metadataFiles, "manifest file"));
         }
+    }
+
+    /** ", 1 index file" in a summary; nothing for none (a table without deletion vectors). */
+    private static String andIndexFiles(int count) {
+        return count == 0 ? "" : ", " + Counts.of(count, "index file");
     }
 
     /**

@@ -11,13 +11,14 @@ import java.util.TreeSet;
 
 /**
  * Checks that every file the roots of a table need is there (SPEC.md, "Integrity check"): each
- * snapshot file parses, each manifest list and manifest reads and passes its checksum, each live
- * data file and each changelog file exists with the size its manifest records, and with {@code
- * deep} its Parquet footer reads and records the row count of the manifest. Each problem is listed
- * with the snapshots that need the file, and the newest snapshot that needs none of them is named,
- * so an operator can tell a lost prepared file (no snapshot needs it: not reported) from a lost
- * committed one, and roll back to a whole snapshot. Reads each list and manifest once and lists
- * each bucket directory once.
+ * snapshot file parses, each manifest list, manifest and index manifest reads and passes its
+ * checksum, each live data file and each changelog file exists with the size its manifest records,
+ * and with {@code deep} its Parquet footer reads and records the row count of the manifest; each
+ * deletion vector's index file exists and the vector reads and fits its live data file ({@link
+ * VectorCheck}). Each problem is listed with the snapshots that need the file, and the newest
+ * snapshot that needs none of them is named, so an operator can tell a lost prepared file (no
+ * snapshot needs it: not reported) from a lost committed one, and roll back to a whole snapshot.
+ * Reads each list and manifest once and lists each bucket directory once.
  */
 public final class TableCheck {
 
@@ -80,6 +81,7 @@ public final class TableCheck {
         Roots roots = Roots.gather(table);
         ReferencedFiles referenced = ReferencedFiles.walk(table, roots.snapshots());
         Map<String, String> found = DataFileCheck.problems(table, referenced, deep);
+        found.putAll(VectorCheck.problems(table, referenced, roots.snapshots()));
         Map<String, TreeSet<Long>> needers = referenced.neededBy(found.keySet());
         List<Problem> problems = new ArrayList<>();
         TreeSet<Long> broken = new TreeSet<>();

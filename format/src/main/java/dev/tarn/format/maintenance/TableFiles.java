@@ -11,9 +11,10 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * The files under a table's directory that orphan cleanup may consider, found by listing each
- * directory once: every file in {@code manifest/} and in the partition and bucket directories, and
- * the temporary files of atomic writes ({@code .}-names) anywhere. Snapshot, schema, consumer and
- * tag files, the hints, and directories Tarn does not write are never listed as candidates.
+ * directory once: every file in {@code manifest/} (manifests, lists and index manifests), in {@code
+ * index/} (index files of deletion vectors) and in the partition and bucket directories, and the
+ * temporary files of atomic writes ({@code .}-names) anywhere. Snapshot, schema, consumer and tag
+ * files, the hints, and directories Tarn does not write are never listed as candidates.
  */
 final class TableFiles {
 
@@ -21,7 +22,8 @@ final class TableFiles {
     private static final Set<String> METADATA_DIRS =
             Set.of("snapshot", "schema", "consumer", "tag");
 
-    private static final String MANIFEST_DIR = "manifest";
+    /** Directories of files that are live only while a root names them: all are listed. */
+    private static final Set<String> NAMED_DIRS = Set.of("manifest", "index");
 
     /** A listed file: its table-relative key, where it is, its size and modification time. */
     record Listed(String key, Path path, long size, long modifiedMillis) {}
@@ -44,7 +46,7 @@ final class TableFiles {
                             file,
                             !file.isDir() && isTemporary(file.getPath().getName()));
                 }
-            } else if (name.equals(MANIFEST_DIR)) {
+            } else if (NAMED_DIRS.contains(name)) {
                 for (FileStatus file : list(table, child.getPath())) {
                     addIf(found, location, file, !file.isDir());
                 }

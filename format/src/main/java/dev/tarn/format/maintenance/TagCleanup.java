@@ -18,8 +18,8 @@ import java.util.Set;
  * Deletes tags and the files only they kept (SPEC.md, "Tags"). A tag on a snapshot that still
  * exists kept nothing of its own: the snapshot's files are expiration's to delete. A tag on an
  * expired snapshot kept that snapshot's files; those that neither the earliest snapshot nor another
- * tag on an expired snapshot holds are deleted, data files first, then manifests and lists, and the
- * tag file last, so that a crash leaves the tag to delete again.
+ * tag on an expired snapshot holds are deleted, data and index files first, then manifests, index
+ * manifests and lists, and the tag file last, so that a crash leaves the tag to delete again.
  */
 final class TagCleanup {
 
@@ -58,11 +58,14 @@ final class TagCleanup {
         if (earliest.isPresent() && id < earliest.getAsLong() && !shared) {
             Snapshot first = snapshots.snapshot(earliest.getAsLong());
             Set<String> keepMetadata = new HashSet<>(files.metadata(first, false));
+            Set<String> index = new HashSet<>(files.indexFiles(tag.snapshot(), true));
+            index.removeAll(files.indexFiles(first, false));
             Map<FileId, ManifestEntry> data = files.liveLenient(tag.snapshot());
             data.keySet().removeAll(files.live(first).keySet());
             for (Tag other : others) {
                 if (other.snapshot().id() < earliest.getAsLong()) {
                     keepMetadata.addAll(files.metadata(other.snapshot(), false));
+                    index.removeAll(files.indexFiles(other.snapshot(), false));
                     data.keySet().removeAll(files.live(other.snapshot()).keySet());
                 }
             }
@@ -70,6 +73,7 @@ final class TagCleanup {
             Set<String> metadata = new HashSet<>(files.metadata(tag.snapshot(), true));
             metadata.removeAll(keepMetadata);
             files.deleteData(data.values());
+            files.deleteIndexFiles(index);
             files.deleteMetadata(metadata);
         }
         return tags.delete(tag.name());

@@ -7,7 +7,8 @@
  * writing job); orphan cleanup ({@code RemoveOrphanFiles}) and the integrity check ({@code
  * TableCheck}). Orphan cleanup and the check start from the same roots ({@code Roots#gather}: every
  * snapshot and every tag's snapshot) and walk what they name with {@code ReferencedFiles}, reading
- * each manifest list and manifest once. Each runs on a {@link dev.tarn.format.table.TableContext}
- * and publishes through the commit seam, so a race with writers resolves as any commit's does.
+ * each manifest list, manifest and index manifest once; the check reads each deletion vector once
+ * too ({@code VectorCheck}). Each runs on a {@link dev.tarn.format.table.TableContext} and
+ * publishes through the commit seam, so a race with writers resolves as any commit's does.
  */
 package dev.tarn.format.maintenance;

@@ -24,7 +24,8 @@ public final class SchemaRules {
 
     /**
      * The rules of the layers that store a table's rows, which this package cannot depend on (they
-     * depend on it): the data files' column types and the merge engine's needs.
+     * depend on it): the data files' column types, the merge engine's needs, and what the table
+     * holds now.
      */
     public interface Storage {
 
@@ -40,6 +41,12 @@ public final class SchemaRules {
          * @throws IllegalArgumentException naming the column or option and its value
          */
         void checkMerge(TableSchema schema, MergeEngine engine);
+
+        /**
+         * The number of deletion vectors the table's latest snapshot has: 0 for a table without
+         * snapshots (one being created) or without vectors.
+         */
+        long deletionVectors();
     }
 
     /** Types a partition column may have: each value must read back from its directory name. */
@@ -99,8 +106,44 @@ public final class SchemaRules {
         }
         OptionChanges.checkAlter(table, current, next, latestSnapshot);
         validate("alter", table, next, storage);
+        checkVectorsKept(table, current, next, latestSnapshot, storage);
         SchemaChange.checkDefaults(table, current, next);
         return Optional.of(next);
+    }
+
+    /**
+     * Refuses to turn {@code deletion-vectors.enabled} off while the latest snapshot has vectors:
+     * the writers wrote whole rows and marked the rows they replace (for partial-update and
+     * aggregation the merged row, and deleted the old one), so a read by merging that ignores the
+     * vectors would return rows they delete, or fold them in again.
+     *
+     * @throws IllegalArgumentException naming the table, the snapshot and the vector count
+     */
+    private static void checkVectorsKept(
+            String table,
+            TableSchema current,
+            TableSchema next,
+            OptionalLong latestSnapshot,
+            Storage storage) {
+        boolean on = TableConfig.of(table, current.options()).lsm().deletionVectors();
+        boolean off = !TableConfig.of(table, next.options()).lsm().deletionVectors();
+        if (!on || !off || latestSnapshot.isEmpty()) {
+            return;
+        }
+        long vectors = storage.deletionVectors();
+        if (vectors > 0) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Cannot alter table %s: option '%s' cannot be turned off while the"
+                                    + " table has deletion vectors (its latest snapshot, %d, has"
+                                    + " %d): read without them, the rows they delete would be"
+                                    + " back. A full compaction (CALL sys.compact) removes them;"
+                                    + " turn the option off after it",
+                            table,
+                            LsmOptions.DELETION_VECTORS_ENABLED.key(),
+                            latestSnapshot.getAsLong(),
+                            vectors));
+        }
     }
 
     /**
@@ -163,6 +206,18 @@ public final class SchemaRules {
                             + " must have at least one column that is not a partition key");
         }
         if (schema.kind() == TableKind.APPEND) {
+            String vectors = schema.options().get(LsmOptions.DELETION_VECTORS_ENABLED.key());
+            if (vectors != null) {
+                throw new IllegalArgumentException(
+                        String.format(
+                                "Option '%s' = '%s' of table %s applies to primary-key tables"
+                                        + " only: rows of an append table are only ever added"
+                                        + " (and dropped by partition or overwrite), never"
+                                        + " replaced or deleted one by one, so it has no row to"
+                                        + " mark deleted. Declare a PRIMARY KEY, or remove the"
+                                        + " option",
+                                LsmOptions.DELETION_VECTORS_ENABLED.key(), vectors, table));
+            }
             for (String key : schema.options().keySet()) {
                 if (LsmOptions.all().stream().anyMatch(o -> o.key().equals(key))
                         || key.startsWith(LsmOptions.FIELDS_PREFIX)

@@ -51,6 +51,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
     private final boolean overwrite;
     private final long writeBufferSize;
     private final boolean lookupChangelog;
+    private final PublishedVectors vectors;
     private final BucketTrees trees;
     private final Map<BucketId, MergeTreeBucketWriter> writers = new LinkedHashMap<>();
     @Nullable private PublishedFiles published;
@@ -62,11 +63,16 @@ final class MergeTreeBucketWriters implements BucketWriters {
     /**
      * @param overwrite the commit replaces the buckets' files: start empty, and hand out only the
      *     final files of each bucket
+     * @param vectors applied to the published files each bucket reads
      */
     MergeTreeBucketWriters(
-            TableContext table, ParquetDataWriter.Options parquetOptions, boolean overwrite) {
+            TableContext table,
+            ParquetDataWriter.Options parquetOptions,
+            boolean overwrite,
+            PublishedVectors vectors) {
         this.table = table;
         this.overwrite = overwrite;
+        this.vectors = vectors;
         this.writeBufferSize = table.config().lsm().memory().writeBufferSize();
         this.lookupChangelog =
                 table.config().stream().changelogProducer() == ChangelogProducer.LOOKUP;
@@ -296,6 +302,7 @@ final class MergeTreeBucketWriters implements BucketWriters {
                 new DataFileOpener(
                         table, dir, trees.fileType(), null, "compaction or lookup", true);
         long firstSequence = System.currentTimeMillis() << CLOCK_SHIFT;
+        // A writer keeping vectors applies them itself, as its flushes change them.
         BucketTreeWriter tree =
                 table.config().lsm().deletionVectors()
                         ? trees.open(
@@ -305,7 +312,11 @@ final class MergeTreeBucketWriters implements BucketWriters {
                                 firstSequence,
                                 table.indexFiles(),
                                 files.isEmpty() ? Map.of() : published().vectors(key))
-                        : trees.open(dir, files, opener::open, firstSequence);
+                        : trees.open(
+                                dir,
+                                files,
+                                VectorOpener.of(opener::open, vectors.of(key)),
+                                firstSequence);
         if (restorePending) {
             tree.awaitRestore();
         }

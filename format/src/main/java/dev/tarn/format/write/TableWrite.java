@@ -57,6 +57,14 @@ public final class TableWrite implements AutoCloseable {
      *     buckets start empty instead of from their files in the latest snapshot
      */
     public TableWrite(TableContext table, boolean overwrite) {
+        this(table, overwrite, PublishedVectors.NONE);
+    }
+
+    /**
+     * A write whose primary-key buckets read their published files with {@code vectors} applied (a
+     * compaction job's, which takes the vectors of the snapshot it planned on).
+     */
+    public TableWrite(TableContext table, boolean overwrite, PublishedVectors vectors) {
         this.table = table;
         this.router = new RowRouter(table.schema(), table.config().bucket());
         this.mapKeys = MapKeyCheck.of(table.name(), table.schema().rowType());
@@ -72,7 +80,7 @@ public final class TableWrite implements AutoCloseable {
                 switch (table.kind()) {
                     case APPEND -> new AppendBucketWriters(table, parquetOptions, overwrite);
                     case PRIMARY_KEY ->
-                            new MergeTreeBucketWriters(table, parquetOptions, overwrite);
+                            new MergeTreeBucketWriters(table, parquetOptions, overwrite, vectors);
                 };
     }
 

@@ -107,8 +107,16 @@ public final class UniversalCompaction {
 
     /** Everything into one run at the maximum level; empty if that is already the case. */
     public Optional<CompactionUnit> pickFull(List<SortedRunInfo> runs) {
+        return pickFull(runs, false);
+    }
+
+    /**
+     * As {@link #pickFull(List)}, but with {@code rewrite} (its files have rows deletion vectors
+     * delete, to be dropped) also one run at the maximum level, rewritten.
+     */
+    public Optional<CompactionUnit> pickFull(List<SortedRunInfo> runs, boolean rewrite) {
         checkRuns(runs);
-        if (runs.isEmpty() || (runs.size() == 1 && runs.get(0).level() == maxLevel)) {
+        if (runs.isEmpty() || (!rewrite && runs.size() == 1 && runs.get(0).level() == maxLevel)) {
             return Optional.empty();
         }
         return Optional.of(unit(runs, runs.size()));

@@ -32,6 +32,15 @@ public final class BucketTreeReader implements Closeable {
     @FunctionalInterface
     public interface ColumnOpener {
         ParquetDataReader open(DataFile file, RowType readType) throws IOException;
+
+        /**
+         * Whether {@code file} has rows that a deletion vector deletes, which {@link #open} skips:
+         * a full compaction rewrites such a file even in a bucket that is one run at the last level
+         * already. None by default.
+         */
+        default boolean hasDeletions(DataFile file) {
+            return false;
+        }
     }
 
     private final KeyValueSchema schema;

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Predicate;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
@@ -40,6 +41,7 @@ final class BucketCompactions {
     private final BucketTreeWriter.Setup setup;
     private final KeyValueFileWriter.Target target;
     private final SortedRunReader.FileOpener opener;
+    private final Predicate<DataFile> hasDeletions;
     private final Levels levels;
     private final List<DataFile> before = new ArrayList<>();
     private final List<DataFile> after = new ArrayList<>();
@@ -61,12 +63,14 @@ final class BucketCompactions {
             BucketTreeWriter.Setup setup,
             KeyValueFileWriter.Target target,
             SortedRunReader.FileOpener opener,
+            Predicate<DataFile> hasDeletions,
             Levels levels,
             @Nullable BucketVectors vectors,
             @Nullable LookupChangelog lookup) {
         this.setup = setup;
         this.target = target;
         this.opener = opener;
+        this.hasDeletions = hasDeletions;
         this.levels = levels;
         this.vectors = vectors;
         this.lookup = lookup;
@@ -78,7 +82,8 @@ final class BucketCompactions {
 
     /**
      * Starts a compaction if none runs and the levels call for one ({@code full}: merging every run
-     * into one at the last level); true if one started.
+     * into one at the last level, which a bucket that is one such run already needs only if a file
+     * has deleted rows); true if one started.
      */
     boolean start(boolean full) {
         if (running != null) {
@@ -87,7 +92,9 @@ final class BucketCompactions {
         List<SortedRun> runs = levels.runs();
         List<SortedRunInfo> infos = runs.stream().map(SortedRunInfo::of).toList();
         Optional<CompactionUnit> unit =
-                full ? setup.picker().pickFull(infos) : setup.picker().pick(infos);
+                full
+                        ? setup.picker().pickFull(infos, anyDeletions(runs))
+                        : setup.picker().pick(infos);
         if (unit.isEmpty()) {
             return false;
         }
@@ -280,6 +287,10 @@ final class BucketCompactions {
     /** Bytes of files the finished compactions wrote. */
     long bytesCompacted() {
         return bytesCompacted;
+    }
+
+    private boolean anyDeletions(List<SortedRun> runs) {
+        return runs.stream().flatMap(r -> r.files().stream()).anyMatch(hasDeletions);
     }
 
     private boolean anyMissing(List<DataFile> files) throws IOException {

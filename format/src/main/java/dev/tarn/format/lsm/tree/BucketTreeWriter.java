@@ -166,6 +166,9 @@ public final class BucketTreeWriter implements AutoCloseable {
                         setup,
                         target,
                         f -> opener.open(f, fileType),
+                        vectors == null
+                                ? opener::hasDeletions
+                                : f -> vectors.vector(f.fileName()) != null,
                         levels,
                         vectors,
                         vectors == null ? null : lookup);
