@@ -4,15 +4,21 @@ import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.manifest.DataFile.KeyRange;
 import dev.tarn.format.manifest.DataFile.SequenceRange;
+import dev.tarn.format.manifest.DataFileCodec;
 import dev.tarn.format.manifest.FileContent;
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.SplitCodec;
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Files of each content, and checkpointed bytes turned into the form they had before files recorded
- * their content: there, a file's size followed its name at once.
+ * Files of each content, and checkpointed bytes turned into older forms: the one from before splits
+ * carried deletion vectors (no flag after each file), and the one from before files recorded their
+ * content (a file's size followed its name at once).
  */
 public final class ContentForms {
 
@@ -31,6 +37,37 @@ public final class ContentForms {
                 new SequenceRange(1, 10),
                 ColumnStats.unknown(2),
                 data ? new KeyRange(new byte[] {1}, new byte[] {2}) : null);
+    }
+
+    /**
+     * {@code bytes} with {@code split}, a split without vectors, in the form from before splits
+     * carried them: its files without the flag that says a file has no vector.
+     */
+    public static byte[] withoutVectors(byte[] bytes, Split split) throws IOException {
+        ByteArrayOutputStream current = new ByteArrayOutputStream();
+        SplitCodec.write(new DataOutputStream(current), split);
+        ByteArrayOutputStream old = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(old);
+        out.writeByte(split.kind().ordinal());
+        out.writeLong(split.snapshotId());
+        DataFileCodec.writePartition(out, split.partition());
+        out.writeInt(split.bucket());
+        out.writeInt(split.totalBuckets());
+        out.writeInt(split.files().size());
+        for (DataFile f : split.files()) {
+            DataFileCodec.writeFile(out, f);
+        }
+        out.flush();
+        byte[] part = current.toByteArray();
+        int at = indexOf(bytes, part);
+        if (at < 0) {
+            throw new IllegalArgumentException("Split " + split + " is not in the bytes");
+        }
+        ByteArrayOutputStream result = new ByteArrayOutputStream();
+        result.write(bytes, 0, at);
+        result.write(old.toByteArray());
+        result.write(bytes, at + part.length, bytes.length - at - part.length);
+        return result.toByteArray();
     }
 
     /** {@code bytes} without the content byte after the name of each of {@code files}. */

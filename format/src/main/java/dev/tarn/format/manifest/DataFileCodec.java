@@ -9,13 +9,15 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
- * Binary encoding of {@link DataFile}s, {@link Partition}s and whole {@link ManifestEntry}s, shared
- * by manifests, by the commit messages writers send to the committer and by the splits of reads
- * (SPEC.md, "Manifest files"). A file is written with its {@link FileContent}; forms written before
- * the content was recorded (manifests of version 1, older checkpoints) are read by deriving it from
- * the file's name, here and nowhere else.
+ * Binary encoding of {@link DataFile}s, {@link Partition}s, whole {@link ManifestEntry}s and the
+ * places of deletion vectors ({@link DeletionFile}), shared by manifests, by the commit messages
+ * writers send to the committer and by the splits of reads (SPEC.md, "Manifest files"). A file is
+ * written with its {@link FileContent}; forms written before the content was recorded (manifests of
+ * version 1, older checkpoints) are read by deriving it from the file's name, here and nowhere
+ * else.
  */
 public final class DataFileCodec {
 
@@ -82,6 +84,32 @@ public final class DataFileCodec {
             writeBytes(out, keys.min());
             writeBytes(out, keys.max());
         }
+    }
+
+    /** Writes where a deletion vector lies, or that there is none. */
+    public static void writeVector(DataOutput out, @Nullable DeletionFile vector)
+            throws IOException {
+        out.writeBoolean(vector != null);
+        if (vector != null) {
+            out.writeUTF(vector.indexFile());
+            out.writeLong(vector.offset());
+            out.writeLong(vector.length());
+            out.writeLong(vector.cardinality());
+        }
+    }
+
+    /**
+     * Reads what {@link #writeVector} wrote.
+     *
+     * @throws IllegalArgumentException naming the index file and the values if they cannot be a
+     *     vector's place (a corrupt form)
+     */
+    @Nullable
+    public static DeletionFile readVector(DataInput in) throws IOException {
+        if (!in.readBoolean()) {
+            return null;
+        }
+        return new DeletionFile(in.readUTF(), in.readLong(), in.readLong(), in.readLong());
     }
 
     private static void writeBytes(DataOutput out, byte[] bytes) throws IOException {

@@ -36,6 +36,13 @@ import org.apache.parquet.schema.MessageType;
  * statistics prove that no row can match a filter. Rows of the row groups it reads are returned
  * unfiltered, so the caller still applies the filter. Flat projections are decoded column by column
  * ({@link ColumnarRowGroupReader}), nested ones record by record ({@link RecordRowGroupReader}).
+ * With a deletion vector ({@link #withDeletions}) it skips the rows the vector holds, and still
+ * transfers the others column by column.
+ *
+ * <p>It stays over 400 lines: its open overloads are the parquet package's door for every reader of
+ * the format, and the walk over row groups keeps one state (the row group, the position of its
+ * rows, skipped pages and deleted rows) that {@link #next}, {@link #transferBuffered} and {@link
+ * #skip} all move; split apart, each half would need the other's fields.
  *
  * <p>Not thread-safe. The row object {@link #next()} returns is reused by the next call, but the
  * values read from it (strings, binaries, decimals, timestamps, arrays, maps, rows) are not: they
@@ -49,6 +56,10 @@ public final class ParquetDataReader implements Closeable {
     private final List<BlockMetaData> rowGroups;
     @Nullable private final FilterPredicate filter;
     private final RowGroupReader rows;
+
+    /** {@link #rows} if it decodes column by column (it then skips deleted rows itself). */
+    @Nullable private final ColumnarRowGroupReader columnar;
+
     private final RowGroupReader partialRows;
     @Nullable private PageReadStore pages;
     private RowGroupReader current;
@@ -61,6 +72,8 @@ public final class ParquetDataReader implements Closeable {
 
     @Nullable private DeletionVector deleted;
     private long groupStart;
+
+    /** Rows the record reader returned from a whole row group (its row indexes). */
     private long returnedInGroup;
 
     /** A partial row group's row indexes (within the group), in the order its rows come. */
@@ -81,6 +94,7 @@ public final class ParquetDataReader implements Closeable {
         this.rowGroups = reader.getRowGroups();
         this.filter = filter;
         this.rows = rows;
+        this.columnar = rows instanceof ColumnarRowGroupReader c ? c : null;
         this.partialRows = partialRows;
         this.groupStarts = new long[rowGroups.size()];
         long start = 0;
@@ -266,8 +280,9 @@ public final class ParquetDataReader implements Closeable {
 
     /**
      * Makes the reader skip the rows at the positions {@code vector} holds (a data file's deletion
-     * vector, SPEC.md "Deletion vectors"), which it must not change while this reader reads. Rows
-     * are then returned by {@link #next} only, never {@linkplain #transferBuffered transferred}.
+     * vector, SPEC.md "Deletion vectors"), which it must not change while this reader reads. A
+     * columnar read still decodes whole batches and {@linkplain #transferBuffered transfers} the
+     * rows the vector keeps; {@link #buffered} counts only those. Call before the first row.
      */
     public ParquetDataReader withDeletions(@Nullable DeletionVector vector) {
         this.deleted = vector == null || vector.isEmpty() ? null : vector;
@@ -291,13 +306,18 @@ public final class ParquetDataReader implements Closeable {
                     throw ParquetReadErrors.notParquet(path, "row group " + (nextRowGroup - 1), e);
                 }
                 if (row != null) {
-                    position =
-                            groupStart
-                                    + (rowIndexes != null
-                                            ? rowIndexes.nextLong()
-                                            : returnedInGroup++);
-                    if (deleted != null && deleted.contains(position)) {
-                        continue;
+                    if (current == columnar) {
+                        // It skipped the deleted rows itself.
+                        position = groupStart + columnar.rowIndex();
+                    } else {
+                        position =
+                                groupStart
+                                        + (rowIndexes != null
+                                                ? rowIndexes.nextLong()
+                                                : returnedInGroup++);
+                        if (deleted != null && deleted.contains(position)) {
+                            continue;
+                        }
                     }
                     return mapping == null ? row : mapping.apply(row);
                 }
@@ -322,12 +342,13 @@ public final class ParquetDataReader implements Closeable {
      * many. 0 when nothing is buffered, or the columns' types are written row by row only.
      */
     public int transferBuffered(BinaryRowBatch out, int max) {
-        if (pages == null || mapping != null || deleted != null || rowIndexes != null) {
+        if (pages == null || mapping != null || current != columnar) {
             return 0;
         }
-        int moved = current.transferBuffered(out, max);
-        returnedInGroup += moved;
-        position = groupStart + returnedInGroup - 1;
+        int moved = columnar.transferBuffered(out, max);
+        if (moved > 0) {
+            position = groupStart + columnar.rowIndex();
+        }
         return moved;
     }
 
@@ -341,11 +362,8 @@ public final class ParquetDataReader implements Closeable {
     public long skip(long rows) throws IOException {
         long left = rows;
         while (left > 0) {
-            if (pages == null
-                    && filter == null
-                    && deleted == null
-                    && nextRowGroup < rowGroups.size()) {
-                long inGroup = rowGroups.get(nextRowGroup).getRowCount();
+            if (pages == null && filter == null && nextRowGroup < rowGroups.size()) {
+                long inGroup = liveRows(nextRowGroup);
                 if (inGroup <= left) {
                     nextRowGroup++;
                     left -= inGroup;
@@ -358,6 +376,22 @@ public final class ParquetDataReader implements Closeable {
             left--;
         }
         return rows - left;
+    }
+
+    /** The rows of row group {@code index} that {@link #next} returns without a filter. */
+    private long liveRows(int index) {
+        long rows = rowGroups.get(index).getRowCount();
+        if (deleted == null) {
+            return rows;
+        }
+        long end = groupStarts[index] + rows;
+        long live = rows;
+        for (long d = deleted.nextDeleted(groupStarts[index]);
+                d >= 0 && d < end;
+                d = deleted.nextDeleted(d + 1)) {
+            live--;
+        }
+        return live;
     }
 
     /**
@@ -397,7 +431,11 @@ public final class ParquetDataReader implements Closeable {
                 groupStart = groupStarts[index];
                 returnedInGroup = 0;
                 rowIndexes = partial ? rowIndexesOf(pages, path, where) : null;
-                current.startRowGroup(pages);
+                if (current == columnar) {
+                    columnar.startRowGroup(pages, deleted, groupStart);
+                } else {
+                    current.startRowGroup(pages);
+                }
             } catch (IOException | RuntimeException e) {
                 throw ParquetReadErrors.notParquet(path, where, e);
             }

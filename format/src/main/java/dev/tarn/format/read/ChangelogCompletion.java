@@ -129,6 +129,12 @@ final class ChangelogCompletion {
                         throw new IllegalStateException(
                                 "A read that completes upserts got stored changelog files: "
                                         + split);
+                case SNAPSHOT_BY_FILE ->
+                        throw new IllegalStateException(
+                                "A read that completes upserts keeps each bucket's rows in key"
+                                        + " order, so its full phase is merged; it got a split"
+                                        + " planned file by file: "
+                                        + split);
             };
         } catch (IOException e) {
             throw new UncheckedIOException(
@@ -157,7 +163,10 @@ final class ChangelogCompletion {
 
     /**
      * The bucket's files before the changes of {@code split}: those of its snapshot but the ones
-     * the split adds, as a split of current rows.
+     * the split adds, as a split of current rows, merged without deletion vectors. The snapshot's
+     * vectors would hide the very rows its changes replace; merged by the deduplicate engine (the
+     * only one completed), the rows a vector marks are older versions or tombstones, which the
+     * merge leaves out anyway.
      */
     private Split before(Split split) {
         Snapshot snapshot = table.snapshotReader().snapshot(split.snapshotId());

@@ -1,5 +1,6 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.row.BinaryRowBatch;
 import dev.tarn.format.table.DataFileOpener;
@@ -9,9 +10,11 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The rows of a split's files as stored, file after file in split order: an append table's rows, or
- * the changes of changelog files. Knows its position (file, rows of it) and seeks to one without
- * reading the files before it, or the row groups of the file it skips whole.
+ * The rows of a split's files as stored, file after file in split order, each without the rows its
+ * deletion vector deletes: an append table's rows, a primary-key bucket's read without merging
+ * ({@link Split.Kind#SNAPSHOT_BY_FILE}), or the changes of changelog files. Knows its position
+ * (file, rows returned from it) and seeks to one without reading the files before it, or the row
+ * groups of the file it skips whole.
  */
 final class FileSplitReader implements TableRead.SplitReader {
 
@@ -51,8 +54,9 @@ final class FileSplitReader implements TableRead.SplitReader {
         }
     }
 
-    private ParquetDataReader open(int file) throws IOException {
-        return opener.open(split.files().get(file), readType, TableRead.SCAN_BATCH_ROWS);
+    private ParquetDataReader open(int index) throws IOException {
+        DataFile file = split.files().get(index);
+        return opener.open(file, readType, TableRead.SCAN_BATCH_ROWS, split.vector(file));
     }
 
     @Override

@@ -18,10 +18,10 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * Reads one bucket of a primary-key table as of a snapshot: the current row of every key, merged on
- * read by a {@link BucketTreeReader} over the columns the merge needs, then projected to the read
- * columns. Only a filter on key columns may prune row groups here (a filter on other columns could
- * skip a key's newest version and let an older one through); all other filtering is the engine's,
- * after the merge.
+ * read by a {@link BucketTreeReader} over the columns the merge needs (each file without the rows
+ * its deletion vector deletes), then projected to the read columns. Only a filter on key columns
+ * may prune row groups here (a filter on other columns could skip a key's newest version and let an
+ * older one through); all other filtering is the engine's, after the merge.
  */
 final class MergeTreeSplitReader implements TableRead.SplitReader {
 
@@ -56,7 +56,7 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
                 new BucketTreeReader(
                         schema,
                         split.files(),
-                        files::open,
+                        (file, type) -> files.open(file, type, 0, split.vector(file)),
                         MergeFunctions.create(
                                 table.config().lsm().mergeEngine(),
                                 mergedType,

@@ -2,6 +2,7 @@ package dev.tarn.format.read;
 
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
@@ -187,14 +188,26 @@ public final class StreamScan {
         return new Start(snapshot, List.of(), snapshot.id() + 1);
     }
 
+    /**
+     * The full phase: the snapshot's current rows, planned as a batch read plans them, but for two
+     * reads that merge every bucket. A read that completes a changelog keeps each bucket's rows in
+     * key order ({@link ChangelogCompletion}). With {@code full-compaction}, the last level is read
+     * as each bucket's last full compaction left it, without the vectors later flushes marked in
+     * it: the rows the changelog of the next full compaction goes on from.
+     */
     private Start full(Snapshot snapshot) {
         Map<BucketId, List<ManifestEntry>> files = reader.filesByBucket(snapshot);
-        if (table.kind() == TableKind.PRIMARY_KEY
-                && table.config().stream().changelogProducer().changesFromLastLevel()) {
+        boolean lastLevelOnly =
+                table.kind() == TableKind.PRIMARY_KEY
+                        && table.config().stream().changelogProducer().changesFromLastLevel();
+        if (lastLevelOnly) {
             files = lastLevel(files);
         }
+        Map<ManifestEntry.FileId, DeletionFile> vectors =
+                lastLevelOnly ? Map.of() : reader.vectors(snapshot);
+        boolean byFile = !lastLevelOnly && !ChangelogCompletion.applies(table, true);
         return new Start(
-                snapshot, splits.of(snapshot, files, Split.Kind.SNAPSHOT), snapshot.id() + 1);
+                snapshot, splits.current(snapshot, files, vectors, byFile), snapshot.id() + 1);
     }
 
     /**

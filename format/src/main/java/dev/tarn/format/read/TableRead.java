@@ -1,5 +1,6 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.row.BinaryRowBatch;
@@ -13,10 +14,12 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 
 /**
- * The read seam's reader: turns a {@link Split} into rows of the projected type. The filter only
- * skips Parquet row groups; rows that survive are returned unfiltered and the engine filters them.
- * A split of a primary-key table is merged on read ({@link MergeTreeSplitReader}), pruned by the
- * filter's key columns only.
+ * The read seam's reader: turns a {@link Split} into rows of the projected type, each file without
+ * the rows its deletion vector deletes. The filter only skips Parquet row groups and pages; rows
+ * that survive are returned unfiltered and the engine filters them. A split of a primary-key table
+ * is merged on read ({@link MergeTreeSplitReader}), pruned by the filter's key columns only, unless
+ * it was planned file by file ({@link Split.Kind#SNAPSHOT_BY_FILE}): then its files are read as an
+ * append table's, pruned by any column, as each key has one live row in them.
  */
 public final class TableRead {
 
@@ -116,6 +119,16 @@ public final class TableRead {
                 yield switch (split.kind()) {
                     case SNAPSHOT ->
                             new MergeTreeSplitReader(table, split, readType, keyFilter, false);
+                    case SNAPSHOT_BY_FILE ->
+                            new FileSplitReader(
+                                    split,
+                                    new DataFileOpener(
+                                            table,
+                                            table.bucketPath(split.partition(), split.bucket()),
+                                            KeyValueSchema.of(table.schema()).fileType(),
+                                            filter,
+                                            "snapshot " + split.snapshotId()),
+                                    readType);
                     case DELTA -> new MergeTreeSplitReader(table, split, readType, keyFilter, true);
                     case CHANGELOG ->
                             split.files().stream()

@@ -4,6 +4,7 @@ import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.snapshot.SnapshotReader;
 import dev.tarn.format.table.TableContext;
 import java.util.List;
 import java.util.OptionalLong;
@@ -12,10 +13,11 @@ import javax.annotation.Nullable;
 /**
  * The read seam's planner: fixes one snapshot (the latest, or the one {@code scan.snapshot-id},
  * {@code scan.timestamp-millis} or the tag of {@code scan.tag-name} selects) and turns its live
- * files into {@link Split}s, skipping partitions, buckets and files the filter rules out (in a
- * primary-key table, by its key columns only; each bucket is one split there, as its files are
- * merged on read). The snapshot is fixed when {@link #plan} runs, so later commits never change
- * what a plan reads.
+ * files into {@link Split}s, each with its files' deletion vectors, skipping partitions, buckets
+ * and files the filter rules out. In a primary-key table, a bucket whose files are all kept by
+ * deletion vectors is planned as an append table's (files packed into splits, pruned by any
+ * column); any other bucket is one split, merged on read and pruned by its key columns only. The
+ * snapshot is fixed when {@link #plan} runs, so later commits never change what a plan reads.
  */
 public final class TableScan {
 
@@ -74,7 +76,8 @@ public final class TableScan {
     }
 
     private List<Split> splits(Snapshot snapshot) {
+        SnapshotReader reader = table.snapshotReader();
         return new BucketSplits(table, filter)
-                .of(snapshot, table.snapshotReader().filesByBucket(snapshot), Split.Kind.SNAPSHOT);
+                .current(snapshot, reader.filesByBucket(snapshot), reader.vectors(snapshot), true);
     }
 }

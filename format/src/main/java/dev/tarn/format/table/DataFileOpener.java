@@ -1,6 +1,9 @@
 package dev.tarn.format.table;
 
+import dev.tarn.format.deletion.DeletionVector;
+import dev.tarn.format.deletion.IndexFiles;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.parquet.ParquetDataReader;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableSchema;
@@ -14,7 +17,9 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Opens the data files of one bucket for reading, turning a missing file into an error that names
  * the file, the table and what to do about it. A file written under a schema version with other
- * columns is read through the table context's schema by field id ({@link FieldIdMapping}).
+ * columns is read through the table context's schema by field id ({@link FieldIdMapping}). Given a
+ * file's deletion vector, it loads it (on the calling thread) and the reader skips the rows it
+ * deletes.
  *
  * @param fileType the row type the files were written with
  * @param filter prunes row groups; null reads them all
@@ -55,6 +60,44 @@ public record DataFileOpener(
      * default).
      */
     public ParquetDataReader open(DataFile file, RowType readType, int batchRows)
+            throws IOException {
+        return open(file, readType, batchRows, null);
+    }
+
+    /**
+     * As {@link #open(DataFile, RowType, int)}, without the rows the deletion vector at {@code
+     * vector} deletes (SPEC.md, "Deletion vectors"); null reads every row.
+     *
+     * @throws FileNotFoundException naming the index file, the data file and the table if the index
+     *     file is missing
+     * @throws IOException naming the data file and the index file if the vector is corrupt
+     */
+    public ParquetDataReader open(
+            DataFile file, RowType readType, int batchRows, @Nullable DeletionFile vector)
+            throws IOException {
+        DeletionVector deleted = vector == null ? null : readVector(file, vector);
+        return openFile(file, readType, batchRows).withDeletions(deleted);
+    }
+
+    private DeletionVector readVector(DataFile file, DeletionFile vector) throws IOException {
+        IndexFiles indexes = table.indexFiles();
+        Path path = indexes.path(vector.indexFile());
+        try {
+            return indexes.read(file.fileName(), vector);
+        } catch (IOException e) {
+            if (table.io().exists(path)) {
+                throw e;
+            }
+            throw new FileNotFoundException(
+                    String.format(
+                            "Index file %s of table %s (%s), which holds the deletion vector of"
+                                    + " data file %s, is missing. Restore the file, or roll back"
+                                    + " to a snapshot that does not use it.",
+                            path, table.name(), purpose, file.fileName()));
+        }
+    }
+
+    private ParquetDataReader openFile(DataFile file, RowType readType, int batchRows)
             throws IOException {
         Path path = new Path(dir, file.fileName());
         TableSchema written =

@@ -4,6 +4,7 @@ import dev.tarn.format.deletion.IndexFiles;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.IndexManifest;
 import dev.tarn.format.manifest.ManifestFile;
 import dev.tarn.format.manifest.ManifestList;
@@ -41,6 +42,7 @@ public final class TableContext implements Serializable {
     private transient TableConfig config;
     private transient SnapshotManager snapshots;
     private transient Map<Long, TableSchema> schemas;
+    private transient Map<Long, Boolean> vectorMaintained;
 
     /**
      * @param options the schema's options with a query's options over them
@@ -101,6 +103,20 @@ public final class TableContext implements Serializable {
             schemas = new ConcurrentHashMap<>();
         }
         return schemas.computeIfAbsent(id, i -> schemaManager().schema(i));
+    }
+
+    /**
+     * Whether {@code file} is vector-maintained (SPEC.md, "Reads with vectors"): the schema it was
+     * written with has {@code deletion-vectors.enabled}, so its writer marked the previous row of
+     * every key it changed as deleted, in whichever file of the bucket that row was.
+     */
+    public boolean vectorMaintained(DataFile file) {
+        if (vectorMaintained == null) {
+            vectorMaintained = new ConcurrentHashMap<>();
+        }
+        return vectorMaintained.computeIfAbsent(
+                file.schemaId(),
+                id -> TableConfig.of(name, schema(id).options()).lsm().deletionVectors());
     }
 
     public TableKind kind() {

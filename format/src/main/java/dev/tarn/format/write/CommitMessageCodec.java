@@ -2,7 +2,6 @@ package dev.tarn.format.write;
 
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFileCodec;
-import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.manifest.VectorChange;
 import java.io.DataInput;
@@ -10,7 +9,6 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import javax.annotation.Nullable;
 
 /**
  * Binary form of {@link CommitMessage}s, for Flink's checkpointed committables. {@link #write}
@@ -31,28 +29,9 @@ public final class CommitMessageCodec {
         out.writeInt(message.vectors().size());
         for (VectorChange change : message.vectors()) {
             out.writeUTF(change.dataFile());
-            writeVector(out, change.before());
-            writeVector(out, change.after());
+            DataFileCodec.writeVector(out, change.before());
+            DataFileCodec.writeVector(out, change.after());
         }
-    }
-
-    private static void writeVector(DataOutput out, @Nullable DeletionFile vector)
-            throws IOException {
-        out.writeBoolean(vector != null);
-        if (vector != null) {
-            out.writeUTF(vector.indexFile());
-            out.writeLong(vector.offset());
-            out.writeLong(vector.length());
-            out.writeLong(vector.cardinality());
-        }
-    }
-
-    @Nullable
-    private static DeletionFile readVector(DataInput in) throws IOException {
-        if (!in.readBoolean()) {
-            return null;
-        }
-        return new DeletionFile(in.readUTF(), in.readLong(), in.readLong(), in.readLong());
     }
 
     /** Reads a message as {@link #write} writes it. */
@@ -61,7 +40,11 @@ public final class CommitMessageCodec {
         int count = in.readInt();
         List<VectorChange> vectors = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            vectors.add(new VectorChange(in.readUTF(), readVector(in), readVector(in)));
+            vectors.add(
+                    new VectorChange(
+                            in.readUTF(),
+                            DataFileCodec.readVector(in),
+                            DataFileCodec.readVector(in)));
         }
         return message.withVectors(vectors);
     }

@@ -16,13 +16,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers: its id and
  * the reader's position in it, then the {@link Split} in the format's {@link SplitCodec}. Version 2
  * added the split's kind and the position as file and rows in it; version 3 each file's content;
- * version 1 splits (whole snapshots, with a count of rows emitted) and version 2 splits (whose
- * files' content their names tell) are still read.
+ * version 4 each file's deletion vector. Version 1 splits (whole snapshots, with a count of rows
+ * emitted), version 2 splits (whose files' content their names tell) and version 3 splits (without
+ * vectors) are still read.
  */
 public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
 
-    static final int VERSION = 3;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3);
+    static final int VERSION = 4;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4);
 
     @Override
     public int getVersion() {
@@ -67,9 +68,11 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         int fileIndex = version == 1 ? -1 : in.readInt();
         long rows = in.readLong();
         Split split =
-                version >= 3
-                        ? SplitCodec.read(in, id)
-                        : SplitCodec.readWithoutContent(in, id, version == 2);
+                switch (version) {
+                    case 1, 2 -> SplitCodec.readWithoutContent(in, id, version == 2);
+                    case 3 -> SplitCodec.readWithoutVectors(in, id);
+                    default -> SplitCodec.read(in, id);
+                };
         return new TarnSplit(id, split, fileIndex, rows);
     }
 }

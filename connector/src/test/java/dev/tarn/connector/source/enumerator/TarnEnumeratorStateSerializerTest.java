@@ -24,8 +24,8 @@ class TarnEnumeratorStateSerializerTest {
     private final TarnEnumeratorStateSerializer serializer = new TarnEnumeratorStateSerializer();
 
     @Test
-    void version4KeepsTheWatermarkTheReportsAndTheSplits() throws Exception {
-        assertThat(serializer.getVersion()).isEqualTo(4);
+    void version5KeepsTheWatermarkTheReportsAndTheSplits() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(5);
         TarnSplit pending =
                 new TarnSplit(
                         "8-1",
@@ -41,9 +41,27 @@ class TarnEnumeratorStateSerializerTest {
         TarnEnumeratorState state =
                 new TarnEnumeratorState(
                         9, List.of(pending), Map.of("7-0", 7L), 4_000L, Map.of(8L, 6_000L));
-        assertThat(serializer.deserialize(4, serializer.serialize(state))).isEqualTo(state);
+        assertThat(serializer.deserialize(5, serializer.serialize(state))).isEqualTo(state);
         TarnEnumeratorState none = new TarnEnumeratorState(9, List.of(), Map.of(), null, Map.of());
-        assertThat(serializer.deserialize(4, serializer.serialize(none))).isEqualTo(none);
+        assertThat(serializer.deserialize(5, serializer.serialize(none))).isEqualTo(none);
+    }
+
+    @Test
+    void version4HoldsSplitsWithoutVectors() throws Exception {
+        Split split =
+                new Split(
+                        8,
+                        Partition.EMPTY,
+                        1,
+                        2,
+                        List.of(file("data-1.parquet", FileContent.DATA)),
+                        Split.Kind.SNAPSHOT);
+        TarnEnumeratorState state =
+                new TarnEnumeratorState(
+                        9, List.of(new TarnSplit("8-1", split, 0, 0)), Map.of(), null, Map.of());
+        byte[] v4 = ContentForms.withoutVectors(serializer.serialize(state), split);
+
+        assertThat(serializer.deserialize(4, v4)).isEqualTo(state);
     }
 
     @Test
@@ -60,7 +78,10 @@ class TarnEnumeratorStateSerializerTest {
                         0);
         TarnEnumeratorState state =
                 new TarnEnumeratorState(9, List.of(pending), Map.of(), 4_000L, Map.of());
-        byte[] v3 = ContentForms.withoutContent(serializer.serialize(state), files);
+        byte[] v3 =
+                ContentForms.withoutContent(
+                        ContentForms.withoutVectors(serializer.serialize(state), pending.split()),
+                        files);
 
         assertThat(serializer.deserialize(3, v3)).isEqualTo(state);
     }
@@ -69,13 +90,13 @@ class TarnEnumeratorStateSerializerTest {
     void version2IsReadWithoutAWatermark() throws Exception {
         TarnEnumeratorState state =
                 new TarnEnumeratorState(9, List.of(), Map.of("7-0", 7L), null, Map.of());
-        byte[] v4 = serializer.serialize(state);
-        // Version 2 is version 4 without the absent watermark's flag and the empty reports.
-        byte[] v2 = Arrays.copyOf(v4, v4.length - 1 - Integer.BYTES);
+        byte[] v5 = serializer.serialize(state);
+        // Version 2 is version 5 without the absent watermark's flag and the empty reports.
+        byte[] v2 = Arrays.copyOf(v5, v5.length - 1 - Integer.BYTES);
         assertThat(serializer.deserialize(2, v2)).isEqualTo(state);
-        assertThatThrownBy(() -> serializer.deserialize(5, v4))
+        assertThatThrownBy(() -> serializer.deserialize(6, v5))
                 .hasMessage(
-                        "Cannot read a Tarn enumerator checkpoint of version 5; supported"
-                                + " versions: [1, 2, 3, 4]");
+                        "Cannot read a Tarn enumerator checkpoint of version 6; supported"
+                                + " versions: [1, 2, 3, 4, 5]");
     }
 }

@@ -6,13 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.connector.ContentForms;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.Split;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A split keeps each file's content; splits of version 2 take it from the file names. */
+/**
+ * A split keeps each file's content and deletion vector; splits of version 3 have no vectors, and
+ * those of version 2 take the content from the file names.
+ */
 class TarnSplitSerializerTest {
 
     private final TarnSplitSerializer serializer = new TarnSplitSerializer();
@@ -23,8 +28,8 @@ class TarnSplitSerializerTest {
     }
 
     @Test
-    void version3KeepsEachFilesContent() throws Exception {
-        assertThat(serializer.getVersion()).isEqualTo(3);
+    void version4KeepsEachFilesContentAndVector() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(4);
         // Names that say another content: what is read back is what was written.
         TarnSplit split =
                 split(
@@ -32,7 +37,30 @@ class TarnSplitSerializerTest {
                                 file("changelog-1.parquet", FileContent.BEFORE_IMAGES),
                                 file("before-2.parquet", FileContent.DATA),
                                 file("data-3.parquet", FileContent.CHANGELOG)));
-        assertThat(serializer.deserialize(3, serializer.serialize(split))).isEqualTo(split);
+        assertThat(serializer.deserialize(4, serializer.serialize(split))).isEqualTo(split);
+
+        List<DataFile> data = List.of(file("data-1.parquet", FileContent.DATA));
+        TarnSplit withVector =
+                new TarnSplit(
+                        "7-1",
+                        new Split(7, Partition.EMPTY, 0, 2, data, Split.Kind.SNAPSHOT_BY_FILE)
+                                .withVectors(
+                                        Map.of(
+                                                "data-1.parquet",
+                                                new DeletionFile("dv-1.puffin", 4, 40, 3))),
+                        0,
+                        5);
+        assertThat(serializer.deserialize(4, serializer.serialize(withVector)))
+                .isEqualTo(withVector);
+    }
+
+    @Test
+    void version3HasNoVectors() throws Exception {
+        List<DataFile> files = List.of(file("data-1.parquet", FileContent.DATA));
+        TarnSplit split = split(files);
+        byte[] v3 = ContentForms.withoutVectors(serializer.serialize(split), split.split());
+
+        assertThat(serializer.deserialize(3, v3)).isEqualTo(split);
     }
 
     @Test
@@ -42,10 +70,15 @@ class TarnSplitSerializerTest {
                         file("before-1.parquet", FileContent.BEFORE_IMAGES),
                         file("data-2.parquet", FileContent.DATA),
                         file("changelog-3.parquet", FileContent.CHANGELOG));
-        byte[] v2 = ContentForms.withoutContent(serializer.serialize(split(files)), files);
+        TarnSplit split = split(files);
+        byte[] v2 =
+                ContentForms.withoutContent(
+                        ContentForms.withoutVectors(serializer.serialize(split), split.split()),
+                        files);
 
-        assertThat(serializer.deserialize(2, v2)).isEqualTo(split(files));
-        assertThatThrownBy(() -> serializer.deserialize(4, v2))
-                .hasMessage("Cannot read a Tarn split of version 4; supported versions: [1, 2, 3]");
+        assertThat(serializer.deserialize(2, v2)).isEqualTo(split);
+        assertThatThrownBy(() -> serializer.deserialize(5, v2))
+                .hasMessage(
+                        "Cannot read a Tarn split of version 5; supported versions: [1, 2, 3, 4]");
     }
 }

@@ -156,10 +156,11 @@ final class BinaryTransposer {
     }
 
     /**
-     * Appends rows {@code from} to {@code from + count - 1} of the batch to {@code out}. REQUIRES:
-     * they fit its {@link BinaryRowBatch#remaining}.
+     * Appends rows {@code rows[from]} to {@code rows[from + count - 1]} of the batch to {@code
+     * out}: a selection of the batch's rows, ascending (all of them, or those a deletion vector
+     * keeps). REQUIRES: they fit its {@link BinaryRowBatch#remaining}.
      */
-    void write(int from, int count, BinaryRowBatch out) {
+    void write(int[] rows, int from, int count, BinaryRowBatch out) {
         if (sizes.length < count) {
             sizes = new int[count];
             starts = new int[count];
@@ -167,7 +168,7 @@ final class BinaryTransposer {
         }
         Arrays.fill(sizes, 0, count, fixedBytes);
         for (Column column : variable) {
-            column.addSizes(from, count, sizes);
+            column.addSizes(rows, from, count, sizes);
         }
         int first = out.reserveZeroed(sizes, count);
         for (int i = 0; i < count; i++) {
@@ -176,7 +177,7 @@ final class BinaryTransposer {
         }
         MemorySegment segment = out.segment();
         for (Column column : columns) {
-            column.write(segment, from, count, starts, cursors);
+            column.write(segment, rows, from, count, starts, cursors);
         }
     }
 
@@ -196,12 +197,20 @@ final class BinaryTransposer {
             return false;
         }
 
-        /** Adds the variable-part bytes of each row to its size. */
-        void addSizes(int from, int count, int[] sizes) {}
+        /** Adds the variable-part bytes of each selected row to its size. */
+        void addSizes(int[] rows, int from, int count, int[] sizes) {}
 
-        /** Writes the column of each row starting at {@code starts[i]}. */
+        /**
+         * Writes the column of each selected row {@code rows[from + i]} into the row starting at
+         * {@code starts[i]}.
+         */
         abstract void write(
-                MemorySegment segment, int from, int count, int[] starts, int[] cursors);
+                MemorySegment segment,
+                int[] rows,
+                int from,
+                int count,
+                int[] starts,
+                int[] cursors);
 
         void setNull(MemorySegment segment, int rowStart) {
             int bit = pos + BinaryRowData.HEADER_SIZE_IN_BITS;
@@ -225,9 +234,15 @@ final class BinaryTransposer {
         }
 
         @Override
-        void write(MemorySegment segment, int from, int count, int[] starts, int[] cursors) {
+        void write(
+                MemorySegment segment,
+                int[] rows,
+                int from,
+                int count,
+                int[] starts,
+                int[] cursors) {
             for (int i = 0; i < count; i++) {
-                int row = from + i;
+                int row = rows[from + i];
                 if (vector.isNullAt(row)) {
                     setNull(segment, starts[i]);
                 } else {
@@ -244,7 +259,13 @@ final class BinaryTransposer {
         }
 
         @Override
-        void write(MemorySegment segment, int from, int count, int[] starts, int[] cursors) {
+        void write(
+                MemorySegment segment,
+                int[] rows,
+                int from,
+                int count,
+                int[] starts,
+                int[] cursors) {
             for (int i = 0; i < count; i++) {
                 setNull(segment, starts[i]);
             }
@@ -266,9 +287,9 @@ final class BinaryTransposer {
         }
 
         @Override
-        void addSizes(int from, int count, int[] sizes) {
+        void addSizes(int[] rows, int from, int count, int[] sizes) {
             for (int i = 0; i < count; i++) {
-                int row = from + i;
+                int row = rows[from + i];
                 if (!vector.isNullAt(row)) {
                     int length = reader.lengthAt(row);
                     if (length > 7) {
@@ -279,10 +300,16 @@ final class BinaryTransposer {
         }
 
         @Override
-        void write(MemorySegment segment, int from, int count, int[] starts, int[] cursors) {
+        void write(
+                MemorySegment segment,
+                int[] rows,
+                int from,
+                int count,
+                int[] starts,
+                int[] cursors) {
             byte[] target = segment.getArray();
             for (int i = 0; i < count; i++) {
-                int row = from + i;
+                int row = rows[from + i];
                 int start = starts[i];
                 if (vector.isNullAt(row)) {
                     setNull(segment, start);

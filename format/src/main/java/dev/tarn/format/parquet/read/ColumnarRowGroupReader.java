@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet.read;
 
+import dev.tarn.format.deletion.DeletionVector;
 import dev.tarn.format.row.BinaryRowBatch;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -18,7 +19,10 @@ import org.apache.parquet.schema.MessageType;
  * served as a reused {@link BatchRow} that points into the vectors. This skips Parquet's record
  * assembly and per-value column-reader bookkeeping, which dominate the cost of flat scans. With a
  * mapping, the decoded vectors of a file of an older schema version become the reading schema's
- * once per batch ({@link MappedVectors}), and the batch stays columnar.
+ * once per batch ({@link MappedVectors}), and the batch stays columnar. With a deletion vector
+ * ({@link #startRowGroup(PageReadStore, DeletionVector, long)}) every batch is still decoded whole,
+ * then served through a selection of the rows the vector keeps, so its rows are still transferred
+ * column by column.
  */
 public final class ColumnarRowGroupReader implements RowGroupReader {
 
@@ -32,9 +36,30 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
     private final int batchRows;
     @Nullable private final BinaryTransposer transposer;
     @Nullable private final MappedVectors mapped;
+    private long groupRows;
     private long rowsLeftInGroup;
+
+    /** The batch's rows served, ascending: all of them ({@link #all}) or those not deleted. */
+    private int[] selection;
+
+    /** 0, 1, 2, ...: the selection of a batch without deleted rows. */
+    private final int[] all;
+
+    /** Rows in {@link #selection}; the next one served is {@code selection[nextRow]}. */
     private int rowsInBatch;
+
     private int nextRow;
+
+    /** Index in the row group of the current batch's first row. */
+    private long batchStart;
+
+    /** Index in the batch of the row returned (or transferred) last. */
+    private int lastRow = -1;
+
+    @Nullable private DeletionVector deleted;
+
+    /** Position in the file of the row group's first row: what {@link #deleted} counts from. */
+    private long groupPosition;
 
     public ColumnarRowGroupReader(MessageType requested, RowType readType) {
         this(requested, readType, BATCH_ROWS);
@@ -89,39 +114,104 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
         this.batch = new VectorizedColumnBatch(vectors);
         this.row = new BatchRow(batch, strings);
         this.transposer = BinaryTransposer.of(outType, vectors, bytes);
+        this.all = new int[batchRows];
+        for (int i = 0; i < batchRows; i++) {
+            all[i] = i;
+        }
+        this.selection = all;
     }
 
     @Override
     public void startRowGroup(PageReadStore pages) throws IOException {
+        startRowGroup(pages, null, 0);
+    }
+
+    /**
+     * As {@link #startRowGroup(PageReadStore)}, skipping the rows whose positions {@code deleted}
+     * holds, a row's position being {@code firstPosition} plus its index in the row group.
+     *
+     * @param deleted the file's deletion vector, unchanged while the row group is read; null (or
+     *     empty) skips nothing
+     * @param firstPosition the position in the file of the row group's first row
+     */
+    public void startRowGroup(
+            PageReadStore pages, @Nullable DeletionVector deleted, long firstPosition)
+            throws IOException {
         for (int i = 0; i < columns.length; i++) {
             columns[i].startRowGroup(pages.getPageReader(descriptors[i]));
         }
-        rowsLeftInGroup = pages.getRowCount();
+        this.deleted = deleted == null || deleted.isEmpty() ? null : deleted;
+        this.groupPosition = firstPosition;
+        groupRows = pages.getRowCount();
+        rowsLeftInGroup = groupRows;
+        batchStart = 0;
         rowsInBatch = 0;
         nextRow = 0;
+        lastRow = -1;
     }
 
     @Override
     @Nullable
     public RowData next() throws IOException {
-        if (nextRow == rowsInBatch) {
+        while (nextRow == rowsInBatch) {
             if (rowsLeftInGroup == 0) {
                 return null;
             }
-            int rows = (int) Math.min(batchRows, rowsLeftInGroup);
-            for (FlatColumnReader column : columns) {
-                column.readBatch(rows);
-            }
-            if (mapped != null) {
-                mapped.convert(rows);
-            }
-            batch.setNumRows(rows);
-            rowsLeftInGroup -= rows;
-            rowsInBatch = rows;
-            nextRow = 0;
+            readBatch();
         }
-        row.setRow(nextRow++);
+        lastRow = selection[nextRow++];
+        row.setRow(lastRow);
         return row;
+    }
+
+    /** Decodes the next batch of the row group and selects the rows it serves. */
+    private void readBatch() throws IOException {
+        batchStart = groupRows - rowsLeftInGroup;
+        int rows = (int) Math.min(batchRows, rowsLeftInGroup);
+        for (FlatColumnReader column : columns) {
+            column.readBatch(rows);
+        }
+        if (mapped != null) {
+            mapped.convert(rows);
+        }
+        batch.setNumRows(rows);
+        rowsLeftInGroup -= rows;
+        nextRow = 0;
+        lastRow = -1;
+        select(rows);
+    }
+
+    /** Points {@link #selection} at the rows of the new batch of {@code rows} not deleted. */
+    private void select(int rows) {
+        long first = groupPosition + batchStart;
+        long next = deleted == null ? -1 : deleted.nextDeleted(first);
+        if (next < 0 || next >= first + rows) {
+            selection = all;
+            rowsInBatch = rows;
+            return;
+        }
+        if (selection == all) {
+            selection = new int[batchRows];
+        }
+        int kept = 0;
+        int row = 0;
+        while (next >= 0 && next < first + rows) {
+            int deletedRow = (int) (next - first);
+            while (row < deletedRow) {
+                selection[kept++] = row++;
+            }
+            row = deletedRow + 1;
+            next = deleted.nextDeleted(next + 1);
+        }
+        while (row < rows) {
+            selection[kept++] = row++;
+        }
+        rowsInBatch = kept;
+    }
+
+    /** The index in the row group of the row returned or transferred last. */
+    public long rowIndex() {
+        return batchStart + lastRow;
     }
 
     @Override
@@ -136,8 +226,9 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
         }
         int rows = Math.min(Math.min(max, out.remaining()), rowsInBatch - nextRow);
         if (rows > 0) {
-            transposer.write(nextRow, rows, out);
+            transposer.write(selection, nextRow, rows, out);
             nextRow += rows;
+            lastRow = selection[nextRow - 1];
         }
         return rows;
     }
