@@ -15,7 +15,10 @@
  *   blob:       length | D1 D3 39 64 | count, (key, roaring bitmap)* | CRC-32
  * </pre>
  *
- * <p>Nothing writes or reads them yet: snapshots, writers and readers reference index files in
- * later work.
+ * <p>{@link dev.tarn.format.deletion.IndexFiles} writes a bucket's changed vectors to a new index
+ * file of the table's {@code index/} directory and reads one back by its place; snapshots name them
+ * through index manifests ({@code manifest.IndexManifest}). Primary-key writers mark the rows their
+ * flushes replace ({@code lsm.lookup.BucketVectors}), and readers skip them ({@code
+ * ParquetDataReader.withDeletions}).
  */
 package dev.tarn.format.deletion;
