@@ -96,4 +96,31 @@ public final class ContentForms {
         }
         return -1;
     }
+
+    /**
+     * The version-4 bytes of a committable whose version-5 bytes are {@code v5}: each message
+     * without the count of its vector changes (which must be none), as before version 5.
+     */
+    public static byte[] withoutVectorCounts(
+            byte[] v5, dev.tarn.connector.sink.TarnCommittable committable) throws IOException {
+        java.util.List<Integer> lengths = new java.util.ArrayList<>();
+        int messages = 0;
+        for (dev.tarn.format.write.CommitMessage m : committable.messages()) {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            dev.tarn.format.write.CommitMessageCodec.write(new java.io.DataOutputStream(out), m);
+            lengths.add(out.size());
+            messages += out.size();
+        }
+        int trailer = 1 + (committable.watermark() == null ? 0 : Long.BYTES);
+        int header = v5.length - messages - trailer;
+        java.io.ByteArrayOutputStream v4 = new java.io.ByteArrayOutputStream();
+        v4.write(v5, 0, header);
+        int at = header;
+        for (int length : lengths) {
+            v4.write(v5, at, length - Integer.BYTES);
+            at += length;
+        }
+        v4.write(v5, at, trailer);
+        return v4.toByteArray();
+    }
 }

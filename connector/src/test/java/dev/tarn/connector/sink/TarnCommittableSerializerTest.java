@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.connector.ContentForms;
 import dev.tarn.format.manifest.DataFile;
+import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.Partition;
+import dev.tarn.format.manifest.VectorChange;
 import dev.tarn.format.write.CommitMessage;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,16 +34,37 @@ class TarnCommittableSerializerTest {
     }
 
     @Test
-    void version4KeepsEachFilesContent() throws Exception {
-        assertThat(serializer.getVersion()).isEqualTo(4);
+    void version5KeepsEachFilesContentAndVectorChanges() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(5);
         // Names that say the other changelog content: what is read back is what was written.
         TarnCommittable committable =
                 committable(
                         List.of(
                                 file("before-2.parquet", FileContent.CHANGELOG),
                                 file("changelog-3.parquet", FileContent.BEFORE_IMAGES)));
-        assertThat(serializer.deserialize(4, serializer.serialize(committable)))
+        assertThat(serializer.deserialize(5, serializer.serialize(committable)))
                 .isEqualTo(committable);
+        TarnCommittable withVectors =
+                new TarnCommittable(
+                        committable.user(),
+                        committable.checkpointId(),
+                        List.of(
+                                committable
+                                        .messages()
+                                        .get(0)
+                                        .withVectors(
+                                                List.of(
+                                                        new VectorChange(
+                                                                "data-1.parquet",
+                                                                null,
+                                                                new DeletionFile(
+                                                                        "dv-1.puffin",
+                                                                        4,
+                                                                        40,
+                                                                        3))))),
+                        committable.watermark());
+        assertThat(serializer.deserialize(5, serializer.serialize(withVectors)))
+                .isEqualTo(withVectors);
     }
 
     @Test
@@ -53,7 +76,8 @@ class TarnCommittableSerializerTest {
                                 file("before-3.parquet", FileContent.BEFORE_IMAGES)));
         byte[] v3 =
                 ContentForms.withoutContent(
-                        serializer.serialize(committable),
+                        ContentForms.withoutVectorCounts(
+                                serializer.serialize(committable), committable),
                         committable.messages().stream()
                                 .flatMap(
                                         m ->
@@ -63,9 +87,15 @@ class TarnCommittableSerializerTest {
                                 .toList());
 
         assertThat(serializer.deserialize(3, v3)).isEqualTo(committable);
-        assertThatThrownBy(() -> serializer.deserialize(5, v3))
+        assertThat(
+                        serializer.deserialize(
+                                4,
+                                ContentForms.withoutVectorCounts(
+                                        serializer.serialize(committable), committable)))
+                .isEqualTo(committable);
+        assertThatThrownBy(() -> serializer.deserialize(6, v3))
                 .hasMessage(
-                        "Cannot read a Tarn committable of version 5; supported versions: [1, 2,"
-                                + " 3, 4]");
+                        "Cannot read a Tarn committable of version 6; supported versions: [1, 2,"
+                                + " 3, 4, 5]");
     }
 }
