@@ -3,6 +3,7 @@ package dev.tarn.benchmarks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
@@ -13,7 +14,8 @@ import org.apache.flink.util.CloseableIterator;
  * (batch, and streaming with a checkpoint every 2 seconds), into Tarn and Paimon; then a full
  * merged scan and a point lookup by key; and Tarn's write amplification and peak heap. Each at a
  * given parallelism, and each with the check of its result: whatever the parallelism, the upserts
- * leave the last of the generator's rows, one per key.
+ * leave the last of the generator's rows, one per key. The deletion-vector pipelines ({@link
+ * DeletionVectorPipelines}) write, scan and check tables of their own names and options through it.
  */
 final class PrimaryKeyBenchmark {
 
@@ -247,7 +249,7 @@ final class PrimaryKeyBenchmark {
     }
 
     /** How many of the rows the upserts leave (the last write of each key) pass {@code filter}. */
-    long leftRowsWhere(java.util.function.Predicate<RowData> filter) {
+    long leftRowsWhere(Predicate<RowData> filter) {
         long count = 0;
         for (long i = Math.max(0, rows - keys); i < rows; i++) {
             if (filter.test(generator.row(i))) {
