@@ -19,18 +19,20 @@ import javax.annotation.Nullable;
  * is followed by a check of its result: a wrong one fails the benchmark. Prints medians of several
  * runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code Benchmarks [--rows N]
  * [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT] [--cpu-breakdown]
- * [--primary-key | --commit-latency | --s3-commit | --streaming-read]}, where {@code --only} keeps
- * the pipelines whose name contains the text and {@code --cpu-breakdown} prints each run's CPU time
- * by thread kind. {@code --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the
- * streaming reads of {@link StreamingReadBenchmarks} instead (freshness, requests of an idle
- * reader, and throughput of a full-then-changes read of {@code --rows} rows, at parallelism 1;
- * {@code --only} keeps the sections and pipelines whose name holds its text, e.g. {@code
- * throughput} or {@code append}). {@code --probe NAME [--rows N] [--runs R]} runs one of the
- * single-threaded {@link Probes} instead. {@code --cold} skips every warm-up and keeps only the
- * pipelines {@code --only} names: with {@code --runs 1}, the figure of a first job in a fresh JVM,
- * as a user's first statement or a per-job cluster sees it. {@code --schema-scan [--rows N] [--runs
- * R]} runs the full scan of {@link SchemaScanBenchmark} instead: files of three schema versions
- * against one.
+ * [--primary-key | --deletion-vectors | --commit-latency | --s3-commit | --streaming-read]}, where
+ * {@code --only} keeps the pipelines whose name contains the text and {@code --cpu-breakdown}
+ * prints each run's CPU time by thread kind. {@code --streaming-read [--rows N] [--runs R]
+ * [--paimon] [--defaults]} runs the streaming reads of {@link StreamingReadBenchmarks} instead
+ * (freshness, requests of an idle reader, and throughput of a full-then-changes read of {@code
+ * --rows} rows, at parallelism 1; {@code --only} keeps the sections and pipelines whose name holds
+ * its text, e.g. {@code throughput} or {@code append}). {@code --probe NAME [--rows N] [--runs R]}
+ * runs one of the single-threaded {@link Probes} instead. {@code --cold} skips every warm-up and
+ * keeps only the pipelines {@code --only} names: with {@code --runs 1}, the figure of a first job
+ * in a fresh JVM, as a user's first statement or a per-job cluster sees it. {@code --schema-scan
+ * [--rows N] [--runs R]} runs the full scan of {@link SchemaScanBenchmark} instead: files of three
+ * schema versions against one. {@code --deletion-vectors} runs the streaming upserts into tables
+ * with and without deletion vectors and their full and filtered scans instead ({@link
+ * DeletionVectorPipelines}), at parallelism 2 unless {@code --parallelism} says otherwise.
  */
 public final class Benchmarks {
 
@@ -44,6 +46,7 @@ public final class Benchmarks {
                     "only",
                     "cpu-breakdown",
                     "primary-key",
+                    "deletion-vectors",
                     "commit-latency",
                     "s3-commit",
                     "streaming-read",
@@ -76,7 +79,10 @@ public final class Benchmarks {
                 new Setup(
                         Long.parseLong(flags.getOrDefault("rows", "5000000")),
                         Integer.parseInt(flags.getOrDefault("runs", "3")),
-                        parallelisms(flags.getOrDefault("parallelism", "1,2")),
+                        parallelisms(
+                                flags.getOrDefault(
+                                        "parallelism",
+                                        flags.containsKey("deletion-vectors") ? "2" : "1,2")),
                         flags.containsKey("paimon"),
                         new TableSizes(flags.containsKey("defaults")),
                         flags.get("only"),
@@ -102,6 +108,8 @@ public final class Benchmarks {
             ExpirationBacklogBenchmark.run(setup.warehouse, 5000);
         } else if (flags.containsKey("primary-key")) {
             primaryKey(setup);
+        } else if (flags.containsKey("deletion-vectors")) {
+            deletionVectors(setup);
         } else {
             append(setup);
         }
@@ -212,6 +220,46 @@ public final class Benchmarks {
         PrimaryKeyPipelines.printChangelogCost(results, System.out);
         System.out.println();
         System.out.println(pk.writeAmplificationAndPeakHeap());
+    }
+
+    /**
+     * The deletion-vector issue's pipelines: streaming upserts over rows / 4 keys into tables with
+     * and without vectors, full and filtered scans of each, their ratios, and freshness.
+     */
+    private static void deletionVectors(Setup setup) throws Exception {
+        int keyMultiple = setup.parallelisms.stream().reduce(1, Benchmarks::lcm);
+        PrimaryKeyBenchmark pk =
+                new PrimaryKeyBenchmark(setup.rows, setup.warehouse, setup.sizes, keyMultiple);
+        long filtered = DeletionVectorPipelines.filterRows(pk);
+        System.out.printf(
+                "Deletion-vector benchmarks: %,d streaming upserts of 8 columns over %,d keys, 4"
+                        + " buckets, %s; the filter%s selects %,d rows (%.2f%%)%n",
+                setup.rows,
+                pk.keys(),
+                setup.describe(),
+                DeletionVectorPipelines.FILTER,
+                filtered,
+                100.0 * filtered / pk.keys());
+        if (!setup.cold) {
+            PrimaryKeyBenchmark warmup =
+                    new PrimaryKeyBenchmark(
+                            Math.min(setup.rows, 400_000),
+                            setup.warehouse.resolve("warmup"),
+                            setup.sizes,
+                            keyMultiple);
+            Rounds.warmUp(
+                    setup.only(
+                            DeletionVectorPipelines.of(warmup, setup.parallelisms, setup.paimon),
+                            DeletionVectorPipelines.OVERHEAD));
+        }
+        List<Pipeline> pipelines =
+                setup.only(
+                        DeletionVectorPipelines.of(pk, setup.parallelisms, setup.paimon),
+                        DeletionVectorPipelines.OVERHEAD);
+        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs);
+        Rounds.print(DeletionVectorPipelines.sections(pk, setup.parallelisms), results, System.out);
+        DeletionVectorPipelines.printRatios(results, System.out);
+        DeletionVectorPipelines.printFreshness(pk, setup.warehouse, pipelines, System.out);
     }
 
     private static int lcm(int a, int b) {

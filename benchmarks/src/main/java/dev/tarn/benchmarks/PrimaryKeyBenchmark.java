@@ -3,7 +3,9 @@ package dev.tarn.benchmarks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
@@ -12,7 +14,8 @@ import org.apache.flink.util.CloseableIterator;
  * (batch, and streaming with a checkpoint every 2 seconds), into Tarn and Paimon; then a full
  * merged scan and a point lookup by key; and Tarn's write amplification and peak heap. Each at a
  * given parallelism, and each with the check of its result: whatever the parallelism, the upserts
- * leave the last of the generator's rows, one per key.
+ * leave the last of the generator's rows, one per key. The deletion-vector pipelines ({@link
+ * DeletionVectorPipelines}) write, scan and check tables of their own names and options through it.
  */
 final class PrimaryKeyBenchmark {
 
@@ -23,6 +26,9 @@ final class PrimaryKeyBenchmark {
 
     /** The sink of the scans. */
     private static final String SCAN_SINK = "scan_bh";
+
+    /** The table of the primary-key pipelines. */
+    private static final String USERS = "users";
 
     private final long rows;
     private final long keys;
@@ -53,13 +59,22 @@ final class PrimaryKeyBenchmark {
         return Math.min(rows, keys);
     }
 
-    private String table(String changelogProducer) {
+    /** The DDL of {@code name} after {@code CREATE TABLE <catalog>.bench.}, with extra options. */
+    private String table(String name, List<String> extra) {
         List<String> options = new ArrayList<>(List.of("'bucket' = '4'"));
         options.addAll(sizes.primaryKeyOptions());
-        if (!changelogProducer.equals("none")) {
-            options.add("'changelog-producer' = '" + changelogProducer + "'");
-        }
-        return "users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED)" + TableSizes.with(options);
+        options.addAll(extra);
+        return name
+                + " ("
+                + COLUMNS
+                + ", PRIMARY KEY (id) NOT ENFORCED)"
+                + TableSizes.with(options);
+    }
+
+    private static List<String> changelog(String changelogProducer) {
+        return changelogProducer.equals("none")
+                ? List.of()
+                : List.of("'changelog-producer' = '" + changelogProducer + "'");
     }
 
     private TableEnvironment env(boolean streaming, int parallelism) {
@@ -97,6 +112,13 @@ final class PrimaryKeyBenchmark {
         return env;
     }
 
+    /** An environment with the catalog {@code catalog} ({@code lake} or {@code paimon}). */
+    TableEnvironment env(String catalog, boolean streaming, int parallelism) {
+        return catalog.equals("paimon")
+                ? paimonEnv(streaming, parallelism)
+                : env(streaming, parallelism);
+    }
+
     void blackhole(int parallelism) throws Exception {
         env(false, parallelism).executeSql("INSERT INTO bh SELECT * FROM gen").await();
     }
@@ -106,30 +128,47 @@ final class PrimaryKeyBenchmark {
      *     {@code none}, or {@code lookup} for the changelog's cost
      */
     void writeTarn(boolean streaming, int parallelism, String changelogProducer) throws Exception {
-        write(env(streaming, parallelism), "lake", changelogProducer);
+        write("lake", USERS, changelog(changelogProducer), streaming, parallelism);
     }
 
     void writePaimon(boolean streaming, int parallelism, String changelogProducer)
             throws Exception {
-        write(paimonEnv(streaming, parallelism), "paimon", changelogProducer);
+        write("paimon", USERS, changelog(changelogProducer), streaming, parallelism);
     }
 
-    private void write(TableEnvironment env, String catalog, String changelogProducer)
+    /**
+     * Creates {@code table} of {@code catalog} anew, with the benchmark's options and {@code
+     * extra}, and writes the upserts into it (streaming: with a checkpoint every 2 seconds).
+     */
+    void write(String catalog, String table, List<String> extra, boolean streaming, int parallelism)
             throws Exception {
-        env.executeSql("DROP TABLE IF EXISTS " + catalog + ".bench.users");
-        env.executeSql("CREATE TABLE " + catalog + ".bench." + table(changelogProducer));
-        env.executeSql("INSERT INTO " + catalog + ".bench.users SELECT * FROM gen").await();
+        TableEnvironment env = env(catalog, streaming, parallelism);
+        env.executeSql("DROP TABLE IF EXISTS " + catalog + ".bench." + table);
+        env.executeSql("CREATE TABLE " + catalog + ".bench." + table(table, extra));
+        env.executeSql("INSERT INTO " + catalog + ".bench." + table + " SELECT * FROM gen").await();
     }
 
     void scanTarn(int parallelism) throws Exception {
-        env(false, parallelism)
-                .executeSql("INSERT INTO scan_bh SELECT * FROM lake.bench.users")
-                .await();
+        scan("lake", USERS, "", parallelism);
     }
 
     void scanPaimon(int parallelism) throws Exception {
-        paimonEnv(false, parallelism)
-                .executeSql("INSERT INTO scan_bh SELECT * FROM paimon.bench.users")
+        scan("paimon", USERS, "", parallelism);
+    }
+
+    /**
+     * A batch scan of {@code table} of {@code catalog} with {@code where} (or "") into a blackhole.
+     */
+    void scan(String catalog, String table, String where, int parallelism) throws Exception {
+        env(catalog, false, parallelism)
+                .executeSql(
+                        "INSERT INTO "
+                                + SCAN_SINK
+                                + " SELECT * FROM "
+                                + catalog
+                                + ".bench."
+                                + table
+                                + where)
                 .await();
     }
 
@@ -192,7 +231,32 @@ final class PrimaryKeyBenchmark {
 
     /** Fails unless the last scan's sink received one row per key. */
     void checkScanned() {
-        CountingSinkFactory.check(SCAN_SINK, keys());
+        checkScanned(keys());
+    }
+
+    /** Fails unless the last scan's sink received {@code expected} rows. */
+    static void checkScanned(long expected) {
+        CountingSinkFactory.check(SCAN_SINK, expected);
+    }
+
+    /** The last {@code n} rows the generator writes: the current rows of {@code n} keys. */
+    List<RowData> lastWrites(int n) {
+        List<RowData> last = new ArrayList<>();
+        for (long i = Math.max(rows - keys, rows - n); i < rows; i++) {
+            last.add(generator.row(i));
+        }
+        return last;
+    }
+
+    /** How many of the rows the upserts leave (the last write of each key) pass {@code filter}. */
+    long leftRowsWhere(Predicate<RowData> filter) {
+        long count = 0;
+        for (long i = Math.max(0, rows - keys); i < rows; i++) {
+            if (filter.test(generator.row(i))) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** Fails unless the empty table's scan received nothing. */
@@ -210,11 +274,20 @@ final class PrimaryKeyBenchmark {
      * keys} rows of the generator, every key once.
      */
     void checkTable(String catalog) throws Exception {
+        checkTable(catalog, USERS);
+    }
+
+    /** As {@link #checkTable(String)}, for {@code table} of {@code catalog}. */
+    void checkTable(String catalog, String table) throws Exception {
+        left().check(env(catalog, false, 1), catalog + ".bench." + table);
+    }
+
+    /** What the upserts leave: the last write of every key. */
+    TableContents left() {
         if (left == null) {
             left = TableContents.generated(generator, Math.max(0, rows - keys), rows);
         }
-        TableEnvironment env = catalog.equals("paimon") ? paimonEnv(false, 1) : env(false, 1);
-        left.check(env, catalog + ".bench.users");
+        return left;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -31,6 +32,9 @@ final class SessionCluster {
         int slots = Math.max(4, maxParallelism);
         Configuration conf = new Configuration();
         conf.set(TaskManagerOptions.NUM_TASK_SLOTS, slots);
+        // Any free port: jobs are submitted in process, and another cluster on the machine (a test,
+        // a second benchmark) may hold Flink's default one.
+        conf.set(RestOptions.BIND_PORT, "0");
         MiniCluster cluster =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()

@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.apache.flink.table.data.RowData;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.flink.FlinkCatalogFactory;
 import org.apache.paimon.flink.FlinkRowWrapper;
 import org.apache.paimon.options.Options;
@@ -55,17 +56,24 @@ public final class PaimonSystem implements LakeSystem {
         }
         StreamWriteBuilder builder =
                 loaded.newStreamWriteBuilder().withCommitUser("bench-" + UUID.randomUUID());
-        return new Writer(builder.newWrite(), builder.newCommit());
+        // Spill files and lookup files (a table with deletion vectors or a lookup changelog needs
+        // them) go to a temporary directory, as Paimon's Flink writer gives them Flink's.
+        IOManager io = IOManager.create(System.getProperty("java.io.tmpdir"));
+        StreamTableWrite write = builder.newWrite();
+        write.withIOManager(io);
+        return new Writer(write, builder.newCommit(), io);
     }
 
     private static final class Writer implements InProcessWriter {
         private final StreamTableWrite write;
         private final StreamTableCommit commit;
+        private final IOManager io;
         private long identifier;
 
-        Writer(StreamTableWrite write, StreamTableCommit commit) {
+        Writer(StreamTableWrite write, StreamTableCommit commit, IOManager io) {
             this.write = write;
             this.commit = commit;
+            this.io = io;
         }
 
         @Override
@@ -82,10 +90,9 @@ public final class PaimonSystem implements LakeSystem {
 
         @Override
         public void close() throws Exception {
-            try {
+            try (io;
+                    commit) {
                 write.close();
-            } finally {
-                commit.close();
             }
         }
     }

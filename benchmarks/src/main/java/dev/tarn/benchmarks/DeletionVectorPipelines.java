@@ -1,0 +1,261 @@
+package dev.tarn.benchmarks;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The deletion-vector issue's pipelines ({@code --deletion-vectors}), in the order of a round, the
+ * sections of their report and the ratios the issue aims at. At each parallelism, highest first:
+ * the ceiling, then the streaming upserts of {@link PrimaryKeyBenchmark} (a checkpoint every 2
+ * seconds) into a table per {@link Variant}, with {@code 'deletion-vectors.enabled' = 'true'} and
+ * without, for Tarn and (with {@code --paimon}) Paimon, each checked against the generator; then,
+ * at the same parallelism, a full batch scan and a filtered one ({@value #FILTER}, about 1% of the
+ * rows, on a value column) of each table into a blackhole that counts what it receives, and the job
+ * overhead. Both systems get the same options, Paimon's defaults otherwise: its writer compacts as
+ * it does by default, which its vectors need.
+ */
+final class DeletionVectorPipelines {
+
+    static final String OVERHEAD = PrimaryKeyPipelines.OVERHEAD;
+
+    /** On {@code k}, uniform over 0..999 in every file: no file or row group can be skipped. */
+    static final String FILTER = " WHERE k < 10";
+
+    private static final String WRITE = "upserts -> %s (stream, 2s cp)";
+    private static final String SCAN = "%s scan -> blackhole";
+    private static final String FILTERED = "%s filter k < 10";
+
+    /** A table under test: one system's, with deletion vectors or without. */
+    record Variant(String system, boolean vectors) {
+
+        String catalog() {
+            return system.equals("tarn") ? "lake" : "paimon";
+        }
+
+        String table() {
+            return vectors ? "users_dv" : "users_no_dv";
+        }
+
+        /** How the report names it: {@code tarn dv}, {@code paimon no dv}. */
+        String label() {
+            return system + (vectors ? " dv" : " no dv");
+        }
+
+        List<String> options() {
+            return vectors ? List.of("'deletion-vectors.enabled' = 'true'") : List.of();
+        }
+    }
+
+    private DeletionVectorPipelines() {}
+
+    static List<Variant> variants(boolean paimon) {
+        List<Variant> variants = new ArrayList<>();
+        for (String system : paimon ? List.of("tarn", "paimon") : List.of("tarn")) {
+            variants.add(new Variant(system, false));
+            variants.add(new Variant(system, true));
+        }
+        return variants;
+    }
+
+    /** Rows of the upserts' result that {@value #FILTER} selects. */
+    static long filterRows(PrimaryKeyBenchmark bench) {
+        return bench.leftRowsWhere(row -> row.getInt(1) < 10);
+    }
+
+    static List<Pipeline> of(
+            PrimaryKeyBenchmark bench, List<Integer> parallelisms, boolean paimon) {
+        long filtered = filterRows(bench);
+        List<Pipeline> pipelines = new ArrayList<>();
+        for (int p : Rounds.highestFirst(parallelisms)) {
+            Section writes = writes(bench, p);
+            pipelines.add(
+                    new Pipeline(
+                            Pipeline.CEILING,
+                            writes,
+                            () -> bench.blackhole(p),
+                            bench::checkGenerated));
+            for (Variant v : variants(paimon)) {
+                pipelines.add(
+                        new Pipeline(
+                                String.format(WRITE, v.label()),
+                                writes,
+                                () -> bench.write(v.catalog(), v.table(), v.options(), true, p),
+                                () -> bench.checkTable(v.catalog(), v.table())));
+            }
+            Section reads = reads(bench, p);
+            for (Variant v : variants(paimon)) {
+                pipelines.add(
+                        new Pipeline(
+                                String.format(SCAN, v.label()),
+                                reads,
+                                () -> bench.scan(v.catalog(), v.table(), "", p),
+                                bench::checkScanned));
+            }
+            for (Variant v : variants(paimon)) {
+                pipelines.add(
+                        new Pipeline(
+                                String.format(FILTERED, v.label()),
+                                reads,
+                                () -> bench.scan(v.catalog(), v.table(), FILTER, p),
+                                () -> PrimaryKeyBenchmark.checkScanned(filtered)));
+            }
+            pipelines.add(
+                    new Pipeline(
+                            OVERHEAD,
+                            reads,
+                            () -> bench.scanEmptyTarn(p),
+                            PrimaryKeyBenchmark::checkScannedNothing));
+        }
+        return pipelines;
+    }
+
+    /** Per parallelism, the lowest first: a table of writes, then one of reads. */
+    static List<Section> sections(PrimaryKeyBenchmark bench, List<Integer> parallelisms) {
+        List<Section> sections = new ArrayList<>();
+        for (int p : parallelisms.stream().sorted().toList()) {
+            sections.add(writes(bench, p));
+            sections.add(reads(bench, p));
+        }
+        return sections;
+    }
+
+    private static Section writes(PrimaryKeyBenchmark bench, int parallelism) {
+        return new Section(
+                String.format(
+                        "Streaming upserts, %,d rows over %,d keys, 4 buckets, checkpoint every"
+                                + " 2 s, parallelism %d:",
+                        bench.rows(), bench.keys(), parallelism),
+                parallelism,
+                bench.rows(),
+                null);
+    }
+
+    private static Section reads(PrimaryKeyBenchmark bench, int parallelism) {
+        return new Section(
+                String.format(
+                        "Batch reads of the %,d rows the upserts leave, parallelism %d (rates per"
+                                + " row of the table, filtered or not):",
+                        bench.keys(), parallelism),
+                parallelism,
+                bench.keys(),
+                OVERHEAD);
+    }
+
+    /**
+     * Per parallelism measured, the issue's ratios of medians, each where both of its lines were
+     * measured: write CPU with vectors over without (per system), and the scan rates of Tarn with
+     * vectors over Paimon with vectors and over Tarn without, end to end and net of the job
+     * overhead.
+     */
+    static void printRatios(Map<Pipeline, List<Measurement>> results, PrintStream out) {
+        Map<String, Measurement> medians = new HashMap<>();
+        List<Integer> parallelisms = new ArrayList<>();
+        results.forEach(
+                (pipeline, runs) -> {
+                    int p = pipeline.section().parallelism();
+                    medians.put(pipeline.name() + "@" + p, Measurement.median(runs));
+                    if (!parallelisms.contains(p)) {
+                        parallelisms.add(p);
+                    }
+                });
+        for (int p : parallelisms.stream().sorted().toList()) {
+            out.printf("%nRatios at parallelism %d (medians):%n", p);
+            for (String system : List.of("tarn", "paimon")) {
+                Measurement on = medians.get(String.format(WRITE, system + " dv") + "@" + p);
+                Measurement off = medians.get(String.format(WRITE, system + " no dv") + "@" + p);
+                if (on != null && off != null) {
+                    out.printf(
+                            "  %s write CPU, dv over no dv: %.2f s over %.2f s = %.2fx (target"
+                                    + " <= 1.3x)%n",
+                            system,
+                            on.cpuSeconds(),
+                            off.cpuSeconds(),
+                            on.cpuSeconds() / off.cpuSeconds());
+                }
+            }
+            Measurement overhead = medians.get(OVERHEAD + "@" + p);
+            for (String kind : List.of(SCAN, FILTERED)) {
+                Measurement tarn = medians.get(String.format(kind, "tarn dv") + "@" + p);
+                printRate(out, kind, "paimon dv", tarn, medians, p, overhead);
+                printRate(out, kind, "tarn no dv", tarn, medians, p, overhead);
+            }
+        }
+    }
+
+    /** Tarn's rate with vectors over {@code other}'s, for one kind of read. */
+    private static void printRate(
+            PrintStream out,
+            String kind,
+            String other,
+            Measurement tarn,
+            Map<String, Measurement> medians,
+            int parallelism,
+            Measurement overhead) {
+        Measurement them = medians.get(String.format(kind, other) + "@" + parallelism);
+        if (tarn == null || them == null) {
+            return;
+        }
+        String net = "";
+        if (overhead != null
+                && tarn.seconds() > overhead.seconds()
+                && them.seconds() > overhead.seconds()) {
+            net =
+                    String.format(
+                            ", net of the job overhead %.2fx",
+                            (them.seconds() - overhead.seconds())
+                                    / (tarn.seconds() - overhead.seconds()));
+        }
+        out.printf(
+                "  rate of %s over %s: %.2f s against %.2f s = %.2fx%s (target >= 2x)%n",
+                String.format(kind, "tarn dv"),
+                String.format(kind, other),
+                tarn.seconds(),
+                them.seconds(),
+                them.seconds() / tarn.seconds(),
+                net);
+    }
+
+    /**
+     * The freshness of a batch read after a streaming commit, on each system's table with vectors
+     * whose write {@code pipelines} holds (as the last round left it): three commits of 1,000
+     * rewritten keys each. Tarn's reads must see every commit, or the benchmark fails; Paimon's are
+     * reported as they are.
+     */
+    static void printFreshness(
+            PrimaryKeyBenchmark bench, Path warehouse, List<Pipeline> pipelines, PrintStream out)
+            throws Exception {
+        List<LakeSystem> systems = new ArrayList<>();
+        for (String name : List.of("tarn", "paimon")) {
+            String write = String.format(WRITE, new Variant(name, true).label());
+            if (pipelines.stream().noneMatch(p -> p.name().equals(write))) {
+                continue;
+            }
+            String root = "file://" + warehouse.resolve(name).toAbsolutePath();
+            systems.add(name.equals("tarn") ? new TarnSystem(root) : LakeSystem.paimon(root));
+        }
+        if (!systems.isEmpty()) {
+            out.printf("%nFreshness of a batch read right after a streaming commit (dv tables):%n");
+        }
+        for (LakeSystem system : systems) {
+            List<FreshCommit.Read> reads =
+                    FreshCommit.run(
+                            system,
+                            new Variant(system.name(), true).table(),
+                            bench.lastWrites(1000),
+                            bench.left(),
+                            3);
+            for (FreshCommit.Read read : reads) {
+                out.printf(
+                        "  %s: %s: %s%n",
+                        system.name(), read.fresh() ? "fresh" : "NOT fresh", read);
+            }
+            if (system.name().equals("tarn")) {
+                FreshCommit.check(system.name(), reads);
+            }
+        }
+    }
+}

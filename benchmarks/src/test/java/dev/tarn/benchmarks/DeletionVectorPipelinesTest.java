@@ -1,0 +1,134 @@
+package dev.tarn.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DeletionVectorPipelinesTest {
+
+    private static final Path NOWHERE = Path.of("unused");
+
+    @Test
+    void theFilterSelectsAboutOnePercentOfTheUpsertsResult() {
+        PrimaryKeyBenchmark bench =
+                new PrimaryKeyBenchmark(5_000_000, NOWHERE, new TableSizes(false), 2);
+
+        long selected = DeletionVectorPipelines.filterRows(bench);
+
+        assertThat(bench.keys()).isEqualTo(1_250_000);
+        assertThat(selected).isBetween(11_875L, 13_125L);
+    }
+
+    @Test
+    void aRoundWritesEachTableThenReadsItAtTheSameParallelism() {
+        PrimaryKeyBenchmark bench = new PrimaryKeyBenchmark(400, NOWHERE, new TableSizes(false), 2);
+
+        List<String> names =
+                DeletionVectorPipelines.of(bench, List.of(1, 2), true).stream()
+                        .map(p -> p.name() + "@" + p.section().parallelism())
+                        .toList();
+
+        assertThat(names.subList(0, 14))
+                .containsExactly(
+                        Pipeline.CEILING + "@2",
+                        "upserts -> tarn no dv (stream, 2s cp)@2",
+                        "upserts -> tarn dv (stream, 2s cp)@2",
+                        "upserts -> paimon no dv (stream, 2s cp)@2",
+                        "upserts -> paimon dv (stream, 2s cp)@2",
+                        "tarn no dv scan -> blackhole@2",
+                        "tarn dv scan -> blackhole@2",
+                        "paimon no dv scan -> blackhole@2",
+                        "paimon dv scan -> blackhole@2",
+                        "tarn no dv filter k < 10@2",
+                        "tarn dv filter k < 10@2",
+                        "paimon no dv filter k < 10@2",
+                        "paimon dv filter k < 10@2",
+                        DeletionVectorPipelines.OVERHEAD + "@2");
+        assertThat(names).hasSize(28).endsWith(DeletionVectorPipelines.OVERHEAD + "@1");
+    }
+
+    @Test
+    void ratiosCompareMediansAsTheIssueStatesItsTargets() {
+        PrimaryKeyBenchmark bench = new PrimaryKeyBenchmark(400, NOWHERE, new TableSizes(false), 2);
+        Map<String, double[]> times =
+                Map.of(
+                        "upserts -> tarn dv (stream, 2s cp)",
+                        new double[] {5, 12},
+                        "upserts -> tarn no dv (stream, 2s cp)",
+                        new double[] {4, 10},
+                        "upserts -> paimon dv (stream, 2s cp)",
+                        new double[] {9, 30},
+                        "upserts -> paimon no dv (stream, 2s cp)",
+                        new double[] {8, 20},
+                        "tarn dv scan -> blackhole",
+                        new double[] {0.5, 1},
+                        "tarn no dv scan -> blackhole",
+                        new double[] {1.1, 2},
+                        "paimon dv scan -> blackhole",
+                        new double[] {1.3, 3},
+                        "tarn dv filter k < 10",
+                        new double[] {0.3, 1},
+                        "paimon dv filter k < 10",
+                        new double[] {0.9, 1},
+                        DeletionVectorPipelines.OVERHEAD,
+                        new double[] {0.1, 0.1});
+        Map<Pipeline, List<Measurement>> results = new LinkedHashMap<>();
+        for (Pipeline p : DeletionVectorPipelines.of(bench, List.of(2), true)) {
+            double[] t = times.get(p.name());
+            if (t != null) {
+                // Three rounds: the median is the middle one.
+                results.put(
+                        p,
+                        List.of(
+                                new Measurement(t[0] * 2, t[1] * 2),
+                                new Measurement(t[0], t[1]),
+                                new Measurement(t[0] / 2, t[1] / 2)));
+            }
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        DeletionVectorPipelines.printRatios(
+                results, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines())
+                .containsExactly(
+                        "",
+                        "Ratios at parallelism 2 (medians):",
+                        "  tarn write CPU, dv over no dv: 12.00 s over 10.00 s = 1.20x (target <="
+                                + " 1.3x)",
+                        "  paimon write CPU, dv over no dv: 30.00 s over 20.00 s = 1.50x (target"
+                                + " <= 1.3x)",
+                        "  rate of tarn dv scan -> blackhole over paimon dv scan -> blackhole:"
+                                + " 0.50 s against 1.30 s = 2.60x, net of the job overhead 3.00x"
+                                + " (target >= 2x)",
+                        "  rate of tarn dv scan -> blackhole over tarn no dv scan -> blackhole:"
+                                + " 0.50 s against 1.10 s = 2.20x, net of the job overhead 2.50x"
+                                + " (target >= 2x)",
+                        "  rate of tarn dv filter k < 10 over paimon dv filter k < 10: 0.30 s"
+                                + " against 0.90 s = 3.00x, net of the job overhead 4.00x (target"
+                                + " >= 2x)");
+    }
+
+    @Test
+    void aReadThatMissedTheCommitFailsTheBenchmark() {
+        FreshCommit.Read stale =
+                new FreshCommit.Read(
+                        2, 100, 0, new TableContents(2_000, 5), new TableContents(2_000, 4));
+
+        assertThat(stale.fresh()).isFalse();
+        assertThatThrownBy(() -> FreshCommit.check("tarn", List.of(stale)))
+                .isInstanceOf(WrongResultException.class)
+                .hasMessage(
+                        "a batch read of tarn right after a streaming commit missed it: after"
+                                + " commit 2, 0 of its 100 rewritten keys, 2,000 rows with checksum"
+                                + " 4 (expected 2,000 rows with checksum 5)");
+    }
+}
