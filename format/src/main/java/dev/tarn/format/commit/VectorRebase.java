@@ -146,7 +146,7 @@ final class VectorRebase {
             try (ParquetDataReader reader = opener.open(output)) {
                 for (RowData row = reader.next(); row != null; row = reader.next()) {
                     BinaryRowData wanted = rows.get(row.getLong(sequence));
-                    if (wanted != null && schema.keys().compare(wanted, row) == 0) {
+                    if (wanted != null && schema.compareKeys(wanted, row) == 0) {
                         DeletionVector vector = carried.get(output.fileName());
                         if (vector == null) {
                             DeletionFile place = vectors.get(id);

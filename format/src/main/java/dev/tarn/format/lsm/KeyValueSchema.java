@@ -135,6 +135,11 @@ public final class KeyValueSchema {
         return new LastKey();
     }
 
+    /** Orders two rows of the table's (or the file's) type by their keys. */
+    public int compareKeys(RowData a, RowData b) {
+        return keys.compare(a, b);
+    }
+
     /** Orders two keys encoded by a {@link LastKey}. */
     public int compareKeys(byte[] a, byte[] b) {
         return keyRowOrder.compare(keyRow(a), keyRow(b));
