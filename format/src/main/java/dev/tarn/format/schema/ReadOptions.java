@@ -17,6 +17,11 @@ final class ReadOptions {
     /** The most decode threads a subtask may have: each holds decoded batches of its own. */
     private static final int MAX_DECODE_THREADS = 16;
 
+    /**
+     * Default 2, for batch reads as for streaming ones: on a 2-core machine a second thread lets a
+     * subtask decode one split while its task thread emits another's rows, and a third decoded no
+     * faster while holding another row group.
+     */
     static final ConfigOption<Integer> DECODE_THREADS =
             ConfigOptions.key("read.decode-threads")
                     .intType()
@@ -26,7 +31,7 @@ final class ReadOptions {
                             "Threads of one source subtask that open and decode the files of a"
                                     + " read, beside the task thread that emits the rows (1 to "
                                     + MAX_DECODE_THREADS
-                                    + "; each holds the batches it decoded). A batch read gives"
+                                    + "; each holds the row group it is reading). A batch read gives"
                                     + " each split to a free thread; a streaming read gives each"
                                     + " bucket's splits to one of them, in order, so a key's"
                                     + " changes keep their order. Formerly"
