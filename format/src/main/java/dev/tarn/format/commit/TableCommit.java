@@ -31,6 +31,11 @@ import org.slf4j.LoggerFactory;
  * <p>Failure: an exception before the snapshot file is created leaves the table unchanged (stray
  * manifests are unreferenced). If creating the snapshot file fails with an unknown outcome, {@link
  * CommitStateUnknownException} is thrown and the caller must keep the data files.
+ *
+ * <p>It stays over 400 lines: what of a request is still unpublished (the recovery rule of
+ * idempotent commits, kept with the commit user's last known identifier) and the attempts that
+ * publish the rest are one decision, made against the same latest snapshot; the staging of each
+ * commit kind, the attempt and the retry policy are classes of their own already.
  */
 public final class TableCommit implements AutoCloseable {
 

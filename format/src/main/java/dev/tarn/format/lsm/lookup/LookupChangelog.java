@@ -45,6 +45,9 @@ import org.apache.flink.types.RowKind;
  * meanwhile is kept as pending and looked up at {@link #catchUp}, as full changelog rows (the
  * level-0 files are flushed by then, without a before-image file). Not thread-safe: the writer's
  * thread, or the flush thread it waits for, calls it.
+ *
+ * <p>With deletion vectors the index also holds where each key's row lies; this class builds, pins
+ * and drops it as without, and a flush's changes go through {@link #located} ({@link LocatedRows}).
  */
 public final class LookupChangelog {
 
@@ -55,7 +58,7 @@ public final class LookupChangelog {
     private final Supplier<List<DataFile>> treeFiles;
     @Nullable private final KeyValueFileWriter out;
     @Nullable private final KeyValueFileWriter beforeImages;
-    @Nullable private final BucketVectors vectors;
+    @Nullable private final LocatedRows located;
     private final LookupIndex index;
     private final LookupMemory memory;
     private final RowBytes bytes;
@@ -90,7 +93,7 @@ public final class LookupChangelog {
     /**
      * @param out where changelog rows go; null for none (a table with deletion vectors whose
      *     changelog producer is not {@code lookup})
-     * @param vectors with deletion vectors: the bucket's, which {@link #applyWithVectors} marks
+     * @param vectors with deletion vectors: the bucket's, which {@link #located} marks
      */
     public LookupChangelog(
             KeyValueSchema schema,
@@ -101,7 +104,6 @@ public final class LookupChangelog {
             @Nullable KeyValueFileWriter beforeImages,
             LookupMemory memory,
             @Nullable BucketVectors vectors) {
-        this.vectors = vectors;
         this.schema = schema;
         this.merges = merges;
         this.merge = merges.get();
@@ -111,8 +113,21 @@ public final class LookupChangelog {
         this.beforeImages = beforeImages;
         this.memory = memory;
         this.index = new LookupIndex(schema, memory, vectors != null);
+        this.located =
+                vectors == null
+                        ? null
+                        : new LocatedRows(schema, merge, opener, out, index, vectors);
         this.bytes = new RowBytes(schema.tableType());
         this.caughtUp = true;
+    }
+
+    /**
+     * With deletion vectors: each key's current row and its location, which a flush's changes go
+     * through instead of {@link #apply}; null without.
+     */
+    @Nullable
+    public LocatedRows located() {
+        return located;
     }
 
     /** The writer does not know the bucket's published files until {@link #catchUp}. */
@@ -210,8 +225,8 @@ public final class LookupChangelog {
             unindexable = index.tooLarge();
             return;
         }
-        if (vectors != null) {
-            buildLocated();
+        if (located != null) {
+            located.build(base);
             return;
         }
         try (BucketTreeReader rows = new BucketTreeReader(schema, base, opener, merges.get())) {
@@ -226,99 +241,6 @@ public final class LookupChangelog {
                 }
             }
         }
-    }
-
-    /**
-     * With deletion vectors: reads every row no vector deletes, file by file (each key has one,
-     * SPEC.md "Deletion vectors"), with its location. A file's keys ascend, so each file is one
-     * pass of the index.
-     */
-    private void buildLocated() throws IOException {
-        for (DataFile file : base) {
-            try (dev.tarn.format.parquet.ParquetDataReader reader =
-                    opener.open(file, schema.fileType())
-                            .withDeletions(vectors.vector(file.fileName()))) {
-                for (RowData row = reader.next(); row != null; row = reader.next()) {
-                    BinaryRowData copy = bytes.encode(schema.fromFileRow(row).row());
-                    index.find(copy);
-                    if (!index.put(copy)) {
-                        unindexable = index.tooLarge();
-                        throw tooLarge();
-                    }
-                    index.setLocation(vectors.location(file.fileName(), reader.position()));
-                }
-            }
-        }
-    }
-
-    private IllegalStateException tooLarge() {
-        return new IllegalStateException(
-                String.format(
-                        "The current rows of a bucket of a table with deletion vectors do not fit"
-                                + " in the writer's lookup memory (%d bytes in use, limit %d):"
-                                + " raise 'lookup.cache-max-memory-size' or add buckets",
-                        memory.used(), memory.limit()));
-    }
-
-    /**
-     * With deletion vectors: applies one merged change of the flush to its key's current row and
-     * marks that row's location deleted; writes the changelog rows, if any. Returns what the
-     * flush's file holds for the key: the new row, whole (to be {@linkplain #placed placed}), a
-     * tombstone (which the caller deletes in its own file, for streaming reads of the flush's
-     * changes only), or null when the key's row stays as it is (first-row, an unchanged row, a
-     * delete of a missing key). The result is valid until the next call. REQUIRES: {@link #begin}
-     * returned true; keys ascending.
-     */
-    @Nullable
-    public KeyValue applyWithVectors(KeyValue change) throws IOException {
-        if (index.isDropped()) {
-            throw tooLarge();
-        }
-        RowData old = index.find(change.row());
-        long oldLocation = old == null ? -1 : index.location();
-        merge.reset();
-        if (old != null) {
-            merge.add(new KeyValue(change.sequence() - 1, RowKind.INSERT, old));
-        }
-        merge.add(change);
-        KeyValue result = merge.result();
-        long sequence = change.sequence();
-        if (result == null || result.isRetraction()) {
-            if (old == null) {
-                return null;
-            }
-            if (out != null) {
-                out.writeChange(sequence, RowKind.DELETE, old);
-            }
-            index.remove();
-            vectors.delete(oldLocation);
-            return new KeyValue(sequence, RowKind.DELETE, change.row());
-        }
-        BinaryRowData row = bytes.encode(result.row());
-        if (old != null && bytes.sameRow(old, row)) {
-            return null;
-        }
-        if (out != null) {
-            if (old == null) {
-                out.writeChange(sequence, RowKind.INSERT, row);
-            } else {
-                out.writeChange(sequence, RowKind.UPDATE_BEFORE, old);
-                out.writeChange(sequence, RowKind.UPDATE_AFTER, row);
-            }
-        }
-        if (old != null) {
-            vectors.delete(oldLocation);
-        }
-        if (!index.put(row)) {
-            unindexable = index.tooLarge();
-            throw tooLarge();
-        }
-        return new KeyValue(sequence, old == null ? RowKind.INSERT : RowKind.UPDATE_AFTER, row);
-    }
-
-    /** Where the row the last {@link #applyWithVectors} returned was written. */
-    public void placed(long location) {
-        index.setLocation(location);
     }
 
     /**
@@ -338,25 +260,10 @@ public final class LookupChangelog {
                 build();
             }
             for (DataFile output : outputs) {
-                relocate(inputs, output);
+                located.relocate(inputs, output);
             }
         } finally {
             memory.unpin(index);
-        }
-    }
-
-    private void relocate(Set<String> inputs, DataFile output) throws IOException {
-        try (dev.tarn.format.parquet.ParquetDataReader reader =
-                opener.open(output, schema.fileType())) {
-            for (RowData row = reader.next(); row != null; row = reader.next()) {
-                long location = vectors.location(output.fileName(), reader.position());
-                RowData table = schema.fromFileRow(row).row();
-                if (index.find(table) != null && inputs.contains(vectors.file(index.location()))) {
-                    index.setLocation(location);
-                } else {
-                    vectors.delete(location);
-                }
-            }
         }
     }
 

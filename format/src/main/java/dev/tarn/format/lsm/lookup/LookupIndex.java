@@ -27,6 +27,11 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * the call returns false and the index is {@linkplain #isDropped dropped}: it holds nothing, and
  * its owner rebuilds it or does without. The memory may also evict it while it is not pinned. Not
  * thread-safe otherwise: its bucket's writer (or the flush thread it waits for) uses it.
+ *
+ * <p>It stays over 400 lines: the run, the keys kept aside, the locations and the pass that merges
+ * them are one structure whose invariant (entries in key order, reservations covering what is
+ * allocated) every method keeps; the row storage is {@link RowPages} already, and what a location
+ * means is {@link LocatedRows}'.
  */
 final class LookupIndex {
 
@@ -139,6 +144,11 @@ final class LookupIndex {
 
     int size() {
         return count - removed + aside;
+    }
+
+    /** The memory it reserves from, shared with the other indexes of its table write or read. */
+    LookupMemory memory() {
+        return memory;
     }
 
     /** Bytes of memory it holds. */

@@ -8,10 +8,8 @@ import dev.tarn.format.lsm.lookup.LookupChangelog;
 import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.run.BucketTreeReader;
-import dev.tarn.format.lsm.run.FileRunMerge;
 import dev.tarn.format.lsm.run.KeyValueFileWriter;
 import dev.tarn.format.lsm.run.SortedRun;
-import dev.tarn.format.lsm.run.SortedRunReader;
 import dev.tarn.format.lsm.sort.SortBuffer;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFiles;
@@ -21,7 +19,6 @@ import dev.tarn.format.manifest.VectorChange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +60,13 @@ import org.apache.flink.table.types.logical.RowType;
  * each full compaction, the changes of the rows of the last level ({@code full-compaction}, {@code
  * FullCompactionChangelog}), handed out with the compaction.
  *
+ * <p>With deletion vectors each flushed change goes through {@link VectorWrites}, which marks the
+ * row it replaces; the vectors are handed out with the commit.
+ *
  * <p>Made by {@link BucketTrees#open}, which holds what the buckets of one table write share. Over
  * 400 lines because its states (awaiting restore, writing, stale, rebuilt) and what each allows of
- * flushes and compactions are one invariant, kept in one place.
+ * flushes and compactions are one invariant, kept in one place; how a flush writes with deletion
+ * vectors is {@link VectorWrites}', the compactions are {@link BucketCompactions}'.
  */
 public final class BucketTreeWriter implements AutoCloseable {
 
@@ -122,6 +123,7 @@ public final class BucketTreeWriter implements AutoCloseable {
     @Nullable private final KeyValueFileWriter changelog;
     @Nullable private final LookupChangelog lookup;
     @Nullable private final BucketVectors vectors;
+    @Nullable private final VectorWrites vectorWrites;
 
     /**
      * @param firstSequence the sequence of the first change; above every sequence in {@code levels}
@@ -156,11 +158,13 @@ public final class BucketTreeWriter implements AutoCloseable {
                         : changes.newVectorLookup(
                                 setup.schema(),
                                 setup.merges(),
-                                withVectors(opener, vectors),
+                                VectorWrites.withVectors(opener, vectors),
                                 this::treeFiles,
                                 target,
                                 setup.vectors().memory(),
                                 vectors);
+        this.vectorWrites =
+                vectors == null ? null : new VectorWrites(setup, target, opener, lookup, vectors);
         this.compactions =
                 new BucketCompactions(
                         setup,
@@ -174,12 +178,6 @@ public final class BucketTreeWriter implements AutoCloseable {
                         vectors == null ? null : lookup);
         this.fullCompactions = FullCompactionSchedule.of(setup);
         fullCompactions.started(levels.runs());
-    }
-
-    /** {@code opener}, applying each file's vector as it is at the time the file is opened. */
-    private static BucketTreeReader.ColumnOpener withVectors(
-            BucketTreeReader.ColumnOpener opener, BucketVectors vectors) {
-        return (f, type) -> opener.open(f, type).withDeletions(vectors.vector(f.fileName()));
     }
 
     /** From now until {@link #restore}, the levels lack the bucket's published files. */
@@ -260,65 +258,13 @@ public final class BucketTreeWriter implements AutoCloseable {
         if (pending.isEmpty()) {
             return;
         }
-        List<SortedRunReader> runs = new ArrayList<>();
-        KeyValueFileWriter writer = new KeyValueFileWriter(target, 0);
-        List<DataFile> rewritten;
-        boolean began = lookup.begin();
-        try {
-            if (!began) {
-                throw new IllegalStateException("Bucket " + target.dir() + " is not restored");
-            }
-            List<DataFile> oldestFirst = new ArrayList<>(pending);
-            oldestFirst.sort(Comparator.comparingLong(f -> f.sequence().max()));
-            RowType fileType = setup.schema().fileType();
-            for (DataFile f : oldestFirst) {
-                runs.add(
-                        new SortedRunReader(
-                                List.of(f), g -> opener.open(g, fileType), setup.schema()));
-            }
-            FileRunMerge changes =
-                    new FileRunMerge(runs, setup.schema().keys(), setup.merges().get(), false);
-            while (changes.hasNext()) {
-                writeWithVectors(writer, changes.next());
-            }
-            rewritten = writer.finish();
-        } catch (IOException | RuntimeException e) {
-            writer.abort();
-            throw e;
-        } finally {
-            for (SortedRunReader run : runs) {
-                run.close();
-            }
-            if (began) {
-                lookup.end();
-            }
-        }
+        List<DataFile> rewritten = vectorWrites.rewrite(pending);
         newFiles.clear();
         for (DataFile f : rewritten) {
             levels.addLevel0(f);
             newFiles.add(f);
         }
-        pending.forEach(f -> vectors.forget(f.fileName()));
-        DataFiles.deleteUnreferenced(target.io(), target.dir(), pending);
-    }
-
-    /**
-     * Writes one merged change of a flush with deletion vectors: the key's new row, whole, with its
-     * previous row marked deleted; a tombstone, deleted in its own file; or nothing if the row
-     * stays.
-     */
-    private void writeWithVectors(KeyValueFileWriter writer, KeyValue change) throws IOException {
-        KeyValue row = lookup.applyWithVectors(change);
-        if (row == null) {
-            return;
-        }
-        writer.write(row);
-        long location = vectors.location(writer.lastFile(), writer.lastPosition());
-        if (row.isRetraction()) {
-            vectors.delete(location);
-        } else {
-            lookup.placed(location);
-        }
+        vectorWrites.discard(pending);
     }
 
     /**
@@ -435,8 +381,8 @@ public final class BucketTreeWriter implements AutoCloseable {
             Iterator<KeyValue> changes = buffer.merged(merge);
             while (changes.hasNext()) {
                 KeyValue change = changes.next();
-                if (lookingUp && vectors != null) {
-                    writeWithVectors(writer, change);
+                if (lookingUp && vectorWrites != null) {
+                    vectorWrites.write(writer, change);
                     continue;
                 }
                 writer.write(change);
