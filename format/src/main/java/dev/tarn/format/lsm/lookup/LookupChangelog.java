@@ -121,10 +121,7 @@ public final class LookupChangelog {
         this.caughtUp = true;
     }
 
-    /**
-     * With deletion vectors: each key's current row and its location, which a flush's changes go
-     * through instead of {@link #apply}; null without.
-     */
+    /** With deletion vectors, each key's row and location, for a flush's changes; else null. */
     @Nullable
     public LocatedRows located() {
         return located;
