@@ -3,11 +3,8 @@ package dev.tarn.format.lookup;
 import dev.tarn.format.Table;
 import dev.tarn.format.bucket.BucketChannels;
 import dev.tarn.format.manifest.BucketId;
-import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.read.Split;
-import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.schema.MergeEngine;
-import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -16,7 +13,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -51,10 +47,13 @@ public final class TableLookup implements Closeable {
 
     private final ThreadLocal<LookupShuffle> locators;
     private final Map<BucketId, HeldBucket> buckets = new ConcurrentHashMap<>();
-    @Nullable private StreamScan changes;
+    private final SnapshotChanges changes;
+    private long reloads;
     private volatile boolean opened;
     private volatile long snapshotId = -1;
-    private long appliedTime;
+
+    /** The delta manifest list of the applied snapshot: a rollback's new one has another. */
+    @Nullable private String appliedDelta;
 
     /** Made by {@link Table#newLookup}; {@code context} is {@code table}'s. */
     public TableLookup(Table table, TableContext context, LookupSpec spec) {
@@ -76,6 +75,7 @@ public final class TableLookup implements Closeable {
                                         keepFirst,
                                         SortedMapBucketStore::new),
                         spec.filter());
+        this.changes = new SnapshotChanges(table, context, spec.filter());
         this.keyGetters = new RowData.FieldGetter[spec.joinKeys().size()];
         for (int i = 0; i < keyGetters.length; i++) {
             keyGetters[i] =
@@ -211,7 +211,7 @@ public final class TableLookup implements Closeable {
         boolean replaced =
                 !below
                         && snapshots.exists(applied)
-                        && snapshots.snapshot(applied).commit().timeMillis() != appliedTime;
+                        && !snapshots.snapshot(applied).deltaManifestList().equals(appliedDelta);
         if (below || replaced) {
             throw new IllegalStateException(
                     String.format(
@@ -227,65 +227,29 @@ public final class TableLookup implements Closeable {
 
     /** Applies one snapshot: its changes where they are rows, else a reload of what it touched. */
     private void apply(Snapshot snapshot) throws IOException {
-        Set<BucketId> reload = new HashSet<>();
-        Snapshot.CommitKind kind = snapshot.commit().kind();
-        if (kind != Snapshot.CommitKind.COMPACT) {
-            // An overwrite replaces files, and a change that deletes a file other than by
-            // compaction is one too; where changes are not rows, every touched bucket is read anew.
-            for (ManifestEntry e : context.snapshotReader().delta(snapshot).entries()) {
-                boolean replaces =
-                        kind == Snapshot.CommitKind.OVERWRITE
-                                || e.kind() == ManifestEntry.FileKind.DELETE
-                                || !changesAreRows();
-                if (replaces && holds(e.bucketId())) {
-                    reload.add(e.bucketId());
+        SnapshotChanges.Planned planned = changes.plan(snapshot, this::holds);
+        for (Map.Entry<BucketId, List<Split>> e : planned.rows().entrySet()) {
+            List<RowData> rows = loader.readChanges(e.getValue());
+            HeldBucket bucket = buckets.computeIfAbsent(e.getKey(), b -> loader.newBucket());
+            bucket.lock.writeLock().lock();
+            try {
+                for (RowData row : rows) {
+                    bucket.apply(row);
                 }
+            } finally {
+                bucket.lock.writeLock().unlock();
             }
         }
-        if (changesAreRows() && kind != Snapshot.CommitKind.OVERWRITE) {
-            if (changes == null) {
-                changes = table.newStreamScan(spec.filter());
-            }
-            Map<BucketId, List<Split>> splits = new LinkedHashMap<>();
-            for (Split split :
-                    changes.changes(snapshot.id())
-                            .map(StreamScan.Changes::splits)
-                            .orElse(List.of())) {
-                BucketId id = new BucketId(split.partition(), split.bucket());
-                if (holds(id) && !reload.contains(id)) {
-                    splits.computeIfAbsent(id, b -> new ArrayList<>()).add(split);
-                }
-            }
-            for (Map.Entry<BucketId, List<Split>> e : splits.entrySet()) {
-                List<RowData> rows = loader.readChanges(e.getValue());
-                HeldBucket bucket = buckets.computeIfAbsent(e.getKey(), b -> loader.newBucket());
-                bucket.lock.writeLock().lock();
-                try {
-                    for (RowData row : rows) {
-                        bucket.apply(row);
-                    }
-                } finally {
-                    bucket.lock.writeLock().unlock();
-                }
-            }
-        }
-        if (!reload.isEmpty()) {
-            install(loader.load(snapshot.id(), this::holds, reload), reload);
+        if (!planned.reload().isEmpty()) {
+            reloads += planned.reload().size();
+            install(loader.load(snapshot.id(), this::holds, planned.reload()), planned.reload());
         }
         applied(snapshot);
     }
 
-    /**
-     * Whether each snapshot's changes are the changes of rows, in the order a bucket's reader
-     * returns them: an append table's new rows, a changelog its writers computed, or a key's newest
-     * version where that is its row ({@link TableConfig.Lsm#newestVersionIsRow}). The same
-     * condition under which a streaming read can follow the table.
-     */
-    private boolean changesAreRows() {
-        TableConfig config = table.config();
-        return table.kind() == TableKind.APPEND
-                || config.stream().changelogProducer().computesRowChanges()
-                || config.lsm().newestVersionIsRow();
+    /** Buckets read anew by {@link #refresh} so far, whole reloads not counted: for tests. */
+    long bucketReloads() {
+        return reloads;
     }
 
     private void reloadAll(Snapshot snapshot) throws IOException {
@@ -314,7 +278,7 @@ public final class TableLookup implements Closeable {
     }
 
     private void applied(Snapshot snapshot) {
-        appliedTime = snapshot.commit().timeMillis();
+        appliedDelta = snapshot.deltaManifestList();
         snapshotId = snapshot.id();
     }
 
