@@ -255,7 +255,7 @@ public final class Table implements Serializable {
 
     /** A lookup join's view of this table's current rows (issue 26). Call open() before get(). */
     public TableLookup newLookup(LookupSpec spec) {
-        return new TableLookup(this, context, spec);
+        return new TableLookup(context, spec);
     }
 
     public TableScan newScan() {

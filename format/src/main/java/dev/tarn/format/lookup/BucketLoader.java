@@ -1,11 +1,13 @@
 package dev.tarn.format.lookup;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
+import dev.tarn.format.read.TableScan;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -31,13 +33,13 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  */
 final class BucketLoader {
 
-    private final Table table;
+    private final TableContext table;
     private final LookupLayout layout;
     private final Supplier<HeldBucket> buckets;
     @Nullable private final Predicate filter;
 
     BucketLoader(
-            Table table,
+            TableContext table,
             LookupLayout layout,
             Supplier<HeldBucket> buckets,
             @Nullable Predicate filter) {
@@ -52,21 +54,20 @@ final class BucketLoader {
     }
 
     private TableRead read() {
-        return table.newRead().withReadType(layout.readType).withFilter(filter);
+        return new TableRead(table).withReadType(layout.readType).withFilter(filter);
     }
 
     /**
-     * The buckets of snapshot {@code snapshotId} that {@code holds} accepts (and, unless null,
-     * {@code only} names), loaded; a bucket without rows is absent.
+     * The buckets of {@code snapshot} that {@code holds} accepts (and, unless null, {@code only}
+     * names), loaded; a bucket without rows is absent.
      */
     Map<BucketId, HeldBucket> load(
-            long snapshotId,
+            Snapshot snapshot,
             java.util.function.Predicate<BucketId> holds,
             @Nullable Set<BucketId> only)
             throws IOException {
         Map<BucketId, List<Split>> splits = new LinkedHashMap<>();
-        for (Split split :
-                table.atSnapshot(snapshotId).newScan().withFilter(filter).plan().splits()) {
+        for (Split split : new TableScan(table).withFilter(filter).plan(snapshot).splits()) {
             BucketId id = new BucketId(split.partition(), split.bucket());
             if (holds.test(id) && (only == null || only.contains(id))) {
                 splits.computeIfAbsent(id, b -> new ArrayList<>()).add(split);

@@ -1,6 +1,5 @@
 package dev.tarn.format.lookup;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.predicate.Predicate;
@@ -48,20 +47,18 @@ final class SnapshotChanges {
     /** A snapshot's changes: rows of splits to apply, by bucket, and buckets to read anew. */
     record Planned(Map<BucketId, List<Split>> rows, Set<BucketId> reload) {}
 
-    private final Table table;
     private final TableContext context;
     @Nullable private final Predicate filter;
     final Source source;
     @Nullable private StreamScan stream;
 
-    SnapshotChanges(Table table, TableContext context, @Nullable Predicate filter) {
-        this.table = table;
+    SnapshotChanges(TableContext context, @Nullable Predicate filter) {
         this.context = context;
         this.filter = filter;
-        this.source = source(table);
+        this.source = source(context);
     }
 
-    private static Source source(Table table) {
+    private static Source source(TableContext table) {
         TableConfig config = table.config();
         if (table.kind() == TableKind.APPEND
                 || config.stream().changelogProducer().computesRowChanges()
@@ -104,7 +101,7 @@ final class SnapshotChanges {
         }
         if (source == Source.STREAM && kind != Snapshot.CommitKind.OVERWRITE) {
             if (stream == null) {
-                stream = table.newStreamScan(filter);
+                stream = new StreamScan(context, filter);
             }
             for (Split split :
                     stream.changes(snapshot.id())

@@ -1,8 +1,10 @@
 package dev.tarn.format.lookup;
 
 import dev.tarn.format.lsm.KeyComparator;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -24,7 +26,9 @@ final class SortedMapBucketStore implements BucketStore {
     /** A seek target: orders before every row whose first {@code fields} key fields equal its. */
     private record Probe(RowData key, int fields) {}
 
-    private final KeyComparator[] prefixes;
+    /** Element n orders by the first n index-key fields (element 0 unused). */
+    private final List<KeyComparator> prefixes;
+
     private final TreeMap<Object, BinaryRowData> rows;
     private long bytes;
 
@@ -33,11 +37,13 @@ final class SortedMapBucketStore implements BucketStore {
      * @param indexKey the fields of the index key, in order
      */
     SortedMapBucketStore(RowType rowType, int[] indexKey) {
-        this.prefixes = new KeyComparator[indexKey.length + 1];
+        List<KeyComparator> byLength = new ArrayList<>();
+        byLength.add(null);
         for (int n = 1; n <= indexKey.length; n++) {
-            prefixes[n] = new KeyComparator(rowType, Arrays.copyOf(indexKey, n));
+            byLength.add(new KeyComparator(rowType, Arrays.copyOf(indexKey, n)));
         }
-        KeyComparator full = prefixes[indexKey.length];
+        this.prefixes = byLength;
+        KeyComparator full = prefixes.get(indexKey.length);
         Comparator<Object> order =
                 (a, b) -> {
                     if (a == b) {
@@ -45,11 +51,11 @@ final class SortedMapBucketStore implements BucketStore {
                         return 0;
                     }
                     if (a instanceof Probe p) {
-                        int c = prefixes[p.fields].compare(p.key, (RowData) b);
+                        int c = prefixes.get(p.fields).compare(p.key, (RowData) b);
                         return c != 0 ? c : -1;
                     }
                     if (b instanceof Probe p) {
-                        int c = prefixes[p.fields].compare((RowData) a, p.key);
+                        int c = prefixes.get(p.fields).compare((RowData) a, p.key);
                         return c != 0 ? c : 1;
                     }
                     return full.compare((RowData) a, (RowData) b);
@@ -79,13 +85,13 @@ final class SortedMapBucketStore implements BucketStore {
 
     @Override
     public void scan(RowData key, int fields, Consumer<RowData> out) {
-        if (fields < 1 || fields >= prefixes.length) {
+        if (fields < 1 || fields >= prefixes.size()) {
             throw new IllegalArgumentException(
                     String.format(
                             "Cannot scan %d index-key fields of a store whose index key has %d",
-                            fields, prefixes.length - 1));
+                            fields, prefixes.size() - 1));
         }
-        KeyComparator prefix = prefixes[fields];
+        KeyComparator prefix = prefixes.get(fields);
         for (Map.Entry<Object, BinaryRowData> e :
                 rows.tailMap(new Probe(key, fields), true).entrySet()) {
             if (prefix.compare(key, e.getValue()) != 0) {

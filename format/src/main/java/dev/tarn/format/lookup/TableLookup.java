@@ -1,6 +1,5 @@
 package dev.tarn.format.lookup;
 
-import dev.tarn.format.Table;
 import dev.tarn.format.bucket.BucketChannels;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.read.Split;
@@ -34,7 +33,6 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  */
 public final class TableLookup implements Closeable {
 
-    private final Table table;
     private final TableContext context;
     private final LookupSpec spec;
     private final LookupLayout layout;
@@ -55,18 +53,17 @@ public final class TableLookup implements Closeable {
     /** The delta manifest list of the applied snapshot: a rollback's new one has another. */
     @Nullable private String appliedDelta;
 
-    /** Made by {@link Table#newLookup}; {@code context} is {@code table}'s. */
-    public TableLookup(Table table, TableContext context, LookupSpec spec) {
-        this.table = table;
+    /** Made by the table's façade ({@code Table.newLookup}), which holds its context. */
+    public TableLookup(TableContext context, LookupSpec spec) {
         this.context = context;
         this.spec = spec;
-        this.layout = new LookupLayout(table.name(), table.schema(), spec);
+        this.layout = new LookupLayout(context.name(), context.schema(), spec);
         boolean keepFirst =
-                table.kind() == TableKind.PRIMARY_KEY
-                        && table.config().lsm().mergeEngine() == MergeEngine.FIRST_ROW;
+                context.kind() == TableKind.PRIMARY_KEY
+                        && context.config().lsm().mergeEngine() == MergeEngine.FIRST_ROW;
         this.loader =
                 new BucketLoader(
-                        table,
+                        context,
                         layout,
                         () ->
                                 new HeldBucket(
@@ -75,22 +72,24 @@ public final class TableLookup implements Closeable {
                                         keepFirst,
                                         SortedMapBucketStore::new),
                         spec.filter());
-        this.changes = new SnapshotChanges(table, context, spec.filter());
+        this.changes = new SnapshotChanges(context, spec.filter());
         this.keyGetters = new RowData.FieldGetter[spec.joinKeys().size()];
         for (int i = 0; i < keyGetters.length; i++) {
             keyGetters[i] =
-                    RowData.createFieldGetter(table.schema().fieldType(spec.joinKeys().get(i)), i);
+                    RowData.createFieldGetter(
+                            context.schema().fieldType(spec.joinKeys().get(i)), i);
         }
         this.projectionGetters = new RowData.FieldGetter[layout.projected];
         for (int i = 0; i < projectionGetters.length; i++) {
             projectionGetters[i] = RowData.createFieldGetter(layout.storeType.getTypeAt(i), i);
         }
-        int totalBuckets = table.config().bucket();
+        int totalBuckets = context.config().bucket();
         this.routed =
-                totalBuckets > 0 && LookupShuffle.determinesBucket(table.schema(), spec.joinKeys());
+                totalBuckets > 0
+                        && LookupShuffle.determinesBucket(context.schema(), spec.joinKeys());
         this.locators =
                 ThreadLocal.withInitial(
-                        () -> new LookupShuffle(table.schema(), totalBuckets, spec.joinKeys()));
+                        () -> new LookupShuffle(context.schema(), totalBuckets, spec.joinKeys()));
     }
 
     /**
@@ -114,7 +113,7 @@ public final class TableLookup implements Closeable {
     public List<RowData> get(RowData key) throws IOException {
         if (!opened) {
             throw new IllegalStateException(
-                    "The lookup of table " + table.name() + " is not open: call open() first");
+                    "The lookup of table " + context.name() + " is not open: call open() first");
         }
         for (int i = 0; i < keyGetters.length; i++) {
             if (key.isNullAt(i)) {
@@ -171,7 +170,7 @@ public final class TableLookup implements Closeable {
     public long refresh() throws IOException {
         if (!opened) {
             throw new IllegalStateException(
-                    "The lookup of table " + table.name() + " is not open: call open() first");
+                    "The lookup of table " + context.name() + " is not open: call open() first");
         }
         checkNotDropped();
         SnapshotManager snapshots = context.snapshotManager();
@@ -195,13 +194,13 @@ public final class TableLookup implements Closeable {
     }
 
     private void checkNotDropped() throws IOException {
-        if (!context.io().exists(context.schemaManager().path(table.schema().id()))) {
+        if (!context.io().exists(context.schemaManager().path(context.schema().id()))) {
             throw new IllegalStateException(
                     String.format(
                             "Table %s was dropped or renamed under a lookup join that had applied"
                                     + " its snapshot %d (its schema file is gone from %s); restart"
                                     + " the join on the table's current name",
-                            table.name(), snapshotId, table.location()));
+                            context.name(), snapshotId, context.location()));
         }
     }
 
@@ -218,7 +217,7 @@ public final class TableLookup implements Closeable {
                             "Table %s was rolled back under a lookup join: the join applied"
                                     + " snapshot %d, the table's latest is now %s%s. Restart the"
                                     + " join to read the table as it is",
-                            table.name(),
+                            context.name(),
                             applied,
                             latest.isEmpty() ? "none" : String.valueOf(latest.getAsLong()),
                             replaced ? " and snapshot " + applied + " was committed anew" : ""));
@@ -242,7 +241,7 @@ public final class TableLookup implements Closeable {
         }
         if (!planned.reload().isEmpty()) {
             reloads += planned.reload().size();
-            install(loader.load(snapshot.id(), this::holds, planned.reload()), planned.reload());
+            install(loader.load(snapshot, this::holds, planned.reload()), planned.reload());
         }
         applied(snapshot);
     }
@@ -253,7 +252,7 @@ public final class TableLookup implements Closeable {
     }
 
     private void reloadAll(Snapshot snapshot) throws IOException {
-        Map<BucketId, HeldBucket> loaded = loader.load(snapshot.id(), this::holds, null);
+        Map<BucketId, HeldBucket> loaded = loader.load(snapshot, this::holds, null);
         Set<BucketId> all = new HashSet<>(buckets.keySet());
         all.addAll(loaded.keySet());
         install(loaded, all);
