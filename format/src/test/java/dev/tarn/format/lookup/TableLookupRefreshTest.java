@@ -274,4 +274,64 @@ class TableLookupRefreshTest {
                                     + " applied its snapshot 1 (its schema file is gone from ");
         }
     }
+
+    @Test
+    void getsWhileRefreshesApplyAndReloadSeeEveryKeyOnce() throws Exception {
+        Table table = create("concurrent", Map.of());
+        List<RowData> all = new ArrayList<>();
+        for (long k = 0; k < 100; k++) {
+            all.add(row(RowKind.INSERT, k, 0L, "x"));
+        }
+        append(table, 1, all);
+        try (TableLookup lookup = table.newLookup(spec("k"))) {
+            lookup.open();
+            java.util.concurrent.atomic.AtomicBoolean done =
+                    new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicReference<String> failure =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicLong gets =
+                    new java.util.concurrent.atomic.AtomicLong();
+            List<Thread> readers = new ArrayList<>();
+            for (int t = 0; t < 3; t++) {
+                Thread reader =
+                        new Thread(
+                                () -> {
+                                    Random random = new Random();
+                                    while (!done.get() && failure.get() == null) {
+                                        long k = random.nextInt(100);
+                                        try {
+                                            List<RowData> rows = lookup.get(GenericRowData.of(k));
+                                            if (rows.size() != 1 || rows.get(0).getLong(0) != k) {
+                                                failure.set("key " + k + ": " + rows);
+                                            }
+                                            gets.incrementAndGet();
+                                        } catch (IOException | RuntimeException e) {
+                                            failure.set("key " + k + ": " + e);
+                                        }
+                                    }
+                                });
+                reader.start();
+                readers.add(reader);
+            }
+            for (int round = 1; round <= 6; round++) {
+                List<RowData> next = new ArrayList<>();
+                for (RowData r : all) {
+                    next.add(row(RowKind.INSERT, r.getLong(0), (long) round, "x"));
+                }
+                if (round % 2 == 0) {
+                    overwrite(table, 10 + round, next);
+                } else {
+                    append(table, 10 + round, next);
+                }
+                lookup.refresh();
+            }
+            done.set(true);
+            for (Thread reader : readers) {
+                reader.join();
+            }
+            assertThat(failure.get()).isNull();
+            assertThat(gets.get()).isPositive();
+            assertThat(lookup.get(GenericRowData.of(5L)).get(0).getLong(1)).isEqualTo(6L);
+        }
+    }
 }
