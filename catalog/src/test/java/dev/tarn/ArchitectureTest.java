@@ -23,6 +23,7 @@ import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.CommitStateUnknownException;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.lsm.KeyComparator;
 import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.RowCopier;
@@ -63,7 +64,8 @@ class ArchitectureTest {
      * out), the create- time validation (the buckets' trees), and the table reader (the key-value
      * layout, the merge functions, the bucket's reader and its opener), and the source's reader
      * (the row copier, which writes the rows it hands between threads in Flink's binary format),
-     * and a streaming read that completes upserts (the current rows of its buckets).
+     * and a streaming read that completes upserts (the current rows of its buckets), and a lookup
+     * join, whose stores order a bucket's rows by index key with the key comparator.
      */
     private static final List<Class<?>> LSM_ENTRY_POINTS =
             List.of(
@@ -78,7 +80,8 @@ class ArchitectureTest {
                     CurrentRows.class,
                     CurrentRows.Bucket.class,
                     RowCopier.class,
-                    RowBytes.class);
+                    RowBytes.class,
+                    KeyComparator.class);
 
     /**
      * What only the {@code Table} façade hands out: a table's context, where its files live, its

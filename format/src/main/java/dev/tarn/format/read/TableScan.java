@@ -49,6 +49,14 @@ public final class TableScan {
     }
 
     /**
+     * The splits of {@code snapshot}, whatever the scan options select: for a reader that follows
+     * the table by snapshot ids of its own (a lookup join reading buckets anew).
+     */
+    public Plan plan(Snapshot snapshot) {
+        return new Plan(snapshot, splits(snapshot));
+    }
+
+    /**
      * The snapshot this scan reads, or null for a table without snapshots: whatever {@code
      * scan.mode} says, a batch read reads one snapshot whole, the one its position selects or the
      * latest.
