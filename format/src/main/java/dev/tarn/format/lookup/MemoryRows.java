@@ -35,6 +35,7 @@ final class MemoryRows {
     private final LongConsumer release;
     private final RowPages pages;
     private final BinaryRowData probe;
+    private final BinaryRowData other;
 
     private long[] prefixes = new long[0];
     private int[] addresses = new int[0];
@@ -46,6 +47,9 @@ final class MemoryRows {
 
     private boolean keepTombstones;
 
+    /** Entries of both runs that are tombstones. */
+    private int tombstones;
+
     /**
      * @param reserve reserves bytes of the budget for this store; false if they are not there
      * @param release gives back bytes reserved before
@@ -56,6 +60,7 @@ final class MemoryRows {
         this.release = release;
         this.pages = new RowPages(reserve, release);
         this.probe = new BinaryRowData(order.arity());
+        this.other = new BinaryRowData(order.arity());
     }
 
     /** Whether removed keys must be kept as tombstones: older rows may lie on disk. */
@@ -94,11 +99,13 @@ final class MemoryRows {
     boolean remove(BinaryRowData key, long prefix) {
         int at = search(prefixes, addresses, count, prefix, key, probe);
         if (at >= 0) {
+            tombstones += addresses[at] > 0 ? 1 : 0;
             addresses[at] = -Math.abs(addresses[at]);
             return true;
         }
         int asideAt = search(asidePrefixes, asideAddresses, aside, prefix, key, probe);
         if (asideAt >= 0) {
+            tombstones += asideAddresses[asideAt] > 0 ? 1 : 0;
             asideAddresses[asideAt] = -Math.abs(asideAddresses[asideAt]);
             return true;
         }
@@ -146,7 +153,6 @@ final class MemoryRows {
 
     /** Calls {@code out} with every entry's address in index-key order, both runs merged. */
     void forEachInOrder(java.util.function.IntConsumer out) {
-        BinaryRowData other = new BinaryRowData(order.arity());
         int i = 0;
         int j = 0;
         while (i < count || j < aside) {
@@ -173,18 +179,22 @@ final class MemoryRows {
         asideAddresses = new int[0];
         count = 0;
         aside = 0;
+        tombstones = 0;
     }
 
     private boolean replace(int[] runAddresses, int at, BinaryRowData row) {
         int old = Math.abs(runAddresses[at]);
+        boolean revived = runAddresses[at] < 0;
         if (pages.replace(old, row)) {
             runAddresses[at] = old;
+            tombstones -= revived ? 1 : 0;
             return true;
         }
         int moved = pages.allocate(row, live);
         if (moved == 0) {
             return false;
         }
+        tombstones -= revived ? 1 : 0;
         // The allocation may have compacted the pages: read the old address again.
         pages.free(Math.abs(runAddresses[at]));
         runAddresses[at] = moved;
@@ -215,6 +225,7 @@ final class MemoryRows {
         System.arraycopy(asideAddresses, at, asideAddresses, at + 1, aside - at);
         asidePrefixes[at] = prefix;
         asideAddresses[at] = live ? address : -address;
+        tombstones += live ? 0 : 1;
         aside++;
         return true;
     }
@@ -238,40 +249,35 @@ final class MemoryRows {
             prefixes = Arrays.copyOf(prefixes, length);
             addresses = Arrays.copyOf(addresses, length);
         }
-        BinaryRowData other = new BinaryRowData(order.arity());
-        int i = count - 1;
-        int j = aside - 1;
-        for (int w = count + aside - 1; j >= 0; w--) {
-            boolean takeBase =
-                    i >= 0
-                            && order.compare(
-                                            prefixes[i],
-                                            rowAt(addresses[i], probe),
-                                            asidePrefixes[j],
-                                            rowAt(asideAddresses[j], other),
-                                            order.fields())
-                                    > 0;
-            if (takeBase) {
-                prefixes[w] = prefixes[i];
-                addresses[w] = addresses[i--];
-            } else {
-                prefixes[w] = asidePrefixes[j];
-                addresses[w] = asideAddresses[j--];
-            }
+        // From the back: each key kept aside finds its place in the base by a binary search, and
+        // the base entries after it move as one block.
+        int i = count; // base entries [0, i) are not moved yet
+        int w = count + aside;
+        for (int j = aside - 1; j >= 0; j--) {
+            int at = lowerBound(asidePrefixes[j], rowAt(asideAddresses[j], other), i);
+            int moved = i - at;
+            w -= moved;
+            System.arraycopy(prefixes, at, prefixes, w, moved);
+            System.arraycopy(addresses, at, addresses, w, moved);
+            i = at;
+            w--;
+            prefixes[w] = asidePrefixes[j];
+            addresses[w] = asideAddresses[j];
         }
         count += aside;
         aside = 0;
-        if (!keepTombstones) {
-            int w = 0;
+        if (!keepTombstones && tombstones > 0) {
+            int kept = 0;
             for (int r = 0; r < count; r++) {
                 if (addresses[r] > 0) {
-                    prefixes[w] = prefixes[r];
-                    addresses[w++] = addresses[r];
+                    prefixes[kept] = prefixes[r];
+                    addresses[kept++] = addresses[r];
                 } else {
                     pages.free(-addresses[r]);
                 }
             }
-            count = w;
+            count = kept;
+            tombstones = 0;
         }
         return true;
     }
@@ -279,6 +285,27 @@ final class MemoryRows {
     private boolean grow(int entries) {
         long bytes = (long) ENTRY_BYTES * entries;
         return reserve.test(bytes);
+    }
+
+    /** The first base entry among the first {@code n} that does not order before the row. */
+    private int lowerBound(long prefix, BinaryRowData row, int n) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (order.compare(
+                            prefixes[mid],
+                            rowAt(addresses[mid], probe),
+                            prefix,
+                            row,
+                            order.fields())
+                    < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** The index of the key of {@code key} in a run, or {@code -(insertion point) - 1}. */

@@ -36,7 +36,11 @@ import org.apache.flink.types.RowKind;
  */
 final class SpillRun {
 
-    static final int BLOCK_BYTES = 32 * 1024;
+    /**
+     * Payload bytes a block closes at. Small, as LevelDB's: a get that misses the block cache
+     * reads, checks and decodes one block per run, so its cost grows with the block's size.
+     */
+    static final int BLOCK_BYTES = 4 * 1024;
 
     private static final int HEADER = 8;
 
