@@ -59,6 +59,13 @@ final class SpillingBucketStore implements BucketStore {
         budget.register(this);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws UncheckedIOException if a spill this put needs fails, or does not fit {@value
+     *     LookupBudget#DISK_OPTION} (the interface's methods that change the store declare no
+     *     checked exception); its message is that of the IOException it wraps
+     */
     @Override
     public void put(BinaryRowData row) {
         if (row.getArity() != order.arity()) {
@@ -99,8 +106,10 @@ final class SpillingBucketStore implements BucketStore {
      *
      * <p>{@code key} is a row of the store's row type of which only the index-key fields are read;
      * {@code fields} is 1 to the number of index-key fields. Each row given to {@code out} is a
-     * view valid during the call only: the caller copies what it keeps. {@code out} must not call
-     * back into this store's {@code put} or {@code remove}.
+     * view valid during the call only: the caller copies what it keeps, and sets the row kind it
+     * needs (a row's kind byte is as it was put while in memory, INSERT once spilled; index-key
+     * fields must not be null, see {@link IndexOrder}). {@code out} must not call back into this
+     * store's {@code put} or {@code remove}.
      */
     @Override
     public void scan(RowData key, int fields, Consumer<RowData> out) throws IOException {
