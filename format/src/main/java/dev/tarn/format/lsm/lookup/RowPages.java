@@ -15,7 +15,8 @@ import org.apache.flink.table.data.binary.BinarySegmentUtils;
  * pages, each named by an address, a positive int. A row that fits its entry replaces it in place;
  * an entry freed is garbage, which the pages are compacted of, in place, once it is half of them.
  * Each page's memory is reserved from the owner first. Allocation free per row once grown. Not
- * thread-safe.
+ * thread-safe. Public for the lookup join's store of a bucket ({@code dev.tarn.format.lookup}),
+ * which keeps its rows in the same pages.
  */
 public final class RowPages {
 
@@ -32,7 +33,7 @@ public final class RowPages {
     private static final int HEADER = 8;
 
     /** The entries in use, which a compaction moves: their owner's addresses. */
-    interface Live {
+    public interface Live {
         int count();
 
         int address(int i);
@@ -55,13 +56,13 @@ public final class RowPages {
      * @param reserve reserves bytes of the owner's memory; false if they are not there
      * @param release gives back bytes reserved before
      */
-    RowPages(LongPredicate reserve, LongConsumer release) {
+    public RowPages(LongPredicate reserve, LongConsumer release) {
         this.reserve = reserve;
         this.release = release;
     }
 
     /** Points {@code target} at the row of the entry at {@code address}. */
-    BinaryRowData rowAt(int address, BinaryRowData target) {
+    public BinaryRowData rowAt(int address, BinaryRowData target) {
         MemorySegment[] page = pages.get(page(address));
         int offset = offset(address);
         target.pointTo(page, offset + HEADER, page[0].getInt(offset + 4));
@@ -69,7 +70,7 @@ public final class RowPages {
     }
 
     /** Writes {@code row} over the entry at {@code address} if it fits; false if it does not. */
-    boolean replace(int address, BinaryRowData row) {
+    public boolean replace(int address, BinaryRowData row) {
         MemorySegment page = pages.get(page(address))[0];
         int offset = offset(address);
         if (row.getSizeInBytes() > page.getInt(offset)) {
@@ -81,7 +82,7 @@ public final class RowPages {
     }
 
     /** The entry at {@code address} is no longer used. */
-    void free(int address) {
+    public void free(int address) {
         garbage += entryBytes(pages.get(page(address))[0].getInt(offset(address)));
     }
 
@@ -89,7 +90,7 @@ public final class RowPages {
      * Writes a new entry for {@code row}; 0 if its page could not be reserved. May compact the
      * pages first, moving the entries of {@code live}.
      */
-    int allocate(BinaryRowData row, Live live) {
+    public int allocate(BinaryRowData row, Live live) {
         int length = row.getSizeInBytes();
         int bytes = (int) entryBytes(length);
         if (pages.isEmpty() || !fits(pages.size() - 1, position, bytes)) {
@@ -117,7 +118,7 @@ public final class RowPages {
     }
 
     /** Forgets every page; their memory is the owner's to release. */
-    void clear() {
+    public void clear() {
         pages.clear();
         position = 0;
         pageBytes = 0;
