@@ -108,6 +108,20 @@ class TarnLookupJoinStreamingITCase {
     }
 
     @Test
+    void failsNamingTheTableWhenItIsDropped() throws Exception {
+        try (Follower join = new Follower(submit(String.format(JOIN, "", "LEFT JOIN")))) {
+            join.awaitRunning();
+            batch.exec("INSERT INTO db.facts VALUES (1, 1)");
+            assertThat(join.take(1)).containsExactly("+I[1, 1, v1]");
+            batch.exec("DROP TABLE db.customers");
+            Thread.sleep(1500); // a refresh or two find the table gone
+            batch.exec("INSERT INTO db.facts VALUES (2, 1)");
+            assertThat(join.awaitFailure())
+                    .contains("Lookup join on table lake.db.customers cannot follow the table");
+        }
+    }
+
+    @Test
     void retryHintJoinsARowThatArrivesLater() throws Exception {
         String hint =
                 "/*+ LOOKUP('table' = 'd', 'retry-predicate' = 'lookup_miss',"
