@@ -33,7 +33,8 @@ public final class SqlExamples {
                     "06_system_tables.sql",
                     "07_maintenance.sql",
                     "08_catalog.sql",
-                    "09_deletion_vectors.sql");
+                    "09_deletion_vectors.sql",
+                    "10_lookup_join.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =
