@@ -145,12 +145,13 @@ final class LookupStreamBenchmarks {
             for (boolean shuffle : List.of(false, true)) {
                 LookupJoinBenchmark.Variant join =
                         new LookupJoinBenchmark.Variant(system, false, shuffle);
-                long held = heldWhileRunning(join, "");
+                Held held = heldWhileRunning(join, "");
                 out.printf(
-                        "  %-30s %,8.0f MB (%,.0f MB per subtask)%n",
-                        join.label(), held / 1e6, held / 2e6);
+                        "  %-30s heap %,8.0f MB (%,.0f MB per subtask), resident memory %+,.0f"
+                                + " MB%n",
+                        join.label(), held.heap / 1e6, held.heap / 2e6, held.resident / 1e6);
                 if (system.equals("tarn") && shuffle) {
-                    tarnShuffled = held;
+                    tarnShuffled = held.heap;
                 }
             }
         }
@@ -159,10 +160,11 @@ final class LookupStreamBenchmarks {
             long budget = Math.max(1 << 20, tarnShuffled / 2 / 10);
             String option = "'lookup.cache-max-memory-size' = '" + budget + " b'";
             LookupJoinBenchmark.Variant join = new LookupJoinBenchmark.Variant("tarn", false, true);
-            long held = heldWhileRunning(join, option);
+            Held held = heldWhileRunning(join, option);
             out.printf(
-                    "  %-30s %,8.0f MB with %s (%,.0f MB per subtask)%n",
-                    join.label(), held / 1e6, option, held / 2e6);
+                    "  %-30s heap %,8.0f MB (%,.0f MB per subtask), resident memory %+,.0f MB,"
+                            + " with %s%n",
+                    join.label(), held.heap / 1e6, held.heap / 2e6, held.resident / 1e6, option);
             long t0 = System.nanoTime();
             start.runJoin(join, 2, option);
             start.checkJoin(false);
@@ -172,18 +174,39 @@ final class LookupStreamBenchmarks {
         }
     }
 
-    /** Heap after a GC once {@value #MEMORY_ROWS} rows were joined, over the heap before. */
-    private long heldWhileRunning(LookupJoinBenchmark.Variant join, String dimOptions)
+    /**
+     * What a join holds once {@value #MEMORY_ROWS} rows were joined, over what this JVM held
+     * before: heap after a GC, and resident memory (where native stores such as RocksDB show).
+     */
+    private record Held(long heap, long resident) {}
+
+    private Held heldWhileRunning(LookupJoinBenchmark.Variant join, String dimOptions)
             throws Exception {
         long before = heapAfterGc();
+        long residentBefore = residentBytes();
         Arrivals arrivals = ArrivalSinkFactory.expect(LookupJoinBenchmark.SINK, MEMORY_ROWS, false);
         TableEnvironment env = endlessJoinEnv(join.system(), 2);
         try (StreamingJob job =
                 StreamingJob.start(
                         env, LookupJoinBenchmark.join(join, start.table(), dimOptions))) {
             awaitOrFail(job, arrivals, () -> arrivals.total() >= MEMORY_ROWS, join.label());
-            return heapAfterGc() - before;
+            return new Held(heapAfterGc() - before, residentBytes() - residentBefore);
         }
+    }
+
+    /** This process's resident memory (VmRSS), or 0 where /proc does not tell it. */
+    private static long residentBytes() {
+        try {
+            for (String line :
+                    java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            // Not Linux: the heap figure stands alone.
+        }
+        return 0;
     }
 
     private static long heapAfterGc() {
@@ -232,7 +255,7 @@ final class LookupStreamBenchmarks {
                         + lake.table(FRESH_TABLE)
                         + " (id BIGINT NOT NULL, name STRING, tier INT, score DOUBLE,"
                         + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')");
-        int commits = (int) (FRESH_KEYS / KEYS_PER_COMMIT);
+        int commits = commits();
         Arrivals arrivals = ArrivalSinkFactory.expect(FRESH_SINK, Long.MAX_VALUE, true);
         long[] published = new long[commits + 1];
         Random gaps = new Random(42);
@@ -253,8 +276,8 @@ final class LookupStreamBenchmarks {
                 awaitOrFail(job, arrivals, () -> arrivals.firstArrival(0) != null, label);
                 for (int batch = 1; batch <= commits; batch++) {
                     Thread.sleep(150 + gaps.nextInt(101));
-                    for (int n = 0; n < KEYS_PER_COMMIT; n++) {
-                        writer.write(row((batch - 1L) * KEYS_PER_COMMIT + n + 1, batch));
+                    for (long id : idsOf(batch)) {
+                        writer.write(row(id, batch));
                     }
                     writer.commit();
                     published[batch] = System.nanoTime();
@@ -271,6 +294,24 @@ final class LookupStreamBenchmarks {
             seconds.add((arrivals.firstArrival(batch) - published[batch]) / 1e9);
         }
         return FreshnessBenchmark.Freshness.of(seconds);
+    }
+
+    /**
+     * The ids commit {@code batch} (from 1) gives its tier: no two commits share one, so a join
+     * that applies several commits at once (or only the latest of them) still joins each commit's
+     * tier, and every commit is measured.
+     */
+    static List<Long> idsOf(int batch) {
+        List<Long> ids = new ArrayList<>();
+        for (int n = 0; n < KEYS_PER_COMMIT; n++) {
+            ids.add((batch - 1L) * KEYS_PER_COMMIT + n + 1);
+        }
+        return ids;
+    }
+
+    /** Commits of a freshness run: each key of the table gets a new tier once. */
+    static int commits() {
+        return (int) (FRESH_KEYS / KEYS_PER_COMMIT);
     }
 
     private static GenericRowData row(long id, int tier) {
