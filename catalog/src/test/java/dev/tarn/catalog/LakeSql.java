@@ -3,9 +3,13 @@ package dev.tarn.catalog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.functions.UserDefinedFunction;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -28,6 +32,16 @@ final class LakeSql {
     static MiniClusterExtension miniCluster() {
         return new MiniClusterExtension(
                 new MiniClusterResourceConfiguration.Builder()
+                        .setNumberTaskManagers(1)
+                        .setNumberSlotsPerTaskManager(2)
+                        .build());
+    }
+
+    /** As {@link #miniCluster()}, reporting every metric of its jobs to {@code reporter}. */
+    static MiniClusterExtension miniCluster(InMemoryReporter reporter) {
+        return new MiniClusterExtension(
+                new MiniClusterResourceConfiguration.Builder()
+                        .setConfiguration(reporter.addToConfiguration(new Configuration()))
                         .setNumberTaskManagers(1)
                         .setNumberSlotsPerTaskManager(2)
                         .build());
@@ -102,8 +116,15 @@ final class LakeSql {
 
     /** The rows of a query as Flink prints them ({@code +I[1, a]}), in arrival order. */
     List<String> query(String sql) throws Exception {
+        return query(sql, new ArrayList<>());
+    }
+
+    /** As {@link #query(String)}, adding the id of the query's job to {@code jobs}. */
+    List<String> query(String sql, List<JobID> jobs) throws Exception {
         List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = env.executeSql(sql).collect()) {
+        TableResult result = env.executeSql(sql);
+        result.getJobClient().ifPresent(c -> jobs.add(c.getJobID()));
+        try (CloseableIterator<Row> it = result.collect()) {
             it.forEachRemaining(r -> rows.add(r.toString()));
         }
         return rows;

@@ -43,5 +43,40 @@ public final class TarnConnectorOptions {
                     FactoryUtil.WATERMARK_ALIGNMENT_UPDATE_INTERVAL,
                     FactoryUtil.SOURCE_IDLE_TIMEOUT);
 
+    /**
+     * Whether a lookup join asks the table asynchronously (Paimon's key): the join then has several
+     * lookups of one subtask in flight, each answered on a thread of its own.
+     */
+    public static final ConfigOption<Boolean> LOOKUP_ASYNC =
+            ConfigOptions.key("lookup.async")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "A lookup join against the table looks rows up asynchronously, on"
+                                    + " 'lookup.async-thread-number' threads per subtask (false:"
+                                    + " on the task thread). Flink's LOOKUP hint chooses ordered"
+                                    + " or unordered output.");
+
+    /**
+     * The most threads {@link #LOOKUP_ASYNC_THREAD_NUMBER} may ask for: each is a thread of the
+     * task manager, and more than a thousand per subtask is a typo, not a tuning.
+     */
+    public static final int MAX_LOOKUP_ASYNC_THREADS = 1024;
+
+    /** The threads of one subtask that answer asynchronous lookups (Paimon's key and default). */
+    public static final ConfigOption<Integer> LOOKUP_ASYNC_THREAD_NUMBER =
+            ConfigOptions.key("lookup.async-thread-number")
+                    .intType()
+                    .defaultValue(16)
+                    .withDescription(
+                            "Threads of one lookup-join subtask that answer lookups when"
+                                    + " 'lookup.async' is true (1 to "
+                                    + MAX_LOOKUP_ASYNC_THREADS
+                                    + ").");
+
+    /** The options of a lookup join against the table, which it does not store. */
+    public static final List<ConfigOption<?>> LOOKUP =
+            List.of(LOOKUP_ASYNC, LOOKUP_ASYNC_THREAD_NUMBER);
+
     private TarnConnectorOptions() {}
 }

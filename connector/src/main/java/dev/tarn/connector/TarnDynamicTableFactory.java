@@ -1,5 +1,6 @@
 package dev.tarn.connector;
 
+import dev.tarn.connector.lookup.LookupSettings;
 import dev.tarn.connector.sink.TarnTableSink;
 import dev.tarn.connector.source.TarnAuditLogTableSource;
 import dev.tarn.connector.source.TarnMetadataTableSource;
@@ -110,6 +111,7 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options = new HashSet<>(TableOptions.all());
         options.addAll(TarnConnectorOptions.WATERMARK);
+        options.addAll(TarnConnectorOptions.LOOKUP);
         options.add(TarnConnectorOptions.SYSTEM_TABLE);
         return options;
     }
@@ -123,7 +125,11 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         if (system != null) {
             return systemTableSource(context, system, streaming);
         }
-        return new TarnTableSource(load(context), streaming);
+        Table table = load(context);
+        return new TarnTableSource(
+                table,
+                streaming,
+                LookupSettings.of(table.name(), context.getCatalogTable().getOptions()));
     }
 
     @Override
@@ -184,6 +190,8 @@ public class TarnDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         String path = options.remove(TarnConnectorOptions.PATH.key());
         options.remove(FactoryUtil.CONNECTOR.key());
         boolean system = options.remove(TarnConnectorOptions.SYSTEM_TABLE.key()) != null;
+        // Lookup options are the connector's (read by createDynamicTableSource), not the table's.
+        TarnConnectorOptions.LOOKUP.forEach(o -> options.remove(o.key()));
         watermarkOptions(name, options);
         Path location;
         if (path != null && !path.isBlank()) {

@@ -3,6 +3,8 @@ package dev.tarn.format;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.lookup.LookupSpec;
+import dev.tarn.format.lookup.TableLookup;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.predicate.Predicate;
@@ -249,6 +251,11 @@ public final class Table implements Serializable {
      */
     public StreamScan newStreamScan(@Nullable Predicate filter) {
         return new StreamScan(context, filter);
+    }
+
+    /** A lookup join's view of this table's current rows (issue 26). Call open() before get(). */
+    public TableLookup newLookup(LookupSpec spec) {
+        return new TableLookup(this, context, spec);
     }
 
     public TableScan newScan() {

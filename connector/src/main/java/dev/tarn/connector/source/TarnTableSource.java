@@ -1,5 +1,7 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.connector.lookup.LookupSettings;
+import dev.tarn.connector.lookup.TarnLookupJoin;
 import dev.tarn.format.Table;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.read.Split;
@@ -20,10 +22,12 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.source.DataStreamScanProvider;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLookupCustomShuffle;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsSourceWatermark;
 import org.apache.flink.table.connector.source.abilities.SupportsStatisticReport;
@@ -52,9 +56,15 @@ import org.apache.flink.types.RowKind;
  * (the planner's default) an idle reader stalls the windows, and per split (FLIP-27) each
  * snapshot's split of a bucket would start from nothing and end before a periodic watermark is
  * emitted.
+ *
+ * <p>As the right side of a lookup join ({@code FOR SYSTEM_TIME AS OF}) it hands the planner {@link
+ * TarnLookupJoin}'s functions, over the same projection and filters; with the LOOKUP hint's {@code
+ * 'shuffle' = 'true'} the planner routes facts by bucket, and each subtask holds its buckets only.
  */
 public final class TarnTableSource
         implements ScanTableSource,
+                LookupTableSource,
+                SupportsLookupCustomShuffle,
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
@@ -64,11 +74,18 @@ public final class TarnTableSource
 
     private final Table table;
     private final boolean streaming;
+    private final LookupSettings lookupSettings;
     private RowType readType;
     private final List<Predicate> filters = new ArrayList<>();
     private long limit = Long.MAX_VALUE;
     @Nullable private WatermarkStrategy<RowData> watermarkStrategy;
     private boolean sourceWatermark;
+
+    /**
+     * The join keys of the last lookup provider made, which the planner asks {@link
+     * #getPartitioner} to route by right after; null before one is made.
+     */
+    @Nullable private List<String> lookupKeys;
 
     /** Whether the read completes upserts: its start is read from the table once, when asked. */
     @Nullable private Boolean completesChangelog;
@@ -77,9 +94,36 @@ public final class TarnTableSource
      * @param streaming whether the query runs in streaming mode, where the read follows the table
      */
     public TarnTableSource(Table table, boolean streaming) {
+        this(table, streaming, LookupSettings.DEFAULT);
+    }
+
+    /**
+     * @param streaming whether the query runs in streaming mode, where the read follows the table
+     * @param lookupSettings how a lookup join against the table looks rows up
+     */
+    public TarnTableSource(Table table, boolean streaming, LookupSettings lookupSettings) {
         this.table = table;
         this.streaming = streaming;
+        this.lookupSettings = lookupSettings;
         this.readType = table.schema().rowType();
+    }
+
+    @Override
+    public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+        List<String> keys = TarnLookupJoin.joinKeys(table.name(), readType, context.getKeys());
+        lookupKeys = keys;
+        // The planner applies our partitioner when it prefers a custom shuffle and we offer one.
+        boolean shuffled =
+                context.preferCustomShuffle()
+                        && TarnLookupJoin.partitioner(table, keys).isPresent();
+        return TarnLookupJoin.provider(table, readType, filter(), keys, shuffled, lookupSettings);
+    }
+
+    @Override
+    public Optional<InputDataPartitioner> getPartitioner() {
+        return lookupKeys == null
+                ? Optional.empty()
+                : TarnLookupJoin.partitioner(table, lookupKeys);
     }
 
     private TarnSource.Mode mode() {
@@ -283,7 +327,8 @@ public final class TarnTableSource
 
     @Override
     public DynamicTableSource copy() {
-        TarnTableSource copy = new TarnTableSource(table, streaming);
+        TarnTableSource copy = new TarnTableSource(table, streaming, lookupSettings);
+        copy.lookupKeys = lookupKeys;
         copy.readType = readType;
         copy.filters.addAll(filters);
         copy.limit = limit;

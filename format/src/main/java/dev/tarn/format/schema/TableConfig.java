@@ -20,6 +20,7 @@ import org.apache.flink.configuration.Configuration;
  *
  * @param decodeThreads the threads of one source subtask that open and decode a read's files, batch
  *     or streaming ({@code read.decode-threads})
+ * @param lookup how a lookup join caches the table ({@code lookup.*})
  */
 public record TableConfig(
         int bucket,
@@ -33,7 +34,25 @@ public record TableConfig(
         StreamConfig stream,
         Lifecycle lifecycle,
         CompactionOptions.Settings compaction,
-        int decodeThreads) {
+        int decodeThreads,
+        Lookup lookup) {
+
+    /**
+     * How a lookup join caches the rows of the buckets it holds. Its memory is {@link
+     * Memory#lookupCacheSize}, shared with the {@code lookup} producer's writers' option.
+     *
+     * @param cache {@code lookup.cache}
+     * @param maxDiskBytes local disk it may fill beyond memory ({@code lookup.cache-max-disk-size};
+     *     {@link Long#MAX_VALUE} if unset)
+     */
+    public record Lookup(Cache cache, long maxDiskBytes) {
+
+        /** {@code lookup.cache}: both values keep rows in memory, then on local disk. */
+        public enum Cache {
+            AUTO,
+            FULL
+        }
+    }
 
     /**
      * How data files are compressed ({@code file.compression}; changelog files: {@code
@@ -199,7 +218,8 @@ public record TableConfig(
                 StreamConfig.of(table, conf),
                 RetentionOptions.read(table, conf),
                 CompactionOptions.settings(table, conf),
-                ReadOptions.decodeThreads(table, conf));
+                ReadOptions.decodeThreads(table, conf),
+                LookupOptions.read(table, conf));
     }
 
     private static FileCompression compression(

@@ -243,6 +243,7 @@ public final class TableOptions {
         CommitLockOptions.all().forEach(o -> scoped.add(TableOption.perQuery(o)));
         scoped.addAll(StreamReadOptions.scoped());
         scoped.addAll(ReadOptions.scoped());
+        scoped.addAll(LookupOptions.scoped());
         return scoped;
     }
 

@@ -1,0 +1,346 @@
+package dev.tarn.format.lookup;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.bucket.BucketChannels;
+import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.StreamScan;
+import dev.tarn.format.schema.MergeEngine;
+import dev.tarn.format.schema.TableConfig;
+import dev.tarn.format.schema.TableSchema.TableKind;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.SnapshotManager;
+import dev.tarn.format.table.TableContext;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+
+/**
+ * A lookup join's view of a table's current rows (issue 26): the rows of the buckets it holds
+ * ({@link LookupSpec#subtask}), as of the snapshot it applied last, indexed by the join columns
+ * ({@link LookupLayout}). {@link #refresh} applies each later snapshot's changes where they are
+ * rows ({@link BucketLoader}); where they are not, it reloads the buckets they touch. Always: every
+ * held bucket answers from one applied snapshot, and {@link #get} sees a bucket before or after a
+ * snapshot's changes, never half of them.
+ */
+public final class TableLookup implements Closeable {
+
+    private final Table table;
+    private final TableContext context;
+    private final LookupSpec spec;
+    private final LookupLayout layout;
+    private final BucketLoader loader;
+    private final RowData.FieldGetter[] keyGetters;
+    private final RowData.FieldGetter[] projectionGetters;
+
+    /** Whether a key's rows are all in the bucket its join columns route to. */
+    private final boolean routed;
+
+    private final ThreadLocal<LookupShuffle> locators;
+    private final Map<BucketId, HeldBucket> buckets = new ConcurrentHashMap<>();
+    @Nullable private StreamScan changes;
+    private volatile boolean opened;
+    private volatile long snapshotId = -1;
+    private long appliedTime;
+
+    /** Made by {@link Table#newLookup}; {@code context} is {@code table}'s. */
+    public TableLookup(Table table, TableContext context, LookupSpec spec) {
+        this.table = table;
+        this.context = context;
+        this.spec = spec;
+        this.layout = new LookupLayout(table.name(), table.schema(), spec);
+        boolean keepFirst =
+                table.kind() == TableKind.PRIMARY_KEY
+                        && table.config().lsm().mergeEngine() == MergeEngine.FIRST_ROW;
+        this.loader =
+                new BucketLoader(
+                        table,
+                        layout,
+                        () ->
+                                new HeldBucket(
+                                        layout,
+                                        RowFilter.of(spec.filter(), layout.readPosition),
+                                        keepFirst,
+                                        SortedMapBucketStore::new),
+                        spec.filter());
+        this.keyGetters = new RowData.FieldGetter[spec.joinKeys().size()];
+        for (int i = 0; i < keyGetters.length; i++) {
+            keyGetters[i] =
+                    RowData.createFieldGetter(table.schema().fieldType(spec.joinKeys().get(i)), i);
+        }
+        this.projectionGetters = new RowData.FieldGetter[layout.projected];
+        for (int i = 0; i < projectionGetters.length; i++) {
+            projectionGetters[i] = RowData.createFieldGetter(layout.storeType.getTypeAt(i), i);
+        }
+        int totalBuckets = table.config().bucket();
+        this.routed =
+                totalBuckets > 0 && LookupShuffle.determinesBucket(table.schema(), spec.joinKeys());
+        this.locators =
+                ThreadLocal.withInitial(
+                        () -> new LookupShuffle(table.schema(), totalBuckets, spec.joinKeys()));
+    }
+
+    /**
+     * Loads the held buckets' current rows as of the latest snapshot (empty if none), the buckets
+     * read in parallel on {@code read.decode-threads} threads.
+     */
+    public void open() throws IOException {
+        OptionalLong latest = context.snapshotManager().latestId();
+        if (latest.isPresent()) {
+            reloadAll(context.snapshotManager().snapshot(latest.getAsLong()));
+        }
+        opened = true;
+    }
+
+    /**
+     * Rows whose join-key columns equal {@code key}'s fields (one field per join key, in spec
+     * order, of the column's type). Rows are of the projection's type and owned by the caller
+     * (copies). Empty if none or if a key field is null. Thread-safe: several threads may call it,
+     * and {@link #refresh} may run meanwhile on another thread.
+     */
+    public List<RowData> get(RowData key) throws IOException {
+        if (!opened) {
+            throw new IllegalStateException(
+                    "The lookup of table " + table.name() + " is not open: call open() first");
+        }
+        for (int i = 0; i < keyGetters.length; i++) {
+            if (key.isNullAt(i)) {
+                return List.of();
+            }
+        }
+        GenericRowData probe = layout.probe(key, keyGetters);
+        List<RowData> out = new ArrayList<>(1);
+        Consumer<RowData> collect = row -> out.add(project(row));
+        if (routed) {
+            scan(locators.get().bucketOf(key), probe, collect);
+        } else {
+            for (BucketId id : buckets.keySet()) {
+                scan(id, probe, collect);
+            }
+        }
+        return out;
+    }
+
+    /** Scans the bucket held as {@code id}, again if a reload replaced it meanwhile. */
+    private void scan(BucketId id, RowData probe, Consumer<RowData> out) throws IOException {
+        for (HeldBucket bucket = buckets.get(id); bucket != null; bucket = buckets.get(id)) {
+            bucket.lock.readLock().lock();
+            try {
+                if (bucket.scan(probe, out)) {
+                    return;
+                }
+            } finally {
+                bucket.lock.readLock().unlock();
+            }
+        }
+    }
+
+    private RowData project(RowData stored) {
+        BinaryRowData owned = ((BinaryRowData) stored).copy();
+        if (projectionGetters.length == owned.getArity()) {
+            return owned;
+        }
+        GenericRowData row = new GenericRowData(projectionGetters.length);
+        for (int i = 0; i < projectionGetters.length; i++) {
+            row.setField(i, projectionGetters[i].getFieldOrNull(owned));
+        }
+        return row;
+    }
+
+    /**
+     * Applies every snapshot published since the applied one, incrementally (each commit's changes,
+     * not a reload), and returns the snapshot id now applied (-1 if the table has none). A snapshot
+     * that expired before it was applied makes it reload. Call it from one thread at a time.
+     *
+     * @throws IllegalStateException naming the table and the snapshot ids if the table was rolled
+     *     back below the applied snapshot, or dropped
+     */
+    public long refresh() throws IOException {
+        if (!opened) {
+            throw new IllegalStateException(
+                    "The lookup of table " + table.name() + " is not open: call open() first");
+        }
+        checkNotDropped();
+        SnapshotManager snapshots = context.snapshotManager();
+        OptionalLong latest = snapshots.latestId();
+        long applied = snapshotId;
+        if (applied >= 0) {
+            checkNotRolledBack(applied, latest);
+        }
+        if (latest.isEmpty()) {
+            return -1;
+        }
+        for (long id = applied + 1; id <= latest.getAsLong(); id++) {
+            if (!snapshots.exists(id)) {
+                // Expired before this lookup got to it: its changes are lost, read the table anew.
+                reloadAll(snapshots.snapshot(latest.getAsLong()));
+                return snapshotId;
+            }
+            apply(snapshots.snapshot(id));
+        }
+        return snapshotId;
+    }
+
+    private void checkNotDropped() throws IOException {
+        if (!context.io().exists(context.schemaManager().path(table.schema().id()))) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Table %s was dropped or renamed under a lookup join that had applied"
+                                    + " its snapshot %d (its schema file is gone from %s); restart"
+                                    + " the join on the table's current name",
+                            table.name(), snapshotId, table.location()));
+        }
+    }
+
+    private void checkNotRolledBack(long applied, OptionalLong latest) {
+        SnapshotManager snapshots = context.snapshotManager();
+        boolean below = latest.isEmpty() || latest.getAsLong() < applied;
+        boolean replaced =
+                !below
+                        && snapshots.exists(applied)
+                        && snapshots.snapshot(applied).commit().timeMillis() != appliedTime;
+        if (below || replaced) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Table %s was rolled back under a lookup join: the join applied"
+                                    + " snapshot %d, the table's latest is now %s%s. Restart the"
+                                    + " join to read the table as it is",
+                            table.name(),
+                            applied,
+                            latest.isEmpty() ? "none" : String.valueOf(latest.getAsLong()),
+                            replaced ? " and snapshot " + applied + " was committed anew" : ""));
+        }
+    }
+
+    /** Applies one snapshot: its changes where they are rows, else a reload of what it touched. */
+    private void apply(Snapshot snapshot) throws IOException {
+        Set<BucketId> reload = new HashSet<>();
+        Snapshot.CommitKind kind = snapshot.commit().kind();
+        if (kind != Snapshot.CommitKind.COMPACT) {
+            // An overwrite replaces files, and a change that deletes a file other than by
+            // compaction is one too; where changes are not rows, every touched bucket is read anew.
+            for (ManifestEntry e : context.snapshotReader().delta(snapshot).entries()) {
+                boolean replaces =
+                        kind == Snapshot.CommitKind.OVERWRITE
+                                || e.kind() == ManifestEntry.FileKind.DELETE
+                                || !changesAreRows();
+                if (replaces && holds(e.bucketId())) {
+                    reload.add(e.bucketId());
+                }
+            }
+        }
+        if (changesAreRows() && kind != Snapshot.CommitKind.OVERWRITE) {
+            if (changes == null) {
+                changes = table.newStreamScan(spec.filter());
+            }
+            Map<BucketId, List<Split>> splits = new LinkedHashMap<>();
+            for (Split split :
+                    changes.changes(snapshot.id())
+                            .map(StreamScan.Changes::splits)
+                            .orElse(List.of())) {
+                BucketId id = new BucketId(split.partition(), split.bucket());
+                if (holds(id) && !reload.contains(id)) {
+                    splits.computeIfAbsent(id, b -> new ArrayList<>()).add(split);
+                }
+            }
+            for (Map.Entry<BucketId, List<Split>> e : splits.entrySet()) {
+                List<RowData> rows = loader.readChanges(e.getValue());
+                HeldBucket bucket = buckets.computeIfAbsent(e.getKey(), b -> loader.newBucket());
+                bucket.lock.writeLock().lock();
+                try {
+                    for (RowData row : rows) {
+                        bucket.apply(row);
+                    }
+                } finally {
+                    bucket.lock.writeLock().unlock();
+                }
+            }
+        }
+        if (!reload.isEmpty()) {
+            install(loader.load(snapshot.id(), this::holds, reload), reload);
+        }
+        applied(snapshot);
+    }
+
+    /**
+     * Whether each snapshot's changes are the changes of rows, in the order a bucket's reader
+     * returns them: an append table's new rows, a changelog its writers computed, or a key's newest
+     * version where that is its row ({@link TableConfig.Lsm#newestVersionIsRow}). The same
+     * condition under which a streaming read can follow the table.
+     */
+    private boolean changesAreRows() {
+        TableConfig config = table.config();
+        return table.kind() == TableKind.APPEND
+                || config.stream().changelogProducer().computesRowChanges()
+                || config.lsm().newestVersionIsRow();
+    }
+
+    private void reloadAll(Snapshot snapshot) throws IOException {
+        Map<BucketId, HeldBucket> loaded = loader.load(snapshot.id(), this::holds, null);
+        Set<BucketId> all = new HashSet<>(buckets.keySet());
+        all.addAll(loaded.keySet());
+        install(loaded, all);
+        applied(snapshot);
+    }
+
+    /** Replaces the buckets {@code replaced} by those {@code loaded} (absent ones: now empty). */
+    private void install(Map<BucketId, HeldBucket> loaded, Set<BucketId> replaced)
+            throws IOException {
+        for (BucketId id : replaced) {
+            HeldBucket fresh = loaded.get(id);
+            HeldBucket old = fresh == null ? buckets.remove(id) : buckets.put(id, fresh);
+            if (old != null) {
+                old.lock.writeLock().lock();
+                try {
+                    old.close();
+                } finally {
+                    old.lock.writeLock().unlock();
+                }
+            }
+        }
+    }
+
+    private void applied(Snapshot snapshot) {
+        appliedTime = snapshot.commit().timeMillis();
+        snapshotId = snapshot.id();
+    }
+
+    private boolean holds(BucketId id) {
+        return spec.subtasks() == 1
+                || BucketChannels.channel(id.partition(), id.bucket(), spec.subtasks())
+                        == spec.subtask();
+    }
+
+    /** The snapshot whose rows {@link #get} answers from, -1 before the first. */
+    public long snapshotId() {
+        return snapshotId;
+    }
+
+    /** Bytes held in memory now (for metrics and the benchmark). */
+    public long memoryBytes() {
+        return buckets.values().stream().mapToLong(HeldBucket::memoryBytes).sum();
+    }
+
+    /** Bytes held on local disk now. */
+    public long diskBytes() {
+        return buckets.values().stream().mapToLong(HeldBucket::diskBytes).sum();
+    }
+
+    @Override
+    public void close() throws IOException {
+        install(Map.of(), new HashSet<>(buckets.keySet()));
+    }
+}
