@@ -93,6 +93,9 @@ final class LookupJoinPipelines {
                     }
                 });
         for (int p : parallelisms.stream().sorted().toList()) {
+            if (medians.get(name(variants(List.of("tarn")).get(0)) + "@" + p) == null) {
+                continue;
+            }
             out.printf("%nLookup-join ratios at parallelism %d (medians):%n", p);
             Measurement ceiling = medians.get(Pipeline.CEILING + "@" + p);
             for (LookupJoinBenchmark.Variant tarn : variants(List.of("tarn"))) {
