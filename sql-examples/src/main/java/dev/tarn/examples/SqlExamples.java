@@ -32,7 +32,8 @@ public final class SqlExamples {
                     "05_changes.sql",
                     "06_system_tables.sql",
                     "07_maintenance.sql",
-                    "08_catalog.sql");
+                    "08_catalog.sql",
+                    "09_lookup_join.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =
