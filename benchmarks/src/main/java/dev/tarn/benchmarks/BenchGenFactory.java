@@ -3,6 +3,7 @@ package dev.tarn.benchmarks;
 import java.util.Arrays;
 import java.util.Set;
 import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
@@ -41,6 +42,13 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
      */
     static final ConfigOption<Long> KEYS = ConfigOptions.key("keys").longType().defaultValue(0L);
 
+    /**
+     * Rows per second of the whole source (its subtasks share it), 0 for as fast as it can: a
+     * freshness benchmark's facts keep arriving at a steady pace instead of taking every core.
+     */
+    static final ConfigOption<Long> ROWS_PER_SECOND =
+            ConfigOptions.key("rows-per-second").longType().defaultValue(0L);
+
     @Override
     public String factoryIdentifier() {
         return "bench-datagen";
@@ -53,7 +61,7 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(KEYS);
+        return Set.of(KEYS, ROWS_PER_SECOND);
     }
 
     @Override
@@ -62,10 +70,18 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
         helper.validate();
         long rows = helper.getOptions().get(ROWS);
         RowType type = (RowType) context.getPhysicalRowDataType().getLogicalType();
-        return new Source(rows, helper.getOptions().get(KEYS), type);
+        long rate = helper.getOptions().get(ROWS_PER_SECOND);
+        if (rate < 0) {
+            throw new IllegalArgumentException(
+                    "Invalid bench-datagen option 'rows-per-second' = "
+                            + rate
+                            + ": expected 0 (unlimited) or a positive rate");
+        }
+        return new Source(rows, helper.getOptions().get(KEYS), rate, type);
     }
 
-    private record Source(long rows, long keys, RowType type) implements ScanTableSource {
+    private record Source(long rows, long keys, long rowsPerSecond, RowType type)
+            implements ScanTableSource {
         @Override
         public ChangelogMode getChangelogMode() {
             return ChangelogMode.insertOnly();
@@ -75,7 +91,12 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
         public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
             return SourceProvider.of(
                     new DataGeneratorSource<>(
-                            new Rows(rows, keys), rows, InternalTypeInfo.of(type)));
+                            new Rows(rows, keys),
+                            rows,
+                            rowsPerSecond > 0
+                                    ? RateLimiterStrategy.perSecond(rowsPerSecond)
+                                    : RateLimiterStrategy.noOp(),
+                            InternalTypeInfo.of(type)));
         }
 
         @Override
@@ -201,13 +222,22 @@ public final class BenchGenFactory implements DynamicTableSourceFactory {
             long h = mix(i);
             return GenericRowData.of(
                     id(i),
-                    (int) Math.floorMod(h, 1000),
+                    kOfHash(h),
                     StringData.fromString(text(h)),
                     StringData.fromString(text(mix(h))),
                     (h >>> 11) * 0x1.0p-53 * 1000,
                     (int) (h >>> 40) & 0xFFFF,
                     TimestampData.fromEpochMillis(1_764_000_000_000L + i * 10),
                     (h & 1) == 0);
+        }
+
+        /** Column k of row i, cheaper than the whole row: uniform over 0..999. */
+        int k(long i) {
+            return kOfHash(mix(i));
+        }
+
+        private static int kOfHash(long h) {
+            return (int) Math.floorMod(h, 1000);
         }
 
         private static String text(long h) {

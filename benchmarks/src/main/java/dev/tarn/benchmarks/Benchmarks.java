@@ -32,7 +32,11 @@ import javax.annotation.Nullable;
  * [--rows N] [--runs R]} runs the full scan of {@link SchemaScanBenchmark} instead: files of three
  * schema versions against one. {@code --deletion-vectors} runs the streaming upserts into tables
  * with and without deletion vectors and their full and filtered scans instead ({@link
- * DeletionVectorPipelines}), at parallelism 2 unless {@code --parallelism} says otherwise.
+ * DeletionVectorPipelines}), at parallelism 2 unless {@code --parallelism} says otherwise. {@code
+ * --lookup-join [--lookup-keys K] [--lookup-start-keys S]} runs the lookup joins of {@code --rows}
+ * facts against a table of K keys (1,000,000 by default; {@link LookupJoinPipelines}), then their
+ * start-up, memory and freshness against a table of S keys (10,000,000; {@link
+ * LookupStreamBenchmarks}).
  */
 public final class Benchmarks {
 
@@ -52,7 +56,10 @@ public final class Benchmarks {
                     "streaming-read",
                     "cold",
                     "probe",
-                    "schema-scan");
+                    "schema-scan",
+                    "lookup-join",
+                    "lookup-keys",
+                    "lookup-start-keys");
 
     public static void main(String[] args) {
         try {
@@ -110,6 +117,11 @@ public final class Benchmarks {
             primaryKey(setup);
         } else if (flags.containsKey("deletion-vectors")) {
             deletionVectors(setup);
+        } else if (flags.containsKey("lookup-join")) {
+            lookupJoin(
+                    setup,
+                    Long.parseLong(flags.getOrDefault("lookup-keys", "1000000")),
+                    Long.parseLong(flags.getOrDefault("lookup-start-keys", "10000000")));
         } else {
             append(setup);
         }
@@ -260,6 +272,80 @@ public final class Benchmarks {
         Rounds.print(DeletionVectorPipelines.sections(pk, setup.parallelisms), results, System.out);
         DeletionVectorPipelines.printRatios(results, System.out);
         DeletionVectorPipelines.printFreshness(pk, setup.warehouse, pipelines, System.out);
+    }
+
+    /**
+     * The lookup-join issue's figures: throughput of lookup joins of {@code rows} facts against
+     * {@code dimKeys} keys ({@link LookupJoinPipelines}), then start-up, memory and freshness
+     * ({@link LookupStreamBenchmarks}) against a table of {@code startKeys} keys. A system whose
+     * planner refuses the join is reported and left out. An {@code --only} text that names some of
+     * {@code start-up}, {@code memory} and {@code freshness} (e.g. {@code start-up,memory}) runs
+     * those parts alone; other texts keep the throughput pipelines whose name holds them, and skip
+     * the other parts.
+     */
+    private static void lookupJoin(Setup setup, long dimKeys, long startKeys) throws Exception {
+        int keyMultiple = setup.parallelisms.stream().reduce(1, Benchmarks::lcm);
+        LookupJoinBenchmark bench =
+                new LookupJoinBenchmark(
+                        setup.rows, dimKeys, keyMultiple, setup.warehouse, setup.sizes);
+        System.out.printf(
+                "Lookup-join benchmarks: %,d facts against %,d keys in 4 buckets, %s%n",
+                setup.rows, dimKeys, setup.describe());
+        int writers = Collections.max(setup.parallelisms);
+        List<String> systems = new ArrayList<>();
+        for (String system : setup.paimon ? List.of("tarn", "paimon") : List.of("tarn")) {
+            long t0 = System.nanoTime();
+            bench.writeDimension(system, writers);
+            System.out.printf(
+                    "  %s: dimension of %,d keys written in %.1f s%n",
+                    system, dimKeys, (System.nanoTime() - t0) / 1e9);
+            java.util.Optional<String> refusal = bench.refusal(system);
+            if (refusal.isPresent()) {
+                System.out.printf("  %s: not measured, %s%n", system, refusal.get());
+            } else {
+                systems.add(system);
+            }
+        }
+        List<String> streamSections = List.of("start-up", "memory", "freshness");
+        if (setup.only == null || streamSections.stream().noneMatch(setup.only::contains)) {
+            lookupThroughput(setup, bench, systems, keyMultiple);
+        }
+        LookupJoinBenchmark start =
+                new LookupJoinBenchmark(
+                        "dim_start",
+                        setup.rows,
+                        startKeys,
+                        lcm(keyMultiple, 2),
+                        setup.warehouse,
+                        setup.sizes);
+        new LookupStreamBenchmarks(start, setup.warehouse, systems, System.out)
+                .run(
+                        setup.runs,
+                        streamSections.stream()
+                                .filter(s -> setup.only == null || setup.only.contains(s))
+                                .toList());
+    }
+
+    /** The throughput pipelines of {@link LookupJoinPipelines}: warm-up, rounds, report. */
+    private static void lookupThroughput(
+            Setup setup, LookupJoinBenchmark bench, List<String> systems, int keyMultiple)
+            throws Exception {
+        if (!setup.cold) {
+            LookupJoinBenchmark warmup =
+                    new LookupJoinBenchmark(
+                            Math.min(setup.rows, 500_000),
+                            bench.dimKeys(),
+                            keyMultiple,
+                            setup.warehouse,
+                            setup.sizes);
+            Rounds.warmUp(
+                    setup.only(LookupJoinPipelines.of(warmup, setup.parallelisms, systems), ""));
+        }
+        List<Pipeline> pipelines =
+                setup.only(LookupJoinPipelines.of(bench, setup.parallelisms, systems), "");
+        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs);
+        Rounds.print(LookupJoinPipelines.sections(bench, setup.parallelisms), results, System.out);
+        LookupJoinPipelines.printRatios(bench, results, System.out);
     }
 
     private static int lcm(int a, int b) {

@@ -19,9 +19,11 @@ import org.apache.flink.util.CloseableIterator;
  */
 final class PrimaryKeyBenchmark {
 
-    private static final String COLUMNS =
+    /** The generator's columns ({@link BenchGenFactory.Rows}). */
+    static final String COLUMNS =
             "id BIGINT NOT NULL, k INT, s1 STRING, s2 STRING, price DOUBLE, qty INT,"
                     + " ts TIMESTAMP(3), flag BOOLEAN";
+
     private static final long LOOKUP_KEY = 777_777;
 
     /** The sink of the scans. */

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.util.NumberSequenceIterator;
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +73,19 @@ class BenchGenFactoryTest {
             values.add(i);
         }
         return values;
+    }
+
+    @Test
+    void aNegativeRateIsRefusedNamingTheOptionAndTheValue() {
+        TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        env.executeSql(
+                "CREATE TEMPORARY TABLE g (id BIGINT) WITH ('connector' = 'bench-datagen',"
+                        + " 'rows' = '10', 'rows-per-second' = '-5')");
+
+        assertThatThrownBy(() -> env.explainSql("SELECT * FROM g"))
+                .rootCause()
+                .hasMessage(
+                        "Invalid bench-datagen option 'rows-per-second' = -5: expected 0"
+                                + " (unlimited) or a positive rate");
     }
 }
