@@ -28,6 +28,7 @@ import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.lsm.RowBytes;
 import dev.tarn.format.lsm.RowCopier;
 import dev.tarn.format.lsm.lookup.CurrentRows;
+import dev.tarn.format.lsm.lookup.RowPages;
 import dev.tarn.format.lsm.merge.MergeFunction;
 import dev.tarn.format.lsm.merge.MergeFunctions;
 import dev.tarn.format.lsm.run.BucketTreeReader;
@@ -65,7 +66,8 @@ class ArchitectureTest {
      * layout, the merge functions, the bucket's reader and its opener), and the source's reader
      * (the row copier, which writes the rows it hands between threads in Flink's binary format),
      * and a streaming read that completes upserts (the current rows of its buckets), and a lookup
-     * join, whose stores order a bucket's rows by index key with the key comparator.
+     * join, whose stores order a bucket's rows by index key with the key comparator and keep them
+     * in the lookup index's row pages.
      */
     private static final List<Class<?>> LSM_ENTRY_POINTS =
             List.of(
@@ -81,7 +83,11 @@ class ArchitectureTest {
                     CurrentRows.Bucket.class,
                     RowCopier.class,
                     RowBytes.class,
-                    KeyComparator.class);
+                    KeyComparator.class,
+                    // A lookup store keeps one comparator per index-key prefix length, in an array.
+                    KeyComparator[].class,
+                    RowPages.class,
+                    RowPages.Live.class);
 
     /**
      * What only the {@code Table} façade hands out: a table's context, where its files live, its
