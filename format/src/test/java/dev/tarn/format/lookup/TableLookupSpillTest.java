@@ -83,7 +83,7 @@ class TableLookupSpillTest {
                 keys.add(GenericRowData.of(grp));
             }
         } else {
-            for (long id = 0; id < ROWS + 100; id += 7) {
+            for (long id = 0; id < ROWS + 100; id += 97) {
                 keys.add(GenericRowData.of((int) (id % 50), id));
             }
         }
