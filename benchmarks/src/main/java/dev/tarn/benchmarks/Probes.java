@@ -1,5 +1,6 @@
 package dev.tarn.benchmarks;
 
+import dev.tarn.format.lookup.LookupGetProbe;
 import dev.tarn.format.lsm.sort.SortBufferProbe;
 import dev.tarn.format.parquet.ParquetThroughputProbe;
 import dev.tarn.format.parquet.ParquetWriteCpuProbe;
@@ -31,6 +32,7 @@ final class Probes {
         ALL.put("parquet-throughput", new Probe(1_000_000, 3, ParquetThroughputProbe::run));
         ALL.put("parquet-write-cpu", new Probe(3_000_000, 5, ParquetWriteCpuProbe::run));
         ALL.put("sort-buffer", new Probe(1_000_000, 3, SortBufferProbe::run));
+        ALL.put("lookup-get", new Probe(1_000_000, 5, LookupGetProbe::run));
         ALL.put("changelog-cost", new Probe(5_000_000, 3, ChangelogCostProbe::run));
         ALL.put("maintenance", new Probe(10_000, 3, MaintenanceProbe::run));
         ALL.put("schema-scan", new Probe(5_000_000, 5, SchemaScanProbe::run));

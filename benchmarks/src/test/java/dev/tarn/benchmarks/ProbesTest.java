@@ -17,7 +17,8 @@ class ProbesTest {
     @CsvSource({
         "parquet-throughput, Parquet throughput",
         "parquet-write-cpu, Parquet write CPU",
-        "sort-buffer, SortBuffer"
+        "sort-buffer, SortBuffer",
+        "lookup-get, TableLookup gets"
     })
     void runsEachRoundAndPrintsTheMedians(String probe, String component) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -66,8 +67,8 @@ class ProbesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
-                                + " parquet-write-cpu, sort-buffer, changelog-cost,"
-                                + " maintenance, schema-scan, expire-snapshots");
+                                + " parquet-write-cpu, sort-buffer, lookup-get,"
+                                + " changelog-cost, maintenance, schema-scan, expire-snapshots");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");

@@ -252,6 +252,60 @@ class TarnLookupJoinITCase {
         return values;
     }
 
+    /**
+     * A dimension table of 30,000 rows of about 200 bytes (about 6 MB) and 3,000 facts over its
+     * keys and beyond, for the spill cases: a memory budget of 1 MB holds a sixth of it.
+     */
+    private void createLargeDimension() throws Exception {
+        sql.exec(
+                "CREATE TEMPORARY TABLE gen_dim (id BIGINT, payload STRING) WITH ("
+                        + " 'connector' = 'datagen', 'number-of-rows' = '30000',"
+                        + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',"
+                        + " 'fields.id.end' = '30000', 'fields.payload.length' = '200')");
+        sql.exec(
+                "CREATE TABLE db.big_dim (id BIGINT, payload STRING,"
+                        + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket' = '4')");
+        sql.exec("INSERT INTO db.big_dim SELECT id, payload FROM gen_dim");
+        sql.exec(
+                "CREATE TEMPORARY TABLE gen_facts (fid INT, k BIGINT) WITH ("
+                        + " 'connector' = 'datagen', 'number-of-rows' = '3000',"
+                        + " 'fields.k.min' = '1', 'fields.k.max' = '33000')");
+        sql.exec("INSERT INTO db.facts SELECT fid, k, 'x' FROM gen_facts");
+    }
+
+    @Test
+    void aDimensionTableLargerThanTheMemoryBudgetSpillsAndJoinsLikeBatch() throws Exception {
+        createLargeDimension();
+        List<JobID> jobs = new ArrayList<>();
+        List<String> rows =
+                assertJoinsLikeBatch(
+                        "db.big_dim /*+ OPTIONS('lookup.cache-max-memory-size' = '1mb') */",
+                        "",
+                        "f.fid, f.k, d.payload",
+                        "f.k = d.id",
+                        jobs);
+        assertThat(rows).hasSizeGreaterThan(2000);
+        assertThat(gauges(jobs.get(0), "lookupDiskBytes")).isNotEmpty().allMatch(b -> b > 0);
+        assertThat(gauges(jobs.get(0), "lookupMemoryBytes"))
+                .isNotEmpty()
+                .allMatch(b -> b <= 1L << 20);
+    }
+
+    @Test
+    void aDiskBudgetTooSmallForTheTableFailsNamingTheOption() throws Exception {
+        createLargeDimension();
+        assertThatThrownBy(
+                        () ->
+                                sql.query(
+                                        "SELECT f.fid, d.payload FROM (SELECT *, PROCTIME() AS pt"
+                                                + " FROM db.facts) AS f JOIN db.big_dim /*+ OPTIONS("
+                                                + "'lookup.cache-max-memory-size' = '1mb',"
+                                                + " 'lookup.cache-max-disk-size' = '64kb') */"
+                                                + " FOR SYSTEM_TIME AS OF f.pt AS d ON f.k = d.id"))
+                .hasStackTraceContaining("beyond lookup.cache-max-disk-size = 65536 bytes")
+                .hasStackTraceContaining("raise lookup.cache-max-disk-size");
+    }
+
     @Test
     void badLookupOptionsNameOptionValueAndReason() throws Exception {
         createCustomers();

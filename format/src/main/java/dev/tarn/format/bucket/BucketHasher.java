@@ -14,15 +14,16 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Hashes a row's bucket-key columns to a bucket. The hash is part of the format (SPEC.md,
  * "Bucketing"): it must never change, or rows of one key would land in two buckets. It depends only
- * on the SQL values, never on Java's or Flink's {@code hashCode}.
+ * on the SQL values, never on Java's or Flink's {@code hashCode}. Public for the lookup join's
+ * in-memory hash index, which hashes its index keys the same way.
  */
-final class BucketHasher {
+public final class BucketHasher {
 
     private final int[] keyIndexes;
     private final LogicalType[] keyTypes;
     private final RowData.FieldGetter[] getters;
 
-    BucketHasher(RowType rowType, int[] keyIndexes) {
+    public BucketHasher(RowType rowType, int[] keyIndexes) {
         this.keyIndexes = keyIndexes.clone();
         this.keyTypes = new LogicalType[keyIndexes.length];
         this.getters = new RowData.FieldGetter[keyIndexes.length];
@@ -36,7 +37,7 @@ final class BucketHasher {
         return Math.floorMod(hash(row), totalBuckets);
     }
 
-    int hash(RowData row) {
+    public int hash(RowData row) {
         int h = 42;
         for (int i = 0; i < keyIndexes.length; i++) {
             h = h * 31 + valueHash(row, i);

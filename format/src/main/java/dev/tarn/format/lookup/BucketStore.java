@@ -2,6 +2,7 @@ package dev.tarn.format.lookup;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.function.Consumer;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 
@@ -10,19 +11,22 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * Package-private.
  */
 interface BucketStore extends Closeable {
-    void put(
-            BinaryRowData
-                    row); // row of the store's row type; replaces the row with the same index key
 
-    void remove(RowData indexKeyOf); // removes the row whose index key equals that of the given row
+    /** Adds a row of the store's row type; replaces the row with the same index key. */
+    void put(BinaryRowData row);
+
+    /** Removes the row whose index key equals that of the given row. */
+    void remove(RowData indexKeyOf);
 
     /**
-     * Calls out for every row whose first `fields` index-key fields equal those of `key`, in
-     * index-key order.
+     * Calls out for every row whose first {@code fields} index-key fields equal those of {@code
+     * key}, in index-key order.
      */
-    void scan(RowData key, int fields, java.util.function.Consumer<RowData> out) throws IOException;
+    void scan(RowData key, int fields, Consumer<RowData> out) throws IOException;
 
+    /** Bytes of memory the store holds now. */
     long memoryBytes();
 
+    /** Bytes of local disk the store holds now. */
     long diskBytes();
 }

@@ -1,5 +1,6 @@
 package dev.tarn.format.lookup;
 
+import dev.tarn.format.bucket.BucketHasher;
 import dev.tarn.format.lsm.KeyComparator;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
@@ -24,6 +25,9 @@ final class IndexOrder {
 
     private final boolean[] decides;
 
+    /** Hashes the index-key fields, by the SQL values as bucketing does. */
+    private final BucketHasher hasher;
+
     IndexOrder(RowType rowType, int[] keyFields) {
         if (keyFields.length == 0) {
             throw new IllegalArgumentException(
@@ -37,6 +41,12 @@ final class IndexOrder {
             byFields[f] = new KeyComparator(rowType, java.util.Arrays.copyOf(keyFields, f));
             decides[f] = byFields[f].prefixDecides();
         }
+        this.hasher = new BucketHasher(rowType, keyFields);
+    }
+
+    /** A hash of a row's index-key fields: equal index keys hash equal. */
+    int hash(RowData row) {
+        return hasher.hash(row);
     }
 
     RowType rowType() {

@@ -2,6 +2,7 @@ package dev.tarn.format.lookup;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.tarn.format.schema.LookupOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LookupBudget {
 
-    /** The disk option, named in the error a store raises when a spill does not fit. */
-    static final String DISK_OPTION = "lookup.cache-max-disk-size";
+    /** The disk option's key, named in the error a store raises when a spill does not fit. */
+    static final String DISK_OPTION = LookupOptions.LOOKUP_CACHE_MAX_DISK_SIZE.key();
 
     static final long MAX_CACHE_BYTES = 16L << 20;
 
@@ -127,8 +128,8 @@ final class LookupBudget {
     /**
      * Reserves local disk for a block of a run being written.
      *
-     * @throws IOException naming {@value #DISK_OPTION}, its value and the bytes needed, if the
-     *     block does not fit
+     * @throws IOException naming {@link #DISK_OPTION}, its value and the bytes needed, if the block
+     *     does not fit
      */
     synchronized void reserveDisk(long bytes) throws IOException {
         if (diskUsed + bytes > diskLimit) {

@@ -4,6 +4,7 @@ import dev.tarn.format.lsm.lookup.RowPages;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 import java.util.function.LongPredicate;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 
@@ -12,8 +13,9 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * sorted runs of (normalized prefix, address) pairs, as the writer's {@code LookupIndex} keeps
  * them. The base run is large; new keys go to a small run kept aside (an insertion moves at most
  * {@link #asideLimit} entries) and are merged into the base when it is full, so a put of a new key
- * costs amortized {@code O(base / asideLimit)} moved bytes and a get two binary searches over long
- * prefixes. A key is in at most one of the two runs.
+ * costs amortized {@code O(base / asideLimit)} moved bytes. A get of a whole index key probes a
+ * hash index of the base ({@link KeyHashIndex}, built anew at each merge), then binary-searches the
+ * small run aside; a prefix scan binary-searches both. A key is in at most one of the two runs.
  *
  * <p>An address is positive for a row, negated for a tombstone: a removed key whose row may still
  * lie in an older spilled run, kept with its key row until the next spill. Without older runs
@@ -28,8 +30,11 @@ final class MemoryRows {
 
     private static final int MIN_ENTRIES = 256;
 
-    /** Bytes of an entry of a run: prefix and address. */
-    static final int ENTRY_BYTES = Long.BYTES + Integer.BYTES;
+    /** Bytes of an entry of a run: prefix, address and hash. */
+    static final int ENTRY_BYTES = Long.BYTES + 2 * Integer.BYTES;
+
+    /** Base entries from which a hash index pays: below, a binary search stays in cache. */
+    static final int INDEX_MIN_ENTRIES = 1024;
 
     private final IndexOrder order;
     private final LongPredicate reserve;
@@ -42,7 +47,23 @@ final class MemoryRows {
     private int[] addresses = new int[0];
     private int count;
 
+    /** The index-key hash of each base entry ({@link IndexOrder#hash}). */
+    private int[] hashes = new int[0];
+
+    /**
+     * Finds base entries by hash; null until a get needs it after the base changed, while the base
+     * is small, or when memory was short. Built by the first get that finds it missing (so loading
+     * a bucket, merge after merge, builds none), under this object's monitor.
+     */
+    @Nullable private volatile KeyHashIndex index;
+
+    private long indexBytes;
+
+    /** Whether the memory for an index of the current base was refused: gets binary-search. */
+    private boolean indexRefused;
+
     private long[] asidePrefixes = new long[0];
+    private int[] asideHashes = new int[0];
     private int[] asideAddresses = new int[0];
     private int aside;
 
@@ -80,7 +101,7 @@ final class MemoryRows {
      * @return false, changing nothing, if the memory for it could not be reserved
      */
     boolean put(BinaryRowData row, long prefix) {
-        int at = search(prefixes, addresses, count, prefix, row, probe);
+        int at = inBase(prefix, row, probe);
         if (at >= 0) {
             return replace(addresses, at, row);
         }
@@ -98,7 +119,7 @@ final class MemoryRows {
      * @return false, changing nothing, if the memory for the tombstone could not be reserved
      */
     boolean remove(BinaryRowData key, long prefix) {
-        int at = search(prefixes, addresses, count, prefix, key, probe);
+        int at = inBase(prefix, key, probe);
         if (at >= 0) {
             tombstones += addresses[at] > 0 ? 1 : 0;
             addresses[at] = -Math.abs(addresses[at]);
@@ -118,7 +139,10 @@ final class MemoryRows {
      * memory has none. {@code probe} is the caller's, pointed at entries while searching.
      */
     int find(RowData key, long prefix, BinaryRowData probe) {
-        int at = search(prefixes, addresses, count, prefix, key, probe);
+        if (index == null && count >= INDEX_MIN_ENTRIES) {
+            indexBase();
+        }
+        int at = inBase(prefix, key, probe);
         if (at >= 0) {
             return addresses[at];
         }
@@ -178,6 +202,11 @@ final class MemoryRows {
         addresses = new int[0];
         asidePrefixes = new long[0];
         asideAddresses = new int[0];
+        hashes = new int[0];
+        asideHashes = new int[0];
+        index = null;
+        indexBytes = 0;
+        indexRefused = false;
         count = 0;
         aside = 0;
         tombstones = 0;
@@ -217,14 +246,18 @@ final class MemoryRows {
             }
             asidePrefixes = Arrays.copyOf(asidePrefixes, length);
             asideAddresses = Arrays.copyOf(asideAddresses, length);
+            asideHashes = Arrays.copyOf(asideHashes, length);
         }
+        int hash = order.hash(row);
         int address = pages.allocate(row, this.live);
         if (address == 0) {
             return false;
         }
         System.arraycopy(asidePrefixes, at, asidePrefixes, at + 1, aside - at);
         System.arraycopy(asideAddresses, at, asideAddresses, at + 1, aside - at);
+        System.arraycopy(asideHashes, at, asideHashes, at + 1, aside - at);
         asidePrefixes[at] = prefix;
+        asideHashes[at] = hash;
         asideAddresses[at] = live ? address : -address;
         tombstones += live ? 0 : 1;
         aside++;
@@ -249,6 +282,7 @@ final class MemoryRows {
             }
             prefixes = Arrays.copyOf(prefixes, length);
             addresses = Arrays.copyOf(addresses, length);
+            hashes = Arrays.copyOf(hashes, length);
         }
         // From the back: each key kept aside finds its place in the base by a binary search, and
         // the base entries after it move as one block.
@@ -260,10 +294,12 @@ final class MemoryRows {
             w -= moved;
             System.arraycopy(prefixes, at, prefixes, w, moved);
             System.arraycopy(addresses, at, addresses, w, moved);
+            System.arraycopy(hashes, at, hashes, w, moved);
             i = at;
             w--;
             prefixes[w] = asidePrefixes[j];
             addresses[w] = asideAddresses[j];
+            hashes[w] = asideHashes[j];
         }
         count += aside;
         aside = 0;
@@ -272,6 +308,7 @@ final class MemoryRows {
             for (int r = 0; r < count; r++) {
                 if (addresses[r] > 0) {
                     prefixes[kept] = prefixes[r];
+                    hashes[kept] = hashes[r];
                     addresses[kept++] = addresses[r];
                 } else {
                     pages.free(-addresses[r]);
@@ -280,7 +317,55 @@ final class MemoryRows {
             count = kept;
             tombstones = 0;
         }
+        dropIndex();
         return true;
+    }
+
+    /** Drops the hash index: the base's positions changed. Under the owner's exclusive lock. */
+    private void dropIndex() {
+        if (index != null) {
+            index = null;
+            release.accept(indexBytes);
+            indexBytes = 0;
+        }
+        indexRefused = false;
+    }
+
+    /**
+     * Indexes the base run by hash if the memory is there; without it, gets binary-search the run.
+     * Called by gets, which run concurrently with each other but never with a mutation: the first
+     * builds the index, the others wait for it.
+     */
+    private synchronized void indexBase() {
+        if (index == null && !indexRefused) {
+            long bytes = KeyHashIndex.bytes(count);
+            if (reserve.test(bytes)) {
+                indexBytes = bytes;
+                index = KeyHashIndex.build(hashes, count);
+            } else {
+                indexRefused = true;
+            }
+        }
+    }
+
+    /** The position of the key of {@code key} in the base run, or a negative number. */
+    private int inBase(long prefix, RowData key, BinaryRowData probeRow) {
+        KeyHashIndex byHash = index;
+        if (byHash == null) {
+            return search(prefixes, addresses, count, prefix, key, probeRow);
+        }
+        int hash = order.hash(key);
+        int fields = order.fields();
+        for (int slot = byHash.first(hash); ; slot = byHash.next(slot)) {
+            int pos = byHash.position(slot, hash);
+            if (pos == -1) {
+                return -1;
+            }
+            // The hash matched: the row decides (reading its prefix would cost a cache miss more).
+            if (pos >= 0 && order.compare(rowAt(addresses[pos], probeRow), key, fields) == 0) {
+                return pos;
+            }
+        }
     }
 
     private boolean grow(int entries) {

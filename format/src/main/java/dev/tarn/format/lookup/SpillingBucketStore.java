@@ -62,7 +62,7 @@ final class SpillingBucketStore implements BucketStore {
     /**
      * {@inheritDoc}
      *
-     * @throws UncheckedIOException if a spill this put needs fails, or does not fit {@value
+     * @throws UncheckedIOException if a spill this put needs fails, or does not fit {@link
      *     LookupBudget#DISK_OPTION} (the interface's methods that change the store declare no
      *     checked exception); its message is that of the IOException it wraps
      */

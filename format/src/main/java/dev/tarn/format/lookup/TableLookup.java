@@ -37,6 +37,10 @@ public final class TableLookup implements Closeable {
     private final LookupSpec spec;
     private final LookupLayout layout;
     private final BucketLoader loader;
+
+    /** The memory and local disk all held buckets' stores share. */
+    private final LookupBudget budget;
+
     private final RowData.FieldGetter[] keyGetters;
     private final RowData.FieldGetter[] projectionGetters;
 
@@ -58,6 +62,10 @@ public final class TableLookup implements Closeable {
         this.context = context;
         this.spec = spec;
         this.layout = new LookupLayout(context.name(), context.schema(), spec);
+        this.budget =
+                new LookupBudget(
+                        context.config().lsm().memory().lookupCacheSize(),
+                        context.config().lookup().maxDiskBytes());
         boolean keepFirst =
                 context.kind() == TableKind.PRIMARY_KEY
                         && context.config().lsm().mergeEngine() == MergeEngine.FIRST_ROW;
@@ -70,7 +78,11 @@ public final class TableLookup implements Closeable {
                                         layout,
                                         RowFilter.of(spec.filter(), layout.readPosition),
                                         keepFirst,
-                                        SortedMapBucketStore::new),
+                                        (type, indexKey) ->
+                                                new SpillingBucketStore(
+                                                        new IndexOrder(type, indexKey),
+                                                        budget,
+                                                        spec.localDir())),
                         spec.filter());
         this.changes = new SnapshotChanges(context, spec.filter());
         this.keyGetters = new RowData.FieldGetter[spec.joinKeys().size()];

@@ -13,9 +13,9 @@ import org.apache.flink.configuration.MemorySize;
  * The table options of a lookup join that reads the table as its dimension side ({@link
  * TableConfig.Lookup}): how its rows are cached and how much local disk the cache may take. Its
  * memory is {@code lookup.cache-max-memory-size} ({@link LsmOptions}), its refresh interval {@code
- * continuous.discovery-interval}.
+ * continuous.discovery-interval}. Public for the lookup's own messages, which name its options.
  */
-final class LookupOptions {
+public final class LookupOptions {
 
     static final ConfigOption<String> LOOKUP_CACHE =
             ConfigOptions.key("lookup.cache")
@@ -27,7 +27,7 @@ final class LookupOptions {
                                     + " 'lookup.cache-max-memory-size' in local files; 'full' is"
                                     + " accepted for Paimon's users and behaves the same.");
 
-    static final ConfigOption<MemorySize> LOOKUP_CACHE_MAX_DISK_SIZE =
+    public static final ConfigOption<MemorySize> LOOKUP_CACHE_MAX_DISK_SIZE =
             ConfigOptions.key("lookup.cache-max-disk-size")
                     .memoryType()
                     .noDefaultValue()

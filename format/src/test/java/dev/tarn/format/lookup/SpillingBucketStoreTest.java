@@ -362,4 +362,51 @@ class SpillingBucketStoreTest {
                 store.runs());
         store.close();
     }
+
+    /**
+     * Gets by the whole key of a store large enough for the hash index of its memory rows: after
+     * each round of new keys (merges move every entry), replacements and removals, every key finds
+     * exactly the model's row, before and after a spill.
+     */
+    @Test
+    void wholeKeyGetsFollowMergesReplacementsAndRemovalsOfALargeStore() throws IOException {
+        RowType type =
+                RowType.of(
+                        new LogicalType[] {new BigIntType(false), VarCharType.STRING_TYPE},
+                        new String[] {"id", "v"});
+        IndexOrder order = new IndexOrder(type, new int[] {0});
+        SpillingBucketStore store =
+                new SpillingBucketStore(
+                        order, new LookupBudget(64L << 20, Long.MAX_VALUE), dir.resolve("hash"));
+        Map<Long, String> model = new java.util.HashMap<>();
+        Random random = new Random(7);
+        dev.tarn.format.lsm.RowBytes bytes = new dev.tarn.format.lsm.RowBytes(type);
+        for (int round = 0; round < 6; round++) {
+            for (int i = 0; i < 3000; i++) {
+                long id = random.nextInt(20_000);
+                if (random.nextInt(5) == 0) {
+                    store.remove(GenericRowData.of(id, null));
+                    model.remove(id);
+                } else {
+                    String v = "r" + round + "-" + id;
+                    store.put(bytes.encode(GenericRowData.of(id, StringData.fromString(v))));
+                    model.put(id, v);
+                }
+            }
+            if (round == 4) {
+                store.trySpill();
+                assertThat(store.runs()).isEqualTo(1);
+            }
+            for (long id = 0; id < 20_000; id++) {
+                List<String> found = new ArrayList<>();
+                store.scan(
+                        GenericRowData.of(id, null), 1, r -> found.add(r.getString(1).toString()));
+                String expected = model.get(id);
+                assertThat(found)
+                        .as("key %d in round %d", id, round)
+                        .isEqualTo(expected == null ? List.of() : List.of(expected));
+            }
+        }
+        store.close();
+    }
 }
