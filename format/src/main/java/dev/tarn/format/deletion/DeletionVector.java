@@ -5,6 +5,7 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 import javax.annotation.Nullable;
+import org.roaringbitmap.RelativeRangeConsumer;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -66,15 +67,8 @@ public final class DeletionVector {
     public boolean contains(long position) {
         if (position >>> 32 == 0) {
             // A key's bitmap, once there, is never replaced: the first one found stays right.
-            RoaringBitmap bitmap = first;
-            if (bitmap == null) {
-                bitmap = bitmaps.get(0);
-                if (bitmap == null) {
-                    return false;
-                }
-                first = bitmap;
-            }
-            return bitmap.contains((int) position);
+            RoaringBitmap bitmap = firstBitmap();
+            return bitmap != null && bitmap.contains((int) position);
         }
         if (position < 0 || position > MAX_POSITION) {
             return false;
@@ -126,6 +120,89 @@ public final class DeletionVector {
             }
         }
         return -1;
+    }
+
+    /**
+     * Writes to {@code kept}, ascending, the offsets {@code i} in {@code [0, rows)} whose position
+     * {@code first + i} is not deleted, and returns how many: a reader that decodes {@code rows}
+     * rows from position {@code first} selects the ones it serves. Walks the bitmap's containers
+     * over the range once (runs of kept rows are written as runs), rather than searching it for
+     * each deleted row.
+     *
+     * @param kept at least {@code rows} long
+     */
+    public int keptRows(long first, int rows, int[] kept) {
+        if (first < 0 || rows < 0 || kept.length < rows) {
+            throw new IllegalArgumentException(
+                    "Cannot select "
+                            + rows
+                            + " rows from position "
+                            + first
+                            + " into "
+                            + kept.length);
+        }
+        KeptRows out = new KeptRows(kept);
+        long end = first + rows;
+        long at = first;
+        while (at < end) {
+            out.offset = (int) (at - first);
+            if (at > MAX_POSITION) {
+                // Past every position a vector holds: the rest is kept.
+                out.acceptAllAbsent(0, (int) (end - at));
+                break;
+            }
+            int key = key(at);
+            long keyEnd = Math.min(end, position(key + 1, 0));
+            int length = (int) (keyEnd - at);
+            RoaringBitmap bitmap = key == 0 ? firstBitmap() : bitmaps.get(key);
+            if (bitmap == null) {
+                out.acceptAllAbsent(0, length);
+            } else {
+                bitmap.forAllInRange(low(at), length, out);
+            }
+            at = keyEnd;
+        }
+        return out.count;
+    }
+
+    @Nullable
+    private RoaringBitmap firstBitmap() {
+        RoaringBitmap bitmap = first;
+        if (bitmap == null) {
+            bitmap = bitmaps.get(0);
+            first = bitmap;
+        }
+        return bitmap;
+    }
+
+    /** Collects the offsets of absent (kept) positions of a range, shifted by {@link #offset}. */
+    private static final class KeptRows implements RelativeRangeConsumer {
+
+        private final int[] kept;
+        private int count;
+        private int offset;
+
+        KeptRows(int[] kept) {
+            this.kept = kept;
+        }
+
+        @Override
+        public void acceptPresent(int relativePos) {}
+
+        @Override
+        public void acceptAbsent(int relativePos) {
+            kept[count++] = offset + relativePos;
+        }
+
+        @Override
+        public void acceptAllPresent(int relativeFrom, int relativeTo) {}
+
+        @Override
+        public void acceptAllAbsent(int relativeFrom, int relativeTo) {
+            for (int i = relativeFrom; i < relativeTo; i++) {
+                kept[count++] = offset + i;
+            }
+        }
     }
 
     /** Calls {@code consumer} with every deleted position, in ascending order. */

@@ -93,6 +93,57 @@ class DeletionVectorTest {
     }
 
     @Test
+    void keptRowsOfARangeAreThoseATreeSetDoesNotHold() {
+        Random random = new Random(11);
+        int[] kept = new int[3000];
+        for (int round = 0; round < 50; round++) {
+            TreeSet<Long> model = randomPositions(random, random.nextInt(2000));
+            // Dense runs, as a file whose rows are mostly replaced has.
+            long runStart = random.nextInt(5000);
+            for (long p = runStart; p < runStart + random.nextInt(3000); p++) {
+                model.add(p);
+            }
+            DeletionVector vector = fromModel(model);
+            for (int probe = 0; probe < 100; probe++) {
+                long first =
+                        probe % 2 == 0 || model.isEmpty()
+                                ? randomPosition(random)
+                                : Math.max(0, near(random, model) - random.nextInt(100));
+                int rows = random.nextInt(kept.length + 1);
+                List<Integer> expected = new ArrayList<>();
+                for (int i = 0; i < rows; i++) {
+                    if (!model.contains(first + i)) {
+                        expected.add(i);
+                    }
+                }
+
+                int count = vector.keptRows(first, rows, kept);
+
+                List<Integer> actual = new ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    actual.add(kept[i]);
+                }
+                assertThat(actual).as("kept rows of %d from %d", rows, first).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
+    void keptRowsAcrossThe32BitBoundaryAndPastTheLastPosition() {
+        DeletionVector vector =
+                DeletionVector.of(TWO_TO_32 - 2, TWO_TO_32, DeletionVector.MAX_POSITION);
+        int[] kept = new int[8];
+
+        assertThat(vector.keptRows(TWO_TO_32 - 3, 5, kept)).isEqualTo(3);
+        assertThat(kept).startsWith(0, 2, 4);
+        assertThat(vector.keptRows(DeletionVector.MAX_POSITION - 1, 4, kept)).isEqualTo(3);
+        assertThat(kept).startsWith(0, 2, 3);
+        assertThatThrownBy(() -> vector.keptRows(0, 9, kept))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Cannot select 9 rows from position 0 into 8");
+    }
+
+    @Test
     void mergeAddsTheOtherVectorsPositionsAndLeavesItAlone() {
         Random random = new Random(7);
         TreeSet<Long> left = randomPositions(random, 500);

@@ -42,6 +42,9 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
     /** The batch's rows served, ascending: all of them ({@link #all}) or those not deleted. */
     private int[] selection;
 
+    /** The selection of a batch with deleted rows, allocated at the first such batch. */
+    @Nullable private int[] kept;
+
     /** 0, 1, 2, ...: the selection of a batch without deleted rows. */
     private final int[] all;
 
@@ -183,30 +186,17 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
 
     /** Points {@link #selection} at the rows of the new batch of {@code rows} not deleted. */
     private void select(int rows) {
-        long first = groupPosition + batchStart;
-        long next = deleted == null ? -1 : deleted.nextDeleted(first);
-        if (next < 0 || next >= first + rows) {
+        if (deleted == null) {
             selection = all;
             rowsInBatch = rows;
             return;
         }
-        if (selection == all) {
-            selection = new int[batchRows];
+        if (kept == null) {
+            kept = new int[batchRows];
         }
-        int kept = 0;
-        int row = 0;
-        while (next >= 0 && next < first + rows) {
-            int deletedRow = (int) (next - first);
-            while (row < deletedRow) {
-                selection[kept++] = row++;
-            }
-            row = deletedRow + 1;
-            next = deleted.nextDeleted(next + 1);
-        }
-        while (row < rows) {
-            selection[kept++] = row++;
-        }
-        rowsInBatch = kept;
+        int count = deleted.keptRows(groupPosition + batchStart, rows, kept);
+        selection = count == rows ? all : kept;
+        rowsInBatch = count;
     }
 
     /** The index in the row group of the row returned or transferred last. */
