@@ -165,6 +165,29 @@ class DeletedRowsTransferTest {
         }
     }
 
+    /**
+     * A decoded string is a view of its page's bytes, not a copy: one kept from every row, without
+     * copying the row, still reads as written after the whole file (every later batch, page and row
+     * group) has been decoded.
+     */
+    @Test
+    void stringsKeptFromEarlierRowsStayRightAfterLaterBatchesAndPages() throws Exception {
+        List<StringData> kept = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        try (ParquetDataReader reader = open(null)) {
+            for (RowData row = reader.next(); row != null; row = reader.next()) {
+                ids.add(row.getLong(0));
+                kept.add(row.isNullAt(1) ? null : row.getString(1));
+            }
+        }
+        assertThat(kept).hasSize(ROWS);
+        for (int i = 0; i < ROWS; i++) {
+            assertThat(kept.get(i))
+                    .as("string of row %d", ids.get(i))
+                    .isEqualTo(ROWS_WRITTEN.get(i).getString(1));
+        }
+    }
+
     private static ParquetDataReader open(@Nullable DeletionVector deleted) throws Exception {
         return ParquetDataReader.open(IO, file, length(file), TYPE, TYPE, null, BATCH)
                 .withDeletions(deleted);

@@ -4,22 +4,23 @@ import java.nio.ByteBuffer;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
-import org.apache.flink.table.data.columnar.vector.heap.HeapBytesVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapIntVector;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
 
 /**
- * Reads a string, binary or fixed-length decimal column into a {@link HeapBytesVector}. While a
+ * Reads a string, binary or fixed-length decimal column into a {@link PageBytesVector}. While a
  * batch holds only dictionary-encoded values, the vector stores dictionary ids and {@link
  * #stringAt} returns the row group's decoded strings themselves, neither copied nor re-created per
  * access. When a plain page follows (Parquet abandons a dictionary that grew too large), the
- * batch's earlier ids are written out as bytes and the batch continues with bytes. A batch that
- * wrote bytes gets a fresh buffer for the next one, so values read from earlier rows stay valid.
+ * batch's earlier ids become views of their dictionary entries and the batch continues with values.
+ * A plain value is a view of its page's bytes, not a copy; only a page whose bytes are not in a
+ * heap array is copied into the vector's buffer, and a batch that did so gets a fresh buffer for
+ * the next one, so values read from earlier rows stay valid.
  */
 final class BytesColumnReader extends FlatColumnReader {
 
-    private final HeapBytesVector vector;
+    private final PageBytesVector vector;
     private byte[][] entries;
     private StringData[] strings;
     private Entries dictionary;
@@ -27,7 +28,7 @@ final class BytesColumnReader extends FlatColumnReader {
     private boolean idMode;
     private boolean bufferUsed;
 
-    BytesColumnReader(ColumnDescriptor column, HeapBytesVector vector) {
+    BytesColumnReader(ColumnDescriptor column, PageBytesVector vector) {
         super(column, vector);
         this.vector = vector;
     }
@@ -70,7 +71,7 @@ final class BytesColumnReader extends FlatColumnReader {
         if (idMode) {
             return strings[ids.vector[row]];
         }
-        return StringData.fromBytes(vector.buffer, vector.start[row], vector.length[row]);
+        return StringData.fromBytes(vector.array(row), vector.start[row], vector.length[row]);
     }
 
     /** The length in bytes of the value at {@code row} of the current batch (not null). */
@@ -84,7 +85,8 @@ final class BytesColumnReader extends FlatColumnReader {
             byte[] entry = entries[ids.vector[row]];
             System.arraycopy(entry, 0, target, offset, entry.length);
         } else {
-            System.arraycopy(vector.buffer, vector.start[row], target, offset, vector.length[row]);
+            System.arraycopy(
+                    vector.array(row), vector.start[row], target, offset, vector.length[row]);
         }
     }
 
@@ -94,7 +96,6 @@ final class BytesColumnReader extends FlatColumnReader {
             writeOutIds(offset);
         }
         int end = offset + count;
-        bufferUsed |= !(dictionaryEncoded && idMode);
         if (dictionaryEncoded && idMode) {
             int[] out = ids.vector;
             for (int i = offset; i < end; i++) {
@@ -108,7 +109,7 @@ final class BytesColumnReader extends FlatColumnReader {
             for (int i = offset; i < end; i++) {
                 if (levels.readInteger() == maxDefinitionLevel) {
                     byte[] bytes = entries[values.readValueDictionaryId()];
-                    vector.appendBytes(i, bytes, 0, bytes.length);
+                    vector.point(i, bytes, 0, bytes.length);
                 } else {
                     vector.setNullAt(i);
                 }
@@ -127,21 +128,22 @@ final class BytesColumnReader extends FlatColumnReader {
                 ByteBuffer buffer = plain.buffer();
                 int length = plain.nextLength();
                 int position = buffer.position();
-                vector.appendBytes(i, buffer.array(), buffer.arrayOffset() + position, length);
+                vector.point(i, buffer.array(), buffer.arrayOffset() + position, length);
                 buffer.position(position + length);
             } else {
                 byte[] bytes = values.readBytes().getBytes();
                 vector.appendBytes(i, bytes, 0, bytes.length);
+                bufferUsed = true;
             }
         }
     }
 
-    /** Turns the ids of rows before {@code row} into bytes; the batch continues as bytes. */
+    /** Turns the ids of rows before {@code row} into values; the batch continues with values. */
     private void writeOutIds(int row) {
         for (int i = 0; i < row; i++) {
             if (!vector.isNullAt(i)) {
                 byte[] bytes = entries[ids.vector[i]];
-                vector.appendBytes(i, bytes, 0, bytes.length);
+                vector.point(i, bytes, 0, bytes.length);
             }
         }
         idMode = false;

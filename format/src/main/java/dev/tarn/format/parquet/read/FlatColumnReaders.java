@@ -5,7 +5,6 @@ import dev.tarn.format.parquet.schema.TimestampEncoding;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.columnar.vector.heap.HeapBooleanVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapByteVector;
-import org.apache.flink.table.data.columnar.vector.heap.HeapBytesVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapDoubleVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapFloatVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapIntVector;
@@ -58,7 +57,7 @@ public final class FlatColumnReaders {
             case VARCHAR:
             case BINARY:
             case VARBINARY:
-                return new BytesColumnReader(column, new HeapBytesVector(capacity));
+                return new BytesColumnReader(column, new PageBytesVector(capacity));
             case DECIMAL:
                 return switch (DecimalEncoding.of(((DecimalType) type).getPrecision())) {
                     case INT32 -> ints(column, new RawVectors.IntDecimals(capacity));

@@ -5,7 +5,6 @@ import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.columnar.vector.DecimalColumnVector;
 import org.apache.flink.table.data.columnar.vector.TimestampColumnVector;
-import org.apache.flink.table.data.columnar.vector.heap.HeapBytesVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapIntVector;
 import org.apache.flink.table.data.columnar.vector.heap.HeapLongVector;
 
@@ -53,7 +52,7 @@ final class RawVectors {
     }
 
     /** Big-endian two's complement unscaled decimals. */
-    static final class BytesDecimals extends HeapBytesVector implements DecimalColumnVector {
+    static final class BytesDecimals extends PageBytesVector implements DecimalColumnVector {
         BytesDecimals(int capacity) {
             super(capacity);
         }
