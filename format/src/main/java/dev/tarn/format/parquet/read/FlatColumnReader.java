@@ -20,8 +20,9 @@ import org.apache.parquet.column.values.ValuesReader;
 /**
  * Reads one flat column chunk into a column vector, a batch of rows at a time, decoding the pages
  * itself: definition levels and values come straight from each page's readers, without Parquet's
- * per-value record machinery. PLAIN fixed-width and byte-array values use {@link PlainValues},
- * dictionary ids {@link DictionaryIds}; other encodings use Parquet's own value readers.
+ * per-value record machinery. PLAIN values (fixed-width, byte-array, bit-packed booleans) use
+ * {@link PlainValues}, dictionary ids {@link DictionaryIds}; other encodings use Parquet's own
+ * value readers.
  *
  * <p>REQUIRES: the column is a top-level primitive (no repetition), so one value is one row.
  */

@@ -20,21 +20,35 @@ final class PlainValues extends ValuesReader {
     private final int fixedLength;
     private ByteBuffer buffer;
 
+    /** The byte of booleans being read, and the index in it of the next one (8: read a byte). */
+    private int bits;
+
+    private int bit = Byte.SIZE;
+
     PlainValues(ColumnDescriptor column) {
         this.type = column.getPrimitiveType().getPrimitiveTypeName();
         this.fixedLength = column.getPrimitiveType().getTypeLength();
     }
 
-    /**
-     * Whether values of {@code column} have a reader here (all but BOOLEAN, which is bit-packed).
-     */
+    /** Whether values of {@code column} have a reader here: every primitive type has. */
     static boolean supports(ColumnDescriptor column) {
-        return column.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.BOOLEAN;
+        return true;
     }
 
     @Override
     public void initFromPage(int valueCount, ByteBufferInputStream in) throws IOException {
         buffer = in.slice(in.available()).order(ByteOrder.LITTLE_ENDIAN);
+        bit = Byte.SIZE;
+    }
+
+    /** A BOOLEAN page's values are bits, the first in the lowest bit of the first byte. */
+    @Override
+    public boolean readBoolean() {
+        if (bit == Byte.SIZE) {
+            bits = buffer.get();
+            bit = 0;
+        }
+        return ((bits >>> bit++) & 1) != 0;
     }
 
     /** The page's values; its position is at the next value. */
@@ -83,6 +97,7 @@ final class PlainValues extends ValuesReader {
     @Override
     public void skip() {
         switch (type) {
+            case BOOLEAN -> readBoolean();
             case INT32, FLOAT -> buffer.position(buffer.position() + 4);
             case INT64, DOUBLE -> buffer.position(buffer.position() + 8);
             default -> buffer.position(buffer.position() + nextLength());
