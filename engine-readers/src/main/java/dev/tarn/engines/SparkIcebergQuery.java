@@ -20,8 +20,9 @@ import org.apache.spark.sql.SparkSession;
  *   <li>{@code --view NAME=LOCATION}: a temporary view NAME over the Iceberg table at LOCATION (a
  *       path table: its {@code metadata/} directory and version hint), loaded when the step runs;
  *   <li>{@code --sql STATEMENT}: runs STATEMENT, its rows discarded;
- *   <li>{@code --query STATEMENT}: runs STATEMENT and prints a line {@code == query N} (N from 1),
- *       then its rows, sorted, one a line, as {@link SparkRows} formats them.
+ *   <li>{@code --query STATEMENT}: runs STATEMENT and prints a line {@code == query N, M ms} (N
+ *       from 1, M the milliseconds from planning to the last row collected), then its rows, sorted,
+ *       one a line, as {@link SparkRows} formats them.
  * </ul>
  *
  * Standard output holds only those lines (Spark's own output goes to standard error); any failure
@@ -106,11 +107,14 @@ public final class SparkIcebergQuery {
                     case SQL -> spark.sql(step.value()).collectAsList();
                     case QUERY -> {
                         List<String> lines = new ArrayList<>();
-                        for (Row row : spark.sql(step.value()).collectAsList()) {
+                        long start = System.nanoTime();
+                        List<Row> result = spark.sql(step.value()).collectAsList();
+                        long millis = (System.nanoTime() - start) / 1_000_000;
+                        for (Row row : result) {
                             lines.add(SparkRows.format(row));
                         }
                         lines.sort(null);
-                        out.println("== query " + ++query);
+                        out.println("== query " + ++query + ", " + millis + " ms");
                         lines.forEach(out::println);
                     }
                 }

@@ -42,15 +42,18 @@ class SparkIcebergReaderTest {
         assertThat(deletes.get(0)).containsExactly("[1, PARQUET]");
         assertThat(deletes.get(1)).containsExactly("[1, PUFFIN]");
 
+        SparkIcebergReader reader = new SparkIcebergReader();
         List<List<String>> read =
-                new SparkIcebergReader()
-                        .view("v2", warehouse.resolve("db/v2").toString())
+                reader.view("v2", warehouse.resolve("db/v2").toString())
                         .view("v3", warehouse.resolve("db/v3").toUri().toString())
                         .query("SELECT * FROM v2")
                         .query("SELECT id, name FROM v3 WHERE dt = 'y' OR id < 3")
                         .run();
         assertThat(read.get(0)).containsExactly("[1, a, x]", "[3, null, y]");
         assertThat(read.get(1)).containsExactly("[1, a]", "[3, null]");
+        assertThat(reader.queryMillis())
+                .hasSize(2)
+                .allSatisfy(ms -> assertThat(ms).isNotNegative());
     }
 
     @Test

@@ -63,6 +63,7 @@ public final class SparkIcebergReader {
                     "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED");
 
     private final List<String> steps = new ArrayList<>();
+    private final List<Long> millis = new ArrayList<>();
     private int queries;
 
     /** Tables Spark creates as {@code local.<db>.<table>} live under {@code directory}. */
@@ -154,12 +155,24 @@ public final class SparkIcebergReader {
         return results(Files.readAllLines(out, StandardCharsets.UTF_8));
     }
 
-    /** Splits the reader's output at its {@code == query N} lines. */
+    /**
+     * How long each query of the last {@link #run} took in Spark, in milliseconds, from planning to
+     * its last row (not counting the JVM's and Spark's start).
+     */
+    public List<Long> queryMillis() {
+        return List.copyOf(millis);
+    }
+
+    /** Splits the reader's output at its {@code == query N, M ms} lines. */
     private List<List<String>> results(List<String> lines) {
         List<List<String>> results = new ArrayList<>();
+        millis.clear();
         for (String line : lines) {
             if (line.startsWith("== query ")) {
                 results.add(new ArrayList<>());
+                millis.add(
+                        Long.parseLong(
+                                line.substring(line.lastIndexOf(", ") + 2, line.length() - 3)));
             } else if (results.isEmpty()) {
                 throw new IllegalStateException(
                         "Unexpected output of the Spark reader before its first query: " + line);
