@@ -36,7 +36,12 @@ import javax.annotation.Nullable;
  * --lookup-join [--lookup-keys K] [--lookup-start-keys S]} runs the lookup joins of {@code --rows}
  * facts against a table of K keys (1,000,000 by default; {@link LookupJoinPipelines}), then their
  * start-up, memory and freshness against a table of S keys (10,000,000; {@link
- * LookupStreamBenchmarks}).
+ * LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N] [--rows R] [--paimon]} runs the
+ * commit cost of Iceberg metadata and the Iceberg reader's scan rate of {@link
+ * IcebergCommitBenchmark} instead.
+ *
+ * <p>The file stays over 400 lines because it is the one command line of every benchmark family:
+ * each family's flags, defaults and set-up live here so that one usage line documents them all.
  */
 public final class Benchmarks {
 
@@ -53,6 +58,7 @@ public final class Benchmarks {
                     "deletion-vectors",
                     "commit-latency",
                     "s3-commit",
+                    "iceberg-commit",
                     "streaming-read",
                     "cold",
                     "probe",
@@ -80,6 +86,13 @@ public final class Benchmarks {
         Map<String, String> flags = flags(args);
         if (flags.containsKey("probe")) {
             Probes.run(flags.get("probe"), flags.get("rows"), flags.get("runs"), System.out);
+            return;
+        }
+        if (flags.containsKey("iceberg-commit")) {
+            IcebergCommitBenchmark.run(
+                    IcebergCommitBenchmark.Settings.parse(flags),
+                    Files.createTempDirectory("tarn-bench"),
+                    System.out);
             return;
         }
         Setup setup =

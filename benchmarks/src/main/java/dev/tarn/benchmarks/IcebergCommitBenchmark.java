@@ -1,0 +1,288 @@
+package dev.tarn.benchmarks;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.TableRead;
+import dev.tarn.format.write.TableWrite;
+import dev.tarn.testing.SparkIcebergReader;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+
+/**
+ * What Iceberg metadata costs a commit ({@code metadata.iceberg.storage} = {@code table-location}
+ * over {@code disabled}), for Tarn and, with {@code --paimon}, Apache Paimon 1.3 side by side:
+ * latency and CPU time of the committing thread, p50 and p99, of an append commit of one small file
+ * after {@value #HISTORY} snapshots (a stream committing every second), and of a full compaction's
+ * commit. Then, for information, the full scan rate of an append table of {@code --rows} rows by
+ * Iceberg's reader (Spark, through {@link SparkIcebergReader}) against Tarn's own scan. A system
+ * that refuses the option prints {@code n/a (option not available)} for it. Usage: {@code
+ * Benchmarks --iceberg-commit [--runs N] [--rows R] [--paimon]}, N measured append commits (100 by
+ * default), R rows (5,000,000).
+ */
+final class IcebergCommitBenchmark {
+
+    /** Snapshots before the measured appends: a table that has been streaming for a while. */
+    static final int HISTORY = 100;
+
+    /** Measured compaction commits, each after {@value #FILES_PER_COMPACTION} new files. */
+    static final int COMPACTIONS = 10;
+
+    private static final int FILES_PER_COMPACTION = 4;
+
+    /** Full scans of each reader; the first warms up and is not counted. */
+    private static final int SCANS = 3;
+
+    static final String NOT_AVAILABLE = "n/a (option not available)";
+
+    /** The arguments of {@code --iceberg-commit}. */
+    record Settings(int runs, long rows, boolean paimon) {
+
+        static Settings parse(Map<String, String> flags) {
+            return new Settings(
+                    (int) positive(flags, "runs", 100, Integer.MAX_VALUE),
+                    positive(flags, "rows", 5_000_000, Long.MAX_VALUE),
+                    flags.containsKey("paimon"));
+        }
+
+        private static long positive(
+                Map<String, String> flags, String flag, long defaultValue, long max) {
+            String value = flags.get(flag);
+            if (value == null) {
+                return defaultValue;
+            }
+            long parsed;
+            try {
+                parsed = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                parsed = 0;
+            }
+            if (parsed < 1 || parsed > max) {
+                throw new IllegalArgumentException(
+                        "Invalid --"
+                                + flag
+                                + " "
+                                + value
+                                + " of --iceberg-commit: expected a positive integer");
+            }
+            return parsed;
+        }
+    }
+
+    /** Latency and thread CPU of one kind of commit, in milliseconds, sorted. */
+    record Costs(List<Double> millis, List<Double> cpuMillis) {
+        static double p50(List<Double> sorted) {
+            return sorted.get(sorted.size() / 2);
+        }
+
+        static double p99(List<Double> sorted) {
+            return sorted.get((int) Math.ceil(sorted.size() * 0.99) - 1);
+        }
+    }
+
+    private IcebergCommitBenchmark() {}
+
+    static void run(Settings settings, Path warehouse, PrintStream out) throws Exception {
+        List<IcebergCommitTarget.Factory> systems = new ArrayList<>();
+        systems.add(new TarnIcebergCommits());
+        if (settings.paimon()) {
+            systems.add(paimon());
+        }
+        commitCosts(systems, settings.runs(), warehouse, out);
+        scanRates(settings.rows(), warehouse, out);
+    }
+
+    /** Prints each system's commit costs with the option off and on, and their ratios. */
+    static void commitCosts(
+            List<IcebergCommitTarget.Factory> systems, int runs, Path warehouse, PrintStream out)
+            throws Exception {
+        out.printf(
+                "Commit cost of Iceberg metadata: %d append commits of one file after %d"
+                        + " snapshots, %d full compaction commits; milliseconds%n",
+                runs, HISTORY, COMPACTIONS);
+        out.printf(
+                "%-8s %-11s %-8s %10s %10s %10s %10s%n",
+                "system", "commit", "iceberg", "p50", "p99", "cpu p50", "cpu p99");
+        for (IcebergCommitTarget.Factory system : systems) {
+            Map<String, Costs> off = measure(system, false, runs, warehouse);
+            Map<String, Costs> on;
+            try {
+                on = measure(system, true, runs, warehouse);
+            } catch (IcebergCommitTarget.OptionNotAvailableException e) {
+                on = null;
+            }
+            for (String kind : List.of("append", "compaction")) {
+                row(out, system.name(), kind, "off", off.get(kind));
+                if (on == null) {
+                    out.printf("%-8s %-11s %-8s %s%n", system.name(), kind, "on", NOT_AVAILABLE);
+                    out.printf(
+                            "%-8s %-11s %-8s %s%n", system.name(), kind, "on/off", NOT_AVAILABLE);
+                } else {
+                    row(out, system.name(), kind, "on", on.get(kind));
+                    Costs a = on.get(kind);
+                    Costs b = off.get(kind);
+                    out.printf(
+                            "%-8s %-11s %-8s %9.2fx %9.2fx %9.2fx %9.2fx%n",
+                            system.name(),
+                            kind,
+                            "on/off",
+                            Costs.p50(a.millis()) / Costs.p50(b.millis()),
+                            Costs.p99(a.millis()) / Costs.p99(b.millis()),
+                            Costs.p50(a.cpuMillis()) / Costs.p50(b.cpuMillis()),
+                            Costs.p99(a.cpuMillis()) / Costs.p99(b.cpuMillis()));
+                }
+            }
+        }
+    }
+
+    private static void row(PrintStream out, String system, String kind, String mode, Costs c) {
+        out.printf(
+                "%-8s %-11s %-8s %10.2f %10.2f %10.2f %10.2f%n",
+                system,
+                kind,
+                mode,
+                Costs.p50(c.millis()),
+                Costs.p99(c.millis()),
+                Costs.p50(c.cpuMillis()),
+                Costs.p99(c.cpuMillis()));
+    }
+
+    /** The costs of {@code system}'s append and compaction commits, by kind. */
+    private static Map<String, Costs> measure(
+            IcebergCommitTarget.Factory system, boolean iceberg, int runs, Path warehouse)
+            throws Exception {
+        Path dir =
+                Files.createDirectories(
+                        warehouse.resolve(system.name() + "-" + (iceberg ? "on" : "off")));
+        try (IcebergCommitTarget target = system.open(dir, iceberg)) {
+            for (int i = 0; i < HISTORY; i++) {
+                target.prepareAppend().run();
+            }
+            Costs appends = new Costs(new ArrayList<>(), new ArrayList<>());
+            for (int i = 0; i < runs; i++) {
+                time(target.prepareAppend(), appends);
+            }
+            Costs compactions = new Costs(new ArrayList<>(), new ArrayList<>());
+            for (int i = 0; i < COMPACTIONS; i++) {
+                for (int f = 0; f < FILES_PER_COMPACTION; f++) {
+                    target.prepareAppend().run();
+                }
+                time(target.prepareCompaction(), compactions);
+            }
+            for (Costs c : List.of(appends, compactions)) {
+                Collections.sort(c.millis());
+                Collections.sort(c.cpuMillis());
+            }
+            return Map.of("append", appends, "compaction", compactions);
+        }
+    }
+
+    private static void time(IcebergCommitTarget.Publish publish, Costs costs) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
+        publish.run();
+        costs.millis().add((System.nanoTime() - t0) / 1e6);
+        costs.cpuMillis().add((threads.getCurrentThreadCpuTime() - cpu0) / 1e6);
+    }
+
+    /**
+     * Full scan rates of one append table of {@code rows} rows (with Iceberg metadata where Tarn
+     * takes the option): Tarn's own scan, one thread, and Spark's Iceberg reader, local[2], each
+     * the median of the scans after a warm-up.
+     */
+    static void scanRates(long rows, Path warehouse, PrintStream out) throws Exception {
+        Path dir = Files.createDirectories(warehouse.resolve("scan"));
+        @Nullable String refusal = null;
+        Table table;
+        try {
+            table = TarnIcebergCommits.create(dir, true);
+        } catch (IcebergCommitTarget.OptionNotAvailableException e) {
+            refusal = NOT_AVAILABLE;
+            table = TarnIcebergCommits.create(dir, false);
+        }
+        try (TableWrite write = table.newWrite()) {
+            for (long id = 0; id < rows; id++) {
+                write.write(GenericRowData.of(id, StringData.fromString("v" + id)));
+            }
+            table.newCommit("bench").commit(CommitRequest.of(1, write.prepareCommit()));
+        }
+        List<Double> tarnSeconds = new ArrayList<>();
+        scan(table, rows); // warm-up
+        for (int i = 1; i < SCANS; i++) {
+            tarnSeconds.add(scan(table, rows));
+        }
+        out.printf("%nFull scan of an append table of %,d rows%n", rows);
+        out.printf("%-34s %,14.0f rows/s%n", "Tarn scan, 1 thread", rows / median(tarnSeconds));
+        if (refusal != null) {
+            out.printf("%-34s %s%n", "Iceberg reader (Spark, local[2])", refusal);
+            return;
+        }
+        SparkIcebergReader spark = new SparkIcebergReader().view("t", dir.toString());
+        for (int i = 0; i < SCANS; i++) {
+            spark.query("SELECT count(*), sum(id), sum(length(v)) FROM t");
+        }
+        List<List<String>> results = spark.run();
+        for (List<String> result : results) {
+            if (!result.get(0).startsWith("[" + rows + ", ")) {
+                throw new WrongResultException(
+                        "Spark's scan returned " + result + ", expected " + rows + " rows");
+            }
+        }
+        List<Double> sparkSeconds = new ArrayList<>();
+        spark.queryMillis().stream().skip(1).forEach(ms -> sparkSeconds.add(ms / 1e3));
+        out.printf(
+                "%-34s %,14.0f rows/s%n",
+                "Iceberg reader (Spark, local[2])", rows / median(sparkSeconds));
+    }
+
+    /** Seconds of one full scan, after checking its row count. */
+    private static double scan(Table table, long rows) throws Exception {
+        long t0 = System.nanoTime();
+        long count = 0;
+        TableRead read = table.newRead();
+        for (Split split : table.newScan().plan().splits()) {
+            try (TableRead.SplitReader reader = read.open(split)) {
+                for (RowData r = reader.next(); r != null; r = reader.next()) {
+                    count++;
+                }
+            }
+        }
+        if (count != rows) {
+            throw new WrongResultException(
+                    String.format("Tarn's scan returned %,d rows, expected %,d", count, rows));
+        }
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /** Paimon's side, compiled and on the class path only with the paimon Maven profile. */
+    private static IcebergCommitTarget.Factory paimon() throws Exception {
+        Class<?> paimon;
+        try {
+            paimon = Class.forName("dev.tarn.benchmarks.paimon.PaimonIcebergCommits");
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(
+                    "--paimon needs Apache Paimon's classes: build and run the benchmarks with"
+                            + " the paimon Maven profile (-Pbench,paimon)",
+                    e);
+        }
+        return (IcebergCommitTarget.Factory) paimon.getConstructor().newInstance();
+    }
+}
