@@ -35,6 +35,7 @@ import dev.tarn.format.lsm.run.BucketTreeReader;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.maintenance.FullCompaction;
+import dev.tarn.format.maintenance.PendingCheck;
 import dev.tarn.format.maintenance.RemoveOrphanFiles;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.maintenance.TableCheck;
@@ -130,7 +131,11 @@ class ArchitectureTest {
                     RemoveOrphanFiles.Result.class,
                     RemoveOrphanFiles.Removed.class,
                     TableCheck.Result.class,
-                    TableCheck.Problem.class);
+                    TableCheck.Problem.class,
+                    PendingCheck.Result.class,
+                    PendingCheck.Missing.class,
+                    PendingCheck.RestorePoint.class,
+                    PendingCheck.Untouched.class);
 
     /** What the façade builds for its callers, which never construct it themselves. */
     private static final List<Class<?>> FACADE_PRODUCTS =

@@ -4,6 +4,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.ledger.PendingCommits;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
@@ -44,27 +46,62 @@ final class CommitLatencyBenchmark {
         long identifier = 0;
         System.out.println();
         System.out.printf(
-                "%-28s %10s %10s %10s%n", "existing snapshots", "p50 ms", "p99 ms", "max ms");
+                "%-28s %10s %10s %10s %14s %14s%n",
+                "existing snapshots",
+                "p50 ms",
+                "p99 ms",
+                "max ms",
+                "ledger p50 ms",
+                "ledger p99 ms");
+        PendingCommits ledger = table.pendingCommits();
         for (int history : historySizes) {
             while (identifier < history) {
                 commit.commit(CommitRequest.of(identifier++, oneFile(table, identifier)));
             }
+            // Commits without and with the ledger of prepared files alternate, under one load.
             List<Double> millis = new ArrayList<>();
-            for (int i = 0; i < MEASURED; i++) {
+            List<Double> ledgered = new ArrayList<>();
+            for (int i = 0; i < 2 * MEASURED; i++) {
                 List<CommitMessage> messages = oneFile(table, identifier);
+                boolean withLedger = i % 2 == 1;
                 long t0 = System.nanoTime();
-                commit.commit(CommitRequest.of(identifier++, messages));
-                millis.add((System.nanoTime() - t0) / 1e6);
+                commit(withLedger ? ledger : null, commit, identifier++, messages);
+                (withLedger ? ledgered : millis).add((System.nanoTime() - t0) / 1e6);
             }
+            Collections.sort(ledgered);
             // Bring the history back to the next size's start without counting these.
             identifier = Math.max(identifier, history);
             Collections.sort(millis);
             System.out.printf(
-                    "%-28s %10.2f %10.2f %10.2f%n",
+                    "%-28s %10.2f %10.2f %10.2f %14.2f %14.2f%n",
                     history,
                     millis.get(millis.size() / 2),
                     millis.get((int) Math.ceil(millis.size() * 0.99) - 1),
-                    millis.get(millis.size() - 1));
+                    millis.get(millis.size() - 1),
+                    ledgered.get(ledgered.size() / 2),
+                    ledgered.get((int) Math.ceil(ledgered.size() * 0.99) - 1));
+        }
+    }
+
+    /**
+     * Commits {@code messages} as checkpoint {@code identifier}, through {@code ledger} (recording
+     * the prepared files first, as a streaming committer does) unless it is null.
+     */
+    static void commit(
+            PendingCommits ledger,
+            TableCommit commit,
+            long identifier,
+            List<CommitMessage> messages) {
+        CommitRequest request = CommitRequest.of(identifier, messages);
+        if (ledger == null) {
+            commit.commit(request);
+        } else {
+            ledger.commit(
+                    commit,
+                    "bench",
+                    request,
+                    new TreeMap<>(Map.of(identifier, messages)),
+                    System.currentTimeMillis());
         }
     }
 

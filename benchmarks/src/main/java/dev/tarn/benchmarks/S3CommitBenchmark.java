@@ -4,6 +4,7 @@ import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.ledger.PendingCommits;
 import dev.tarn.format.maintenance.FullCompaction;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
@@ -62,23 +63,31 @@ final class S3CommitBenchmark {
                             CommitRequest.of(
                                     identifier, CommitLatencyBenchmark.oneFile(table, identifier)));
                 }
+                // Commits with and without the ledger of prepared files alternate, so that both
+                // meet the same load: the ledger adds its record's PUT and DELETE.
+                PendingCommits ledger = table.pendingCommits();
                 List<Map<String, Integer>> appends = new ArrayList<>();
+                List<Map<String, Integer>> ledgered = new ArrayList<>();
                 List<Double> millis = new ArrayList<>();
-                for (int i = 0; i < measured; i++, identifier++) {
+                List<Double> ledgeredMillis = new ArrayList<>();
+                for (int i = 0; i < 2 * measured; i++, identifier++) {
                     List<CommitMessage> messages =
                             CommitLatencyBenchmark.oneFile(table, identifier);
                     long id = identifier;
+                    boolean withLedger = i % 2 == 1;
                     long[] elapsed = new long[1];
-                    appends.add(
+                    Map<String, Integer> counted =
                             count(
                                     server,
                                     () -> {
                                         long t0 = System.nanoTime();
-                                        commit.commit(CommitRequest.of(id, messages));
+                                        CommitLatencyBenchmark.commit(
+                                                withLedger ? ledger : null, commit, id, messages);
                                         elapsed[0] = System.nanoTime() - t0;
                                         return null;
-                                    }));
-                    millis.add(elapsed[0] / 1e6);
+                                    });
+                    (withLedger ? ledgered : appends).add(counted);
+                    (withLedger ? ledgeredMillis : millis).add(elapsed[0] / 1e6);
                 }
                 FullCompaction.Plan plan =
                         table.maintenance().planFullCompaction(p -> true).orElseThrow();
@@ -94,6 +103,13 @@ final class S3CommitBenchmark {
                 Map<String, Integer> idleProbe =
                         count(server, () -> table.metadata().snapshotExists(latest + 1));
                 print(appends, compaction, idleProbe, millis, plan.units().size());
+                row("append commit, ledger (mean)", mean(ledgered));
+                row("append commit, ledger (max)", max(ledgered));
+                Collections.sort(ledgeredMillis);
+                System.out.printf(
+                        "append commit latency with the ledger: p50 %.1f ms, p99 %.1f ms%n",
+                        ledgeredMillis.get(ledgeredMillis.size() / 2),
+                        ledgeredMillis.get((int) Math.ceil(ledgeredMillis.size() * 0.99) - 1));
             } finally {
                 FlinkS3Plugin.reset();
             }

@@ -3,6 +3,7 @@ package dev.tarn.format;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.ledger.PendingCommits;
 import dev.tarn.format.lookup.LookupSpec;
 import dev.tarn.format.lookup.TableLookup;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
@@ -235,6 +236,14 @@ public final class Table implements Serializable {
      */
     public Consumers consumers() {
         return new Consumers(io(), context.paths(), name());
+    }
+
+    /**
+     * The ledger of the table's prepared files (SPEC.md, "Pending commits"): a streaming committer
+     * records through it what it is about to publish; one instance per committer.
+     */
+    public PendingCommits pendingCommits() {
+        return new PendingCommits(context);
     }
 
     /** The directory of one bucket of one partition. */

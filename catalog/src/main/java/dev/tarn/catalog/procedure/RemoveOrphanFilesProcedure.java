@@ -27,8 +27,9 @@ import org.apache.flink.types.Row;
  * references and that are older than {@code older_than} (default: one day ago), as {@link
  * RemoveOrphanFiles} does in the calling process. Arguments as Apache Paimon names them; all but
  * the table are optional, by name or by position. One row per file removed (or that would be, with
- * {@code dry_run}), then a summary row with the total size. Public because Flink calls {@code call}
- * reflectively.
+ * {@code dry_run}), a row without size for each commit user whose pending commits are older than
+ * {@code pending-commit.retention} (their files are kept), then a summary row with the total size.
+ * Public because Flink calls {@code call} reflectively.
  */
 public final class RemoveOrphanFilesProcedure implements Procedure {
 
@@ -82,6 +83,9 @@ public final class RemoveOrphanFilesProcedure implements Procedure {
         List<Row> rows = new ArrayList<>();
         for (RemoveOrphanFiles.Removed file : result.files()) {
             rows.add(Row.of(file.path(), file.size()));
+        }
+        for (String warning : result.warnings()) {
+            rows.add(Row.of(warning, null));
         }
         rows.add(Row.of(result.summary(), result.bytes()));
         return rows.toArray(new Row[0]);

@@ -2,6 +2,7 @@ package dev.tarn.connector.sink;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.ledger.PendingCommits;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Committer;
 
@@ -20,8 +23,9 @@ import org.apache.flink.api.connector.sink2.Committer;
  * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
  * pre-commit topology routes every committable there. The snapshot records the lowest watermark of
  * the checkpoint's writers: every row at or before it that the job will ever write is in this
- * snapshot or an earlier one, except rows that were already late at the writers. What follows a
- * commit (expiration) is the format's: the table's committer runs it.
+ * snapshot or an earlier one, except rows that were already late at the writers. Before each commit
+ * the format's ledger records the files it publishes, so orphan cleanup keeps them while the commit
+ * is pending. What follows a commit (expiration) is the format's: the table's committer runs it.
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
 
@@ -29,9 +33,13 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     @Nullable private final OverwriteSpec overwrite;
     private final Map<String, TableCommit> commits = new HashMap<>();
 
+    /** Records each commit's prepared files before it is attempted (SPEC.md, "Pending commits"). */
+    private final PendingCommits ledger;
+
     TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
         this.table = table;
         this.overwrite = overwrite;
+        this.ledger = table.pendingCommits();
     }
 
     @Override
@@ -68,9 +76,26 @@ final class TarnCommitter implements Committer<TarnCommittable> {
         // committables, which need them. What a job abandons is left to orphan cleanup. A retry
         // publishes only what is missing: the compactions if the failure struck between the
         // commit's APPEND and COMPACT snapshots, nothing if it struck after the publish.
-        if (commit.commit(request).alreadyCommitted()) {
+        if (ledger.commit(
+                        commit,
+                        user.name(),
+                        request,
+                        byCheckpoint(requests),
+                        System.currentTimeMillis())
+                .alreadyCommitted()) {
             requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
+    }
+
+    /** The messages of {@code requests} by the checkpoint that prepared them, for the ledger. */
+    static SortedMap<Long, List<CommitMessage>> byCheckpoint(
+            List<CommitRequest<TarnCommittable>> requests) {
+        SortedMap<Long, List<CommitMessage>> carried = new TreeMap<>();
+        for (CommitRequest<TarnCommittable> request : requests) {
+            TarnCommittable c = request.getCommittable();
+            carried.computeIfAbsent(c.checkpointId(), id -> new ArrayList<>()).addAll(c.messages());
+        }
+        return carried;
     }
 
     /**

@@ -18,6 +18,7 @@ public record TablePaths(Path location) implements Serializable {
     private static final String CONSUMER_DIR = "consumer";
     private static final String TAG_DIR = "tag";
     private static final String INDEX_DIR = "index";
+    private static final String PENDING_DIR = "pending";
 
     public static TablePaths of(Path location) {
         return new TablePaths(location);
@@ -49,6 +50,32 @@ public record TablePaths(Path location) implements Serializable {
     /** Where index files of deletion vectors live (SPEC.md, "Deletion vectors"). */
     public Path indexDir() {
         return new Path(location, INDEX_DIR);
+    }
+
+    /**
+     * Where the ledger of prepared files lives (SPEC.md, "Pending commits"): a directory per commit
+     * user, a record per checkpoint whose commit has not been seen published.
+     */
+    public Path pendingDir() {
+        return new Path(location, PENDING_DIR);
+    }
+
+    /**
+     * The path of {@code file} relative to the table directory, from the decoded URI paths of both,
+     * so that a listed file and a file named by metadata compare equal however their scheme and
+     * authority are spelled.
+     *
+     * @throws IllegalArgumentException if {@code file} is not below the table directory
+     */
+    public String relative(Path file) {
+        String base = location.toUri().getPath();
+        String path = file.toUri().getPath();
+        String prefix = base.endsWith("/") ? base : base + "/";
+        if (!path.startsWith(prefix)) {
+            throw new IllegalArgumentException(
+                    "File " + file + " is not below the table directory " + location);
+        }
+        return path.substring(prefix.length());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.ledger.PendingCommit;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,9 +21,11 @@ import org.apache.flink.core.fs.Path;
  * failed or abandoned writes, manifests, lists and index manifests of lost commit races, temporary
  * files of atomic writes (SPEC.md, "Orphan files"). A file written for a commit that has not
  * happened yet looks just like an orphan, so only files older than the threshold go (default one
- * day), and a threshold under an hour ago needs {@code force}. Files are listed before the roots
- * are read: a snapshot published while the listing runs is read afterwards, so every listed file it
- * references counts as referenced.
+ * day), and a threshold under an hour ago needs {@code force}. A file that a record of the ledger
+ * of pending commits lists is never removed, whatever its age and even with {@code force}. Files
+ * are listed before the ledger and then the roots are read: a snapshot published while the listing
+ * runs is read afterwards, so every listed file it references counts as referenced, and a record
+ * deleted after the ledger was read belongs to a commit published before the roots are read.
  */
 public final class RemoveOrphanFiles {
 
@@ -39,8 +43,15 @@ public final class RemoveOrphanFiles {
      *
      * @param files the files removed (or to remove, with {@code dryRun}), by path
      * @param olderThan the threshold: only files modified before it were candidates
+     * @param warnings one line for each commit user whose pending commits no job has recorded for
+     *     longer than {@code pending-commit.retention}: their files are kept
      */
-    public record Result(String table, List<Removed> files, boolean dryRun, Instant olderThan) {
+    public record Result(
+            String table,
+            List<Removed> files,
+            boolean dryRun,
+            Instant olderThan,
+            List<String> warnings) {
 
         public long bytes() {
             return files.stream().mapToLong(Removed::size).sum();
@@ -89,10 +100,12 @@ public final class RemoveOrphanFiles {
         }
         // Order matters: list first, then read the roots (see the class comment).
         List<TableFiles.Listed> listed = TableFiles.candidates(table);
+        List<PendingCommit> pending = ledger(table);
         Roots roots = Roots.gather(table);
         ReferencedFiles referenced = ReferencedFiles.walk(table, roots.snapshots());
         refuseIfUnknown(table, roots, referenced.unreadable());
-        Set<String> keep = referenced.named().keySet();
+        Set<String> keep = new HashSet<>(referenced.named().keySet());
+        pending.forEach(record -> keep.addAll(record.files()));
         List<TableFiles.Listed> orphans = new ArrayList<>();
         for (TableFiles.Listed file : listed) {
             if (!keep.contains(file.key()) && file.modifiedMillis() < threshold.toEpochMilli()) {
@@ -106,7 +119,29 @@ public final class RemoveOrphanFiles {
                 removed.add(new Removed(orphan.path().toString(), orphan.size()));
             }
         }
-        return new Result(table.name(), List.copyOf(removed), dryRun, threshold);
+        Duration retention = table.config().lifecycle().pendingRetention();
+        List<String> warnings =
+                PendingCheck.untouched(table, pending, now).stream()
+                        .map(u -> u.warning(retention))
+                        .toList();
+        return new Result(table.name(), List.copyOf(removed), dryRun, threshold, warnings);
+    }
+
+    /**
+     * The ledger's records; a record that cannot be read leaves its files unknown: nothing goes.
+     */
+    private static List<PendingCommit> ledger(TableContext table) {
+        try {
+            return PendingCheck.all(table);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            throw new IllegalStateException(
+                    String.format(
+                            "Cannot remove orphan files of table %s: the ledger of pending commits"
+                                    + " cannot be read, so which prepared files it protects is"
+                                    + " unknown and nothing was removed (%s)",
+                            table.name(), e.getMessage()),
+                    e);
+        }
     }
 
     private static void refuseIfUnknown(

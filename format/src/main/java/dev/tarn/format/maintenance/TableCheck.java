@@ -2,6 +2,7 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,9 +17,10 @@ import java.util.TreeSet;
  * and with {@code deep} its Parquet footer reads and records the row count of the manifest; each
  * deletion vector's index file exists and the vector reads and fits its live data file ({@link
  * VectorCheck}). Each problem is listed with the snapshots that need the file, and the newest
- * snapshot that needs none of them is named, so an operator can tell a lost prepared file (no
- * snapshot needs it: not reported) from a lost committed one, and roll back to a whole snapshot.
- * Reads each list and manifest once and lists each bucket directory once.
+ * snapshot that needs none of them is named, so an operator can roll back to a whole snapshot. A
+ * lost prepared file (no snapshot needs it) is found through the ledger of pending commits instead
+ * ({@link PendingCheck}), with the checkpoint its job can be restored from. Reads each list and
+ * manifest once and lists each bucket directory once.
  */
 public final class TableCheck {
 
@@ -35,6 +37,8 @@ public final class TableCheck {
      * @param snapshots how many root snapshots were checked
      * @param files how many data, changelog and metadata files were checked
      * @param newestWhole the newest snapshot that needs no file with a problem, if any
+     * @param pending what the ledger of pending commits says: missing prepared files, restore
+     *     points, users untouched for longer than {@code pending-commit.retention}
      */
     public record Result(
             String table,
@@ -42,7 +46,8 @@ public final class TableCheck {
             int snapshots,
             long files,
             boolean deep,
-            OptionalLong newestWhole) {
+            OptionalLong newestWhole,
+            PendingCheck.Result pending) {
 
         /** One line for an operator. */
         public String summary() {
@@ -80,6 +85,7 @@ public final class TableCheck {
     public static Result run(TableContext table, boolean deep) {
         Roots roots = Roots.gather(table);
         ReferencedFiles referenced = ReferencedFiles.walk(table, roots.snapshots());
+        PendingCheck.Result pending = PendingCheck.run(table, roots.snapshots(), Instant.now());
         Map<String, String> found = DataFileCheck.problems(table, referenced, deep);
         found.putAll(VectorCheck.problems(table, referenced, roots.snapshots()));
         Map<String, TreeSet<Long>> needers = referenced.neededBy(found.keySet());
@@ -115,6 +121,7 @@ public final class TableCheck {
                 roots.snapshots().size(),
                 referenced.named().size(),
                 deep,
-                newestWhole);
+                newestWhole,
+                pending);
     }
 }

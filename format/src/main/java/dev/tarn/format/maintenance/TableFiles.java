@@ -1,5 +1,6 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,14 +14,18 @@ import org.apache.flink.core.fs.Path;
  * The files under a table's directory that orphan cleanup may consider, found by listing each
  * directory once: every file in {@code manifest/} (manifests, lists and index manifests), in {@code
  * index/} (index files of deletion vectors) and in the partition and bucket directories, and the
- * temporary files of atomic writes ({@code .}-names) anywhere. Snapshot, schema, consumer and tag
- * files, the hints, and directories Tarn does not write are never listed as candidates.
+ * temporary files of atomic writes ({@code .}-names) anywhere. Snapshot, schema, consumer, tag and
+ * pending-commit files, the hints, and directories Tarn does not write are never listed as
+ * candidates.
  */
 final class TableFiles {
 
     /** Directories of metadata that is live by existing: only their temporary files are listed. */
     private static final Set<String> METADATA_DIRS =
             Set.of("snapshot", "schema", "consumer", "tag");
+
+    /** The ledger of pending commits, a directory per commit user: only temporary files listed. */
+    private static final String PENDING_DIR = "pending";
 
     /** Directories of files that are live only while a root names them: all are listed. */
     private static final Set<String> NAMED_DIRS = Set.of("manifest", "index");
@@ -45,6 +50,18 @@ final class TableFiles {
                             location,
                             file,
                             !file.isDir() && isTemporary(file.getPath().getName()));
+                }
+            } else if (name.equals(PENDING_DIR)) {
+                for (FileStatus user : list(table, child.getPath())) {
+                    if (user.isDir()) {
+                        for (FileStatus file : list(table, user.getPath())) {
+                            addIf(
+                                    found,
+                                    location,
+                                    file,
+                                    !file.isDir() && isTemporary(file.getPath().getName()));
+                        }
+                    }
                 }
             } else if (NAMED_DIRS.contains(name)) {
                 for (FileStatus file : list(table, child.getPath())) {
@@ -98,21 +115,8 @@ final class TableFiles {
         }
     }
 
-    /**
-     * The path of {@code file} relative to the table directory {@code location}, from the decoded
-     * URI paths of both, so that a listed file and a file named by metadata compare equal however
-     * their scheme and authority are spelled.
-     *
-     * @throws IllegalArgumentException if {@code file} is not below {@code location}
-     */
+    /** The path of {@code file} relative to the table directory {@code location}. */
     static String key(Path location, Path file) {
-        String base = location.toUri().getPath();
-        String path = file.toUri().getPath();
-        String prefix = base.endsWith("/") ? base : base + "/";
-        if (!path.startsWith(prefix)) {
-            throw new IllegalArgumentException(
-                    "File " + file + " is not below the table directory " + location);
-        }
-        return path.substring(prefix.length());
+        return TablePaths.of(location).relative(file);
     }
 }

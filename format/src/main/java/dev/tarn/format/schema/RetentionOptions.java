@@ -64,6 +64,17 @@ final class RetentionOptions {
                                     + " removes it after that. Default: tags are kept until"
                                     + " deleted.");
 
+    static final ConfigOption<Duration> PENDING_COMMIT_RETENTION =
+            ConfigOptions.key("pending-commit.retention")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(7))
+                    .withDescription(
+                            "A commit user whose pending-commit records (the ledger of prepared"
+                                    + " files) no job has written for this long is reported by"
+                                    + " check_table and remove_orphan_files as probably abandoned;"
+                                    + " its records and files are kept until an operator removes"
+                                    + " the records.");
+
     static final ConfigOption<String> SCAN_TAG_NAME =
             ConfigOptions.key("scan.tag-name")
                     .stringType()
@@ -86,6 +97,7 @@ final class RetentionOptions {
                 TableOption.byAlter(SNAPSHOT_EXPIRE_LIMIT),
                 TableOption.byAlter(CONSUMER_EXPIRATION_TIME),
                 TableOption.byAlter(TAG_DEFAULT_TIME_RETAINED),
+                TableOption.byAlter(PENDING_COMMIT_RETENTION),
                 // Which tag one read starts from.
                 TableOption.hintOnly(SCAN_TAG_NAME));
     }
@@ -99,7 +111,8 @@ final class RetentionOptions {
                         min, max, TableConfig.get(table, conf, SNAPSHOT_TIME_RETAINED), limit),
                 TableConfig.get(table, conf, CONSUMER_EXPIRATION_TIME),
                 TableConfig.get(table, conf, TAG_DEFAULT_TIME_RETAINED),
-                TableConfig.get(table, conf, SCAN_TAG_NAME));
+                TableConfig.get(table, conf, SCAN_TAG_NAME),
+                positive(table, conf, PENDING_COMMIT_RETENTION));
     }
 
     private static int atLeast(
@@ -110,6 +123,18 @@ final class RetentionOptions {
                     String.format(
                             "Invalid value '%d' for option '%s' of table %s: must be at least %d",
                             value, option.key(), table, least));
+        }
+        return value;
+    }
+
+    private static Duration positive(
+            String table, Configuration conf, ConfigOption<Duration> option) {
+        Duration value = TableConfig.get(table, conf, option);
+        if (value.isZero() || value.isNegative()) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s' of table %s: must be positive",
+                            value, option.key(), table));
         }
         return value;
     }

@@ -159,13 +159,16 @@ public record TableConfig(
 
     /**
      * A table's snapshot lifecycle: retention, how long consumers and tags protect snapshots (null:
-     * for ever), and the tag a scan reads ({@code scan.tag-name}, a hint).
+     * for ever), the tag a scan reads ({@code scan.tag-name}, a hint), and after how long without a
+     * new record a commit user's pending commits are reported as abandoned ({@code
+     * pending-commit.retention}).
      */
     public record Lifecycle(
             Retention retention,
             @Nullable Duration consumerExpiration,
             @Nullable Duration tagTimeRetained,
-            @Nullable String scanTagName) {}
+            @Nullable String scanTagName,
+            Duration pendingRetention) {}
 
     /** Keys a connector or catalog may also pass through a table's options. */
     private static final Set<String> FOREIGN_KEYS = Set.of("connector", "path");

@@ -104,17 +104,27 @@ class TableCheckTest {
                                 + " files); newest whole snapshot: 1");
     }
 
+    private static final PendingCheck.Result NONE =
+            new PendingCheck.Result(List.of(), List.of(), List.of());
+
     @Test
     void theSummaryCountsOneOfAThingInTheSingular() {
         TableCheck.Problem lost =
                 new TableCheck.Problem("file:/t/bucket-0/data-1.parquet", "missing", List.of(1L));
         assertThat(
-                        new TableCheck.Result("db.t", List.of(), 1, 1, false, OptionalLong.of(1))
+                        new TableCheck.Result(
+                                        "db.t", List.of(), 1, 1, false, OptionalLong.of(1), NONE)
                                 .summary())
                 .isEqualTo("Table db.t is whole: checked 1 snapshot and 1 file");
         assertThat(
                         new TableCheck.Result(
-                                        "db.t", List.of(lost), 1, 3, true, OptionalLong.empty())
+                                        "db.t",
+                                        List.of(lost),
+                                        1,
+                                        3,
+                                        true,
+                                        OptionalLong.empty(),
+                                        NONE)
                                 .summary())
                 .isEqualTo(
                         "Table db.t has 1 missing or damaged file (checked 1 snapshot and 3 files,"
