@@ -122,5 +122,6 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     @Override
     public void close() {
         commits.values().forEach(TableCommit::close);
+        ledger.close();
     }
 }

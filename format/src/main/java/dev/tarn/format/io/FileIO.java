@@ -77,6 +77,14 @@ public interface FileIO extends Serializable {
     /** Deletes a file or directory; returns false if nothing was there. */
     boolean delete(Path path, boolean recursive) throws IOException;
 
+    /**
+     * Deletes a file if it is there, without saying whether it was: one request on an object store,
+     * where {@link #delete} first asks whether the key is a file or a directory.
+     */
+    default void deleteIfExists(Path path) throws IOException {
+        delete(path, false);
+    }
+
     void mkdirs(Path dir) throws IOException;
 
     /**

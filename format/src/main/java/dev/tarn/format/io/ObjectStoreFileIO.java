@@ -9,9 +9,10 @@ import org.apache.flink.core.fs.Path;
 
 /**
  * {@link FileIO} of an S3-compatible object store: Tarn's small metadata objects are read, replaced
- * and created conditionally with one request each through {@link S3Objects}; data files, listings,
- * deletes and renames go through Flink's S3 file system as in {@link FlinkFileIO}, whose multipart
- * uploads suit large files. It carries the object-store settings it was given.
+ * and created conditionally, and deleted where the caller needs no answer, with one request each
+ * through {@link S3Objects}; data files, listings, other deletes and renames go through Flink's S3
+ * file system as in {@link FlinkFileIO}, whose multipart uploads suit large files. It carries the
+ * object-store settings it was given.
  */
 final class ObjectStoreFileIO extends FlinkFileIO {
 
@@ -52,6 +53,12 @@ final class ObjectStoreFileIO extends FlinkFileIO {
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
         s3().write(path, content);
+    }
+
+    /** One DELETE: an object store deletes a missing key without complaint. */
+    @Override
+    public void deleteIfExists(Path path) throws IOException {
+        s3().delete(path);
     }
 
     @Override

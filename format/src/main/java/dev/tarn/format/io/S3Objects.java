@@ -8,6 +8,7 @@ import org.apache.flink.core.fs.Path;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
@@ -69,6 +70,20 @@ final class S3Objects {
                 client.putObject(
                         PutObjectRequest.builder().bucket(bucket).key(key).build(),
                         RequestBody.fromBytes(content));
+                return;
+            } catch (S3Exception | SdkClientException e) {
+                retryOrThrow(e, attempt, bucket, key);
+            }
+        }
+    }
+
+    /** Deletes the object if it is there (a missing key is not an error to the store). */
+    void delete(Path path) throws IOException {
+        String bucket = bucket(path);
+        String key = key(path);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(key).build());
                 return;
             } catch (S3Exception | SdkClientException e) {
                 retryOrThrow(e, attempt, bucket, key);

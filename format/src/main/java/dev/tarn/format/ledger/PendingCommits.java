@@ -16,6 +16,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.annotation.Nullable;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
@@ -23,26 +29,40 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ledger of a table's prepared files (SPEC.md, "Pending commits"): {@code
- * pending/<commit-user>/ckp-<checkpoint>}, one record per commit user and checkpoint, written
- * before the commit of the checkpoint is attempted and deleted once it is seen published. A record
- * replaces one of the same name atomically (one PUT on an object store), so readers see a whole
- * record or none. One instance serves one committer: it remembers for which users it has cleared
- * the records of an earlier run.
+ * pending/<commit-user>/ckp-<checkpoint>}, one record per commit user and checkpoint, written while
+ * the commit of the checkpoint is attempted (on a thread of its own, so that the commit does not
+ * wait for it) and complete before the commit call returns, and deleted, off the committing thread,
+ * once the commit is seen published. A record replaces one of the same name atomically (one PUT on
+ * an object store), so readers see a whole record or none. One instance serves one committer: it
+ * remembers for which users it has cleared the records of an earlier run.
  *
- * <p>Failure: a record is written before anything is published, so a crash after it leaves a record
- * whose files are kept until a retry publishes them; a crash after the publish leaves a record of a
- * published checkpoint, deleted by the next commit of the user and ignored by the integrity check.
+ * <p>Failure: a commit that fails returns only after its record is written, so the files of a
+ * commit still pending are listed when its failure reaches the job; a crash during the commit
+ * leaves the record or not, and the files are published or not, and a retry (restored from the
+ * checkpoint) writes the record again before it returns; a crash after the publish leaves a record
+ * of a published checkpoint, deleted by the next commit of the user and ignored by the integrity
+ * check.
  */
-public final class PendingCommits {
+public final class PendingCommits implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PendingCommits.class);
 
     private static final String PREFIX = "ckp-";
 
+    /** How long {@link #close} lets queued deletions finish. */
+    private static final long CLOSE_WAIT_SECONDS = 10;
+
     private final TableContext table;
 
     /** The users whose records of an earlier run this instance has cleared. */
     private final Set<String> cleared = new HashSet<>();
+
+    /**
+     * Writes records while their commit is attempted, and deletes them after it, in the order
+     * queued (a user's first commit clears its records before the next record is written), off the
+     * committing thread. Made on first use.
+     */
+    @Nullable private ExecutorService background;
 
     public PendingCommits(TableContext table) {
         this.table = table;
@@ -64,14 +84,93 @@ public final class PendingCommits {
             CommitRequest request,
             SortedMap<Long, List<CommitMessage>> carried,
             long nowMillis) {
-        PendingCommit record = record(user, request.identifier(), carried, nowMillis);
-        TableCommit.Result result = commit.commit(request);
-        if (cleared.add(user)) {
-            removeAll(user);
-        } else {
-            remove(record);
+        boolean first = cleared.add(user);
+        Future<PendingCommit> recorded =
+                background().submit(() -> record(user, request.identifier(), carried, nowMillis));
+        TableCommit.Result result;
+        try {
+            result = commit.commit(request);
+        } catch (RuntimeException e) {
+            // A failed commit returns only once its record is there (or failed too).
+            try {
+                await(recorded);
+            } catch (RuntimeException recordFailure) {
+                e.addSuppressed(recordFailure);
+            }
+            if (first) {
+                cleared.remove(user);
+            }
+            throw e;
         }
+        PendingCommit record;
+        try {
+            record = await(recorded);
+        } catch (UncheckedIOException e) {
+            // Published: the files no longer need the record.
+            LOG.warn("Published commit {} of {} without its record", request.identifier(), user, e);
+            record = null;
+        }
+        PendingCommit written = record;
+        background()
+                .execute(
+                        () -> {
+                            if (first) {
+                                removeAll(user);
+                            } else if (written != null) {
+                                remove(written);
+                            }
+                        });
         return result;
+    }
+
+    /** Waits until the background work queued so far (record writes, deletions) is done. */
+    void drain() {
+        if (background != null) {
+            await(background.submit(() -> null));
+        }
+    }
+
+    /** Finishes the queued deletions (for a while) and stops the background thread. */
+    @Override
+    public void close() {
+        if (background == null) {
+            return;
+        }
+        background.shutdown();
+        try {
+            if (!background.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("Pending-commit records of {} still being deleted at close", table.name());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ExecutorService background() {
+        if (background == null) {
+            background =
+                    Executors.newSingleThreadExecutor(
+                            runnable -> {
+                                Thread thread = new Thread(runnable, "tarn-ledger-" + table.name());
+                                thread.setDaemon(true);
+                                return thread;
+                            });
+        }
+        return background;
+    }
+
+    private static <T> T await(Future<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted waiting for a pending-commit record", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     /**
@@ -174,7 +273,7 @@ public final class PendingCommits {
 
     private void delete(Path path) {
         try {
-            table.io().delete(path, false);
+            table.io().deleteIfExists(path);
         } catch (IOException | RuntimeException e) {
             LOG.warn(
                     "Cannot delete the pending commit {} of table {}; the next commit of its user"

@@ -245,6 +245,21 @@ class S3ObjectsTest {
     }
 
     @Test
+    void deleteRemovesAnObjectAndTakesAMissingOneQuietly() throws Exception {
+        S3Objects objects = new S3Objects(S3Clients.shared(settings), settings);
+        Path path = new Path("s3://" + BUCKET + "/deletes/pending/job/ckp-3");
+        objects.write(path, "record".getBytes(StandardCharsets.UTF_8));
+        assertThat(read("deletes/pending/job/ckp-3")).isEqualTo("record");
+
+        objects.delete(path);
+        objects.delete(path);
+
+        assertThatThrownBy(() -> objects.read(path))
+                .isInstanceOf(java.io.FileNotFoundException.class)
+                .hasMessage(path + " does not exist");
+    }
+
+    @Test
     void aMissingBucketIsNamed() {
         S3Objects commit = new S3Objects(S3Clients.shared(settings), settings);
         assertThatThrownBy(

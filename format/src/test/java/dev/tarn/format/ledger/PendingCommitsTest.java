@@ -72,9 +72,10 @@ class PendingCommitsTest {
     /** Commits through a new ledger (a restarted committer), as the streaming committer does. */
     private static TableCommit.Result commit(
             Table table, SortedMap<Long, List<CommitMessage>> carried) {
-        try (TableCommit commit = committer(table)) {
-            return table.pendingCommits()
-                    .commit(commit, USER, request(carried), carried, System.currentTimeMillis());
+        try (TableCommit commit = committer(table);
+                PendingCommits ledger = table.pendingCommits()) {
+            return ledger.commit(
+                    commit, USER, request(carried), carried, System.currentTimeMillis());
         }
     }
 
@@ -150,9 +151,11 @@ class PendingCommitsTest {
         PendingCommits ledger = table.pendingCommits();
         try (TableCommit commit = committer(table)) {
             ledger.commit(commit, USER, request(first), first, 1L);
+            ledger.drain();
             // Another record of the user, as if a later checkpoint were pending meanwhile.
             ledger.record(USER, 9, new TreeMap<>(), 2L);
             ledger.commit(commit, USER, request(second), second, 3L);
+            ledger.drain();
         }
         assertThat(record(4)).doesNotExist();
         assertThat(record(9)).as("not this commit's record").exists();
