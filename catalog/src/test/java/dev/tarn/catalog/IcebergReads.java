@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.flink.core.fs.Path;
 import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
@@ -16,6 +17,7 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 
 /**
  * Reads a Tarn table as Iceberg readers do, with Iceberg's own Java API: the metadata that {@code
@@ -71,8 +73,12 @@ final class IcebergReads {
         try (CloseableIterable<Record> records = scan.build()) {
             for (Record r : records) {
                 List<String> values = new ArrayList<>();
+                List<Types.NestedField> fields = r.struct().fields();
                 for (int i = 0; i < r.size(); i++) {
-                    values.add(String.valueOf(r.get(i)));
+                    // The reader adds the row position (_pos) where a deletion vector applies.
+                    if (!MetadataColumns.isMetadataColumn(fields.get(i).fieldId())) {
+                        values.add(String.valueOf(r.get(i)));
+                    }
                 }
                 rows.add(values.stream().collect(Collectors.joining(", ", "+I[", "]")));
             }

@@ -92,6 +92,65 @@ class TarnIcebergITCase {
     }
 
     @Test
+    void aPrimaryKeyTableWithVectorsShowsTheCurrentRowOfEveryKeyAfterUpsertsDeletesAndCompaction()
+            throws Exception {
+        batch.exec(
+                "CREATE TABLE db.pk (k INT NOT NULL, v STRING, n BIGINT, PRIMARY KEY (k) NOT"
+                        + " ENFORCED) WITH ('bucket' = '2', 'deletion-vectors.enabled' = 'true', "
+                        + ICEBERG
+                        + ")");
+        batch.exec("INSERT INTO db.pk VALUES (1, 'a', 1), (2, 'b', 2), (3, 'c', 3), (4, 'd', 4)");
+        batch.exec("INSERT INTO db.pk VALUES (2, 'B', 20), (5, 'e', 5)");
+        batch.exec("DELETE FROM db.pk WHERE k = 3");
+        IcebergReads reads = iceberg("pk");
+        Table table = reads.table();
+        assertThat(((org.apache.iceberg.BaseTable) table).operations().current().formatVersion())
+                .isEqualTo(3);
+        assertThat(reads.rows()).containsExactlyInAnyOrderElementsOf(tarn("pk")).hasSize(4);
+        long beforeCompaction = reads.hint();
+        batch.exec("CALL sys.compact('db.pk')");
+        IcebergReads after = iceberg("pk");
+        assertThat(after.hint()).isGreaterThan(beforeCompaction);
+        assertThat(after.rows()).containsExactlyInAnyOrderElementsOf(tarn("pk"));
+        for (long id = 1; id <= after.hint(); id++) {
+            assertThat(IcebergReads.rows(after.table(), id))
+                    .as("Iceberg snapshot %d", id)
+                    .containsExactlyInAnyOrderElementsOf(tarnAt("pk", id));
+        }
+    }
+
+    @Test
+    void schemaChangesAreIcebergSchemaChangesAndARenamedColumnKeepsItsValues() throws Exception {
+        batch.exec("CREATE TABLE db.s (id INT, a INT, b STRING, c STRING) WITH (" + ICEBERG + ")");
+        batch.exec("INSERT INTO db.s VALUES (1, 10, 'x', 'gone')");
+        batch.exec("ALTER TABLE db.s ADD d STRING");
+        batch.exec("ALTER TABLE db.s RENAME b TO bee");
+        batch.exec("ALTER TABLE db.s MODIFY a BIGINT");
+        batch.exec("ALTER TABLE db.s DROP c");
+        batch.exec("INSERT INTO db.s VALUES (2, 20000000000, 'y', 'new')");
+        IcebergReads reads = iceberg("s");
+        assertThat(reads.table().schema().columns())
+                .extracting(c -> c.name() + ":" + c.type())
+                .containsExactly("id:int", "a:long", "bee:string", "d:string");
+        assertThat(reads.rows())
+                .containsExactlyInAnyOrderElementsOf(tarn("s"))
+                .contains("+I[1, 10, x, null]");
+    }
+
+    @Test
+    void partitionedTablesAndPartitionOverwritesReadAsInTarn() throws Exception {
+        batch.exec(
+                "CREATE TABLE db.p (id INT, dt STRING) PARTITIONED BY (dt) WITH (" + ICEBERG + ")");
+        batch.exec("INSERT INTO db.p VALUES (1, 'a'), (2, 'b'), (3, 'a')");
+        batch.exec("INSERT OVERWRITE db.p PARTITION (dt = 'a') VALUES (4)");
+        IcebergReads reads = iceberg("p");
+        assertThat(reads.table().spec().fields()).hasSize(1);
+        assertThat(reads.rows())
+                .containsExactlyInAnyOrderElementsOf(tarn("p"))
+                .containsExactlyInAnyOrder("+I[2, b]", "+I[4, a]");
+    }
+
+    @Test
     void aBadStorageValueIsRefusedNamingTheOptionAndTheValue() {
         assertThatThrownBy(
                         () ->
