@@ -151,6 +151,25 @@ class TarnIcebergITCase {
     }
 
     @Test
+    void aColumnWithoutAnIcebergTypeIsRefusedNamingItsTypeAtCreateAndAlter() throws Exception {
+        assertThatThrownBy(
+                        () ->
+                                batch.exec(
+                                        "CREATE TABLE db.nested (id INT, tags ARRAY<STRING>) WITH ("
+                                                + ICEBERG
+                                                + ")"))
+                .hasStackTraceContaining("Cannot create table db.nested")
+                .rootCause()
+                .hasMessageContaining("tags ARRAY<STRING>")
+                .hasMessageContaining("'metadata.iceberg.storage'");
+        batch.exec("CREATE TABLE db.later (id INT, ts TIMESTAMP(9))");
+        assertThatThrownBy(() -> batch.exec("ALTER TABLE db.later SET (" + ICEBERG + ")"))
+                .hasStackTraceContaining("Cannot alter table db.later")
+                .rootCause()
+                .hasMessageContaining("ts TIMESTAMP(9)");
+    }
+
+    @Test
     void aBadStorageValueIsRefusedNamingTheOptionAndTheValue() {
         assertThatThrownBy(
                         () ->
