@@ -151,6 +151,23 @@ class TarnIcebergITCase {
     }
 
     @Test
+    void aRollbackPointsIcebergReadersAtTheRolledBackToSnapshot() throws Exception {
+        batch.exec("CREATE TABLE db.r (id INT, v STRING) WITH (" + ICEBERG + ")");
+        batch.exec("INSERT INTO db.r VALUES (1, 'a')");
+        batch.exec("INSERT INTO db.r VALUES (2, 'b')");
+        batch.exec("INSERT INTO db.r VALUES (3, 'c')");
+        batch.exec("CALL lake.sys.rollback_to(`table` => 'db.r', snapshot_id => 1)");
+        IcebergReads reads = iceberg("r");
+        assertThat(reads.hint()).isEqualTo(1);
+        assertThat(reads.rows()).containsExactly("+I[1, a]").isEqualTo(tarn("r"));
+        batch.exec("INSERT INTO db.r VALUES (4, 'd')");
+        assertThat(iceberg("r").hint()).isEqualTo(2);
+        assertThat(iceberg("r").rows())
+                .containsExactlyInAnyOrderElementsOf(tarn("r"))
+                .containsExactlyInAnyOrder("+I[1, a]", "+I[4, d]");
+    }
+
+    @Test
     void aColumnWithoutAnIcebergTypeIsRefusedNamingItsTypeAtCreateAndAlter() throws Exception {
         assertThatThrownBy(
                         () ->
