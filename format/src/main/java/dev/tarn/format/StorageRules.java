@@ -1,5 +1,6 @@
 package dev.tarn.format;
 
+import dev.tarn.format.iceberg.IcebergSchemas;
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.parquet.ParquetDataWriter;
 import dev.tarn.format.schema.MergeEngine;
@@ -24,6 +25,11 @@ record StorageRules(@Nullable TableContext table) implements SchemaRules.Storage
     @Override
     public void checkColumns(RowType rowType) {
         ParquetDataWriter.checkSupported(rowType);
+    }
+
+    @Override
+    public void checkIceberg(TableSchema schema) {
+        IcebergSchemas.check(schema);
     }
 
     @Override

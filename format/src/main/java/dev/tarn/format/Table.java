@@ -1,6 +1,8 @@
 package dev.tarn.format;
 
+import dev.tarn.format.commit.CommitHook;
 import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.iceberg.IcebergCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.ledger.PendingCommits;
@@ -28,6 +30,7 @@ import dev.tarn.format.write.TableWrite;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -287,7 +290,9 @@ public final class Table implements Serializable {
     /**
      * A committer for a new commit user, one that has published nothing before (a batch statement,
      * a maintenance call): only the latest snapshot can hold one of its commits. It expires old
-     * snapshots after each commit ({@link SnapshotLifecycle#inBackground}); close it when done.
+     * snapshots after each commit ({@link SnapshotLifecycle#inBackground}) and writes the Iceberg
+     * metadata of each snapshot if the table asks for it ({@link IcebergCommit}); close it when
+     * done.
      */
     public TableCommit newCommit(String commitUser) {
         return newCommit(commitUser, Long.MAX_VALUE);
@@ -298,11 +303,9 @@ public final class Table implements Serializable {
      * restored or not): a commit publishes only what no snapshot of the user since then holds.
      */
     public TableCommit newCommit(String commitUser, long userSinceMillis) {
-        return new TableCommit(
-                context,
-                commitUser,
-                userSinceMillis,
-                List.of(SnapshotLifecycle.inBackground(context)));
+        List<CommitHook> hooks = new ArrayList<>(IcebergCommit.hooks(context));
+        hooks.add(SnapshotLifecycle.inBackground(context));
+        return new TableCommit(context, commitUser, userSinceMillis, hooks);
     }
 
     @Override

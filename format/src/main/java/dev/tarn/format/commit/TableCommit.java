@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * snapshot, stages the commit's changes against it ({@link Staging}, one per commit kind; then a
  * {@link CommitAttempt}: manifests and lists written) and creates {@code snapshot-<n+1>} through
  * the table's atomic publish step ({@code SnapshotCommit}). A committer that loses the race stages
- * again and retries as {@link CommitRetry} says. After each call its {@link CommitHook}s run.
+ * again and retries as {@link CommitRetry} says. Its {@link CommitHook}s run before and after each
+ * snapshot is published, and after each call.
  *
  * <p>Failure: an exception before the snapshot file is created leaves the table unchanged (stray
  * manifests are unreferenced). If creating the snapshot file fails with an unknown outcome, {@link
@@ -342,8 +343,8 @@ public final class TableCommit implements AutoCloseable {
                                 table.schemaManager().checkWriter(table.schema(), schemaChecked);
                         Snapshot latest = snapshots.readLatest().orElse(null);
                         Map<ManifestEntry.FileId, DeletionFile> vectors = vectors(latest);
-                        List<ManifestEntry> delta =
-                                staging.stage(latest, liveFiles(latest), vectors);
+                        Map<ManifestEntry.FileId, ManifestEntry> live = liveFiles(latest);
+                        List<ManifestEntry> delta = staging.stage(latest, live, vectors);
                         List<ManifestEntry> changelog = staging.changelog();
                         Map<ManifestEntry.FileId, DeletionFile> vectorsAfter = staging.vectors();
                         boolean vectorsChanged = !vectorsAfter.equals(vectors);
@@ -370,7 +371,19 @@ public final class TableCommit implements AutoCloseable {
                                             : latest == null ? null : latest.indexManifest();
                             Snapshot snapshot =
                                     staged.stage(header, manifest, delta, changes, index);
+                            CommitHook.Staged next =
+                                    new CommitHook.Staged(
+                                            snapshot,
+                                            latest,
+                                            live,
+                                            delta,
+                                            vectorsAfter,
+                                            vectorsChanged);
+                            for (CommitHook hook : hooks) {
+                                hook.beforePublish(next);
+                            }
                             if (staged.publish(snapshot)) {
+                                published(snapshot);
                                 return OptionalLong.of(snapshot.id());
                             }
                         } catch (CommitStateUnknownException e) {
@@ -398,6 +411,21 @@ public final class TableCommit implements AutoCloseable {
             deltaManifest.deleteIfWritten();
             changelogManifest.deleteIfWritten();
             throw e;
+        }
+    }
+
+    /** Tells the hooks that {@code snapshot} is published; their failures are only logged. */
+    private void published(Snapshot snapshot) {
+        for (CommitHook hook : hooks) {
+            try {
+                hook.afterPublish(snapshot);
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "A hook after snapshot {} of table {} was published failed",
+                        snapshot.id(),
+                        table.name(),
+                        e);
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package dev.tarn.format.maintenance;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.deletion.DeletionVector;
+import dev.tarn.format.iceberg.IcebergCommit;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DeletionFile;
@@ -341,7 +342,11 @@ public final class FullCompaction {
     public static Result publish(TableContext table, Plan plan, List<CommitMessage> messages) {
         TableCommit.Result result;
         try (TableCommit commit =
-                new TableCommit(table, plan.commitUser(), plan.plannedMillis(), List.of())) {
+                new TableCommit(
+                        table,
+                        plan.commitUser(),
+                        plan.plannedMillis(),
+                        IcebergCommit.hooks(table))) {
             result = commit.commit(CommitRequest.of(IDENTIFIER, messages));
         }
         List<CommitMessage> published = new ArrayList<>(messages);

@@ -2,6 +2,7 @@ package dev.tarn.format.maintenance;
 
 import dev.tarn.format.commit.CommitHook;
 import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.iceberg.IcebergMaintenance;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -296,7 +297,9 @@ public final class SnapshotLifecycle {
      * @throws IllegalStateException if an expiration of the table is unfinished
      */
     public static RollbackResult rollbackTo(TableContext table, long snapshotId) {
-        return new Rollback(table).toSnapshot(snapshotId);
+        RollbackResult result = new Rollback(table).toSnapshot(snapshotId);
+        IcebergMaintenance.afterRollback(table, result.snapshotId());
+        return result;
     }
 
     /**
@@ -306,7 +309,9 @@ public final class SnapshotLifecycle {
      * @throws IllegalArgumentException naming the tag if there is no such tag
      */
     public static RollbackResult rollbackToTag(TableContext table, String tag) {
-        return new Rollback(table).toTag(tag);
+        RollbackResult result = new Rollback(table).toTag(tag);
+        IcebergMaintenance.afterRollback(table, result.snapshotId());
+        return result;
     }
 
     private static String describe(OptionalLong id) {

@@ -42,13 +42,31 @@ public final class ParquetDataWriter implements Closeable {
      *     of read parallelism)
      * @param pageSize target page size in bytes
      * @param dictionary whether to dictionary-encode columns while the dictionary stays small
+     * @param fieldIds the field ids of the leading top-level columns, written as Parquet field ids
+     *     so that readers that match columns by id (Iceberg's) find them; empty for none
      */
     public record Options(
             FileCompression compression,
             int zstdLevel,
             long rowGroupSize,
             int pageSize,
-            boolean dictionary) {
+            boolean dictionary,
+            int[] fieldIds) {
+
+        /** Options without field ids. */
+        public Options(
+                FileCompression compression,
+                int zstdLevel,
+                long rowGroupSize,
+                int pageSize,
+                boolean dictionary) {
+            this(compression, zstdLevel, rowGroupSize, pageSize, dictionary, new int[0]);
+        }
+
+        /** These options with {@code ids} as the leading columns' field ids. */
+        public Options withFieldIds(int[] ids) {
+            return new Options(compression, zstdLevel, rowGroupSize, pageSize, dictionary, ids);
+        }
 
         /**
          * Row groups of 128 MiB, as Parquet and Paimon default to: large scans, few footer entries.
@@ -88,7 +106,7 @@ public final class ParquetDataWriter implements Closeable {
 
         /** These options as the row writers take them. */
         PageLayout layout() {
-            return new PageLayout(codecName(), rowGroupSize, pageSize, dictionary);
+            return new PageLayout(codecName(), rowGroupSize, pageSize, dictionary, fieldIds);
         }
 
         /** zstd, 128 MiB row groups, 1 MiB pages, dictionary encoding on. */

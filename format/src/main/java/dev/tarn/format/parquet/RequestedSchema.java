@@ -50,7 +50,11 @@ final class RequestedSchema {
                                 + ": the file's row type holds it as "
                                 + fileType.getTypeAt(fileIndex).asSummaryString());
             }
-            if (!fileSchema.containsField(name) || !fileSchema.getType(name).equals(expected)) {
+            // A column's field id (written since Iceberg metadata came) does not change its type.
+            if (!fileSchema.containsField(name)
+                    || !fileSchema
+                            .getType(name)
+                            .equals(withIdOf(fileSchema.getType(name), expected))) {
                 throw new IOException(
                         "Cannot read column "
                                 + name
@@ -66,5 +70,10 @@ final class RequestedSchema {
             fields.add(fileSchema.getType(name));
         }
         return new MessageType(fileSchema.getName(), fields);
+    }
+
+    /** {@code expected} with the field id of {@code stored}, if it has one. */
+    private static Type withIdOf(Type stored, Type expected) {
+        return stored.getId() == null ? expected : expected.withId(stored.getId().intValue());
     }
 }

@@ -47,6 +47,14 @@ public final class SchemaRules {
          * snapshots (one being created) or without vectors.
          */
         long deletionVectors();
+
+        /**
+         * Checks that every column has an Iceberg type, for a table that publishes Iceberg metadata
+         * ({@code metadata.iceberg.storage}).
+         *
+         * @throws UnsupportedOperationException naming the columns and their types
+         */
+        void checkIceberg(TableSchema schema);
     }
 
     /** Types a partition column may have: each value must read back from its directory name. */
@@ -180,6 +188,9 @@ public final class SchemaRules {
         TableConfig config = TableConfig.of(table, schema.options());
         try {
             storage.checkColumns(schema.rowType());
+            if (config.iceberg() != IcebergOptions.Storage.DISABLED) {
+                storage.checkIceberg(schema);
+            }
         } catch (UnsupportedOperationException e) {
             throw new UnsupportedOperationException(
                     "Cannot " + action + " table " + table + ": " + e.getMessage(), e);

@@ -21,6 +21,7 @@ import org.apache.flink.configuration.Configuration;
  * @param decodeThreads the threads of one source subtask that open and decode a read's files, batch
  *     or streaming ({@code read.decode-threads})
  * @param lookup how a lookup join caches the table ({@code lookup.*})
+ * @param iceberg where commits publish Iceberg metadata ({@code metadata.iceberg.storage})
  */
 public record TableConfig(
         int bucket,
@@ -35,7 +36,8 @@ public record TableConfig(
         Lifecycle lifecycle,
         CompactionOptions.Settings compaction,
         int decodeThreads,
-        Lookup lookup) {
+        Lookup lookup,
+        IcebergOptions.Storage iceberg) {
 
     /**
      * How a lookup join caches the rows of the buckets it holds. Its memory is {@link
@@ -222,7 +224,8 @@ public record TableConfig(
                 RetentionOptions.read(table, conf),
                 CompactionOptions.settings(table, conf),
                 ReadOptions.decodeThreads(table, conf),
-                LookupOptions.read(table, conf));
+                LookupOptions.read(table, conf),
+                IcebergOptions.read(table, conf));
     }
 
     private static FileCompression compression(

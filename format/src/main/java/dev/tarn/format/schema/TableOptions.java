@@ -244,6 +244,7 @@ public final class TableOptions {
         scoped.addAll(StreamReadOptions.scoped());
         scoped.addAll(ReadOptions.scoped());
         scoped.addAll(LookupOptions.scoped());
+        scoped.addAll(IcebergOptions.scoped());
         return scoped;
     }
 

@@ -4,6 +4,7 @@ import dev.tarn.format.bucket.RowRouter;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.parquet.ParquetDataWriter;
+import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -71,11 +72,15 @@ public final class TableWrite implements AutoCloseable {
         ParquetDataWriter.Options defaults = ParquetDataWriter.Options.defaults();
         ParquetDataWriter.Options parquetOptions =
                 new ParquetDataWriter.Options(
-                        table.config().compression(),
-                        defaults.zstdLevel(),
-                        table.config().sizes().rowGroupSize(),
-                        defaults.pageSize(),
-                        defaults.dictionary());
+                                table.config().compression(),
+                                defaults.zstdLevel(),
+                                table.config().sizes().rowGroupSize(),
+                                defaults.pageSize(),
+                                defaults.dictionary())
+                        .withFieldIds(
+                                table.schema().fields().stream()
+                                        .mapToInt(TableSchema.DataField::id)
+                                        .toArray());
         this.kind =
                 switch (table.kind()) {
                     case APPEND -> new AppendBucketWriters(table, parquetOptions, overwrite);

@@ -45,6 +45,18 @@ public final class ParquetSchemas {
         return new MessageType(ROOT_NAME, fields(rowType));
     }
 
+    /**
+     * As {@link #toMessageType(RowType)}, the first {@code fieldIds.length} top-level columns with
+     * those field ids (the table's columns; system columns that follow them have none).
+     */
+    public static MessageType toMessageType(RowType rowType, int[] fieldIds) {
+        List<Type> fields = fields(rowType);
+        for (int i = 0; i < fieldIds.length && i < fields.size(); i++) {
+            fields.set(i, fields.get(i).withId(fieldIds[i]));
+        }
+        return new MessageType(ROOT_NAME, fields);
+    }
+
     static List<Type> fields(RowType rowType) {
         List<Type> fields = new ArrayList<>(rowType.getFieldCount());
         for (RowType.RowField field : rowType.getFields()) {

@@ -59,7 +59,7 @@ public final class FlatRowWriter implements ParquetRowWriter {
             throws IOException {
         checkFlat(rowType);
         this.rowType = rowType;
-        this.schema = ParquetSchemas.toMessageType(rowType);
+        this.schema = ParquetSchemas.toMessageType(rowType, options.fieldIds());
         this.props =
                 ParquetProperties.builder()
                         .withPageSize(options.pageSize())

@@ -27,7 +27,7 @@ public final class RecordRowWriter implements ParquetRowWriter {
             ParquetOutputFile file, RowType rowType, PageLayout options, WriterVersion version)
             throws IOException {
         this.writer =
-                new Builder(file, new RowDataWriteSupport(rowType))
+                new Builder(file, new RowDataWriteSupport(rowType, options.fieldIds()))
                         .withConf(new PlainParquetConfiguration())
                         .withCodecFactory(codecs)
                         .withCompressionCodec(options.codec())

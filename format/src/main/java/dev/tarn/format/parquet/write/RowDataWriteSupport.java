@@ -24,9 +24,9 @@ final class RowDataWriteSupport extends WriteSupport<RowData> {
     private RecordConsumer consumer;
     private RowFieldsWriter fields;
 
-    RowDataWriteSupport(RowType rowType) {
+    RowDataWriteSupport(RowType rowType, int[] fieldIds) {
         this.rowType = rowType;
-        this.schema = ParquetSchemas.toMessageType(rowType);
+        this.schema = ParquetSchemas.toMessageType(rowType, fieldIds);
     }
 
     @Override

@@ -1,0 +1,334 @@
+package dev.tarn.format.iceberg;
+
+import dev.tarn.format.manifest.DeletionFile;
+import dev.tarn.format.manifest.FileContent;
+import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestEntry.FileId;
+import dev.tarn.format.manifest.ManifestEntry.FileKind;
+import dev.tarn.format.schema.LsmOptions;
+import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.schema.TableSchema.TableKind;
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.snapshot.Snapshot.CommitKind;
+import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import javax.annotation.Nullable;
+import org.apache.flink.configuration.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestWriter;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TarnSnapshots;
+import org.apache.iceberg.io.CloseableIterable;
+
+/**
+ * Builds the Iceberg table metadata of a Tarn snapshot (SPEC.md, "Iceberg metadata"): from the
+ * Iceberg metadata of the snapshot before it, reusing its manifests (an append writes one manifest
+ * of its new files; a commit that deletes files rewrites only the manifests that hold them), or
+ * whole from the snapshot's live files when there is no valid metadata before it.
+ *
+ * <p>Which files an Iceberg reader sees: every live data file of an append table; of a primary-key
+ * table, every data file whose writer maintained deletion vectors, with the vectors as Iceberg v3
+ * deletion vectors, and the files of the last level (a full compaction's output) otherwise.
+ */
+final class IcebergSnapshots {
+
+    /** Format version of tables without deletion vectors; those with them need version 3. */
+    private static final int FORMAT_VERSION = 2;
+
+    private static final int VECTOR_FORMAT_VERSION = 3;
+
+    private final IcebergTable iceberg;
+    private final TableContext table;
+    private final IcebergFiles files;
+    private final int maxLevel;
+
+    IcebergSnapshots(IcebergTable iceberg) {
+        this.iceberg = iceberg;
+        this.table = iceberg.context();
+        this.files = new IcebergFiles(table);
+        this.maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
+    }
+
+    /**
+     * The metadata of {@code snapshot}, whose parent's live files are {@code parentFiles} and whose
+     * vectors are {@code vectors}: built from {@code base} (the valid metadata of its parent) if
+     * there is one, else whole.
+     *
+     * @param delta what {@code snapshot} changed against its parent
+     * @param vectorsChanged whether the vectors differ from the parent's
+     */
+    TableMetadata build(
+            @Nullable TableMetadata base,
+            Snapshot snapshot,
+            Map<FileId, ManifestEntry> parentFiles,
+            List<ManifestEntry> delta,
+            Map<FileId, DeletionFile> vectors,
+            boolean vectorsChanged)
+            throws IOException {
+        Map<FileId, ManifestEntry> live = new HashMap<>(parentFiles);
+        for (ManifestEntry e : delta) {
+            if (e.kind() == FileKind.ADD) {
+                live.put(e.fileId(), e);
+            } else {
+                live.remove(e.fileId());
+            }
+        }
+        boolean usesVectors = usesVectors(live.values());
+        TableMetadata shaped = shape(base, snapshot, usesVectors);
+        long id = snapshot.id();
+        List<ManifestFile> manifests = new ArrayList<>();
+        boolean deletes = false;
+        if (base == null) {
+            List<ManifestEntry> included = new ArrayList<>();
+            for (ManifestEntry e : live.values()) {
+                if (included(e)) {
+                    included.add(e);
+                }
+            }
+            if (!included.isEmpty()) {
+                manifests.add(writeData(included, shaped, id));
+            }
+        } else {
+            Map<String, ManifestEntry> added = new LinkedHashMap<>();
+            Set<String> deleted = new HashSet<>();
+            for (ManifestEntry e : delta) {
+                if (!included(e)) {
+                    continue;
+                }
+                String location = files.location(e.fileId());
+                if (e.kind() == FileKind.ADD) {
+                    added.put(location, e);
+                } else {
+                    deleted.add(location);
+                }
+            }
+            deletes = !deleted.isEmpty();
+            org.apache.iceberg.Snapshot parent = base.currentSnapshot();
+            for (ManifestFile m : parent.dataManifests(iceberg.io())) {
+                manifests.add(deleted.isEmpty() ? m : without(m, deleted, shaped, id));
+            }
+            if (!added.isEmpty()) {
+                manifests.add(writeData(List.copyOf(added.values()), shaped, id));
+            }
+            if (!(usesVectors && (vectorsChanged || deletes))) {
+                manifests.addAll(parent.deleteManifests(iceberg.io()));
+            }
+        }
+        if (usesVectors && (base == null || vectorsChanged || deletes)) {
+            ManifestFile vectorManifest = writeVectors(live, vectors, shaped, id);
+            if (vectorManifest != null) {
+                manifests.add(vectorManifest);
+            }
+        }
+        Map<String, String> summary = new HashMap<>();
+        summary.put(IcebergTable.DELTA_LIST_PROPERTY, snapshot.deltaManifestList());
+        summary.put("tarn.commit-kind", snapshot.commit().kind().name());
+        org.apache.iceberg.Snapshot next =
+                TarnSnapshots.write(
+                        shaped.formatVersion(),
+                        iceberg.io().newOutputFile(iceberg.newManifestList(id)),
+                        id,
+                        base == null ? null : base.currentSnapshot().snapshotId(),
+                        snapshot.commit().timeMillis(),
+                        operation(snapshot, deletes, usesVectors && vectorsChanged),
+                        summary,
+                        shaped.currentSchemaId(),
+                        manifests,
+                        shaped.formatVersion() >= VECTOR_FORMAT_VERSION
+                                ? shaped.nextRowId()
+                                : null);
+        return TableMetadata.buildFrom(shaped)
+                .setBranchSnapshot(next, SnapshotRef.MAIN_BRANCH)
+                .build();
+    }
+
+    /**
+     * The table part of the metadata (format version, schema, spec, properties) for {@code
+     * snapshot}, over {@code base} or new.
+     */
+    private TableMetadata shape(
+            @Nullable TableMetadata base, Snapshot snapshot, boolean usesVectors) {
+        int version = usesVectors ? VECTOR_FORMAT_VERSION : FORMAT_VERSION;
+        TableSchema tarn = table.schema(snapshot.schemaId());
+        Schema schema = IcebergSchemas.schema(tarn);
+        TableMetadata.Builder builder;
+        int lastColumnId = tarn.highestFieldId();
+        if (base == null) {
+            builder =
+                    TableMetadata.buildFromEmpty(version)
+                            .assignUUID(uuid())
+                            .setLocation(table.location().toString());
+        } else {
+            builder = TableMetadata.buildFrom(base);
+            if (base.formatVersion() < version) {
+                builder.upgradeFormatVersion(version);
+            }
+            lastColumnId = Math.max(lastColumnId, base.lastColumnId());
+        }
+        Map<String, String> properties = new HashMap<>();
+        properties.put(
+                TableProperties.DEFAULT_NAME_MAPPING, IcebergSchemas.nameMapping(schemas(tarn)));
+        properties.put(TableProperties.MANIFEST_MERGE_ENABLED, "false");
+        return builder.setCurrentSchema(schema, lastColumnId)
+                .setDefaultPartitionSpec(IcebergSchemas.spec(schema, tarn))
+                .setDefaultSortOrder(SortOrder.unsorted())
+                .setProperties(properties)
+                .build();
+    }
+
+    /** The table's Iceberg UUID: one per table location, so a rebuild keeps it. */
+    private String uuid() {
+        return UUID.nameUUIDFromBytes(table.location().toString().getBytes(StandardCharsets.UTF_8))
+                .toString();
+    }
+
+    /** Every schema version up to {@code current}, oldest first (those that exist). */
+    private List<TableSchema> schemas(TableSchema current) {
+        List<TableSchema> all = new ArrayList<>();
+        for (long id = 0; id < current.id(); id++) {
+            try {
+                all.add(table.schema(id));
+            } catch (RuntimeException e) {
+                // Schema ids need not be dense; the current one is all that must exist.
+            }
+        }
+        all.add(current);
+        return all;
+    }
+
+    /** Whether Iceberg readers see {@code entry}'s file (see the class comment). */
+    private boolean included(ManifestEntry entry) {
+        if (entry.file().content() != FileContent.DATA) {
+            return false;
+        }
+        return table.kind() == TableKind.APPEND
+                || table.vectorMaintained(entry.file())
+                || entry.file().level() == maxLevel;
+    }
+
+    /** Whether any included file of a primary-key table is read with deletion vectors. */
+    private boolean usesVectors(Iterable<ManifestEntry> live) {
+        if (table.kind() == TableKind.APPEND) {
+            return false;
+        }
+        if (table.config().lsm().deletionVectors()) {
+            return true;
+        }
+        for (ManifestEntry e : live) {
+            if (table.vectorMaintained(e.file())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String operation(Snapshot snapshot, boolean deletes, boolean vectors) {
+        if (snapshot.commit().kind() == CommitKind.COMPACT) {
+            return DataOperations.REPLACE;
+        }
+        return deletes || vectors || snapshot.commit().kind() == CommitKind.OVERWRITE
+                ? DataOperations.OVERWRITE
+                : DataOperations.APPEND;
+    }
+
+    private ManifestFile writeData(List<ManifestEntry> entries, TableMetadata shaped, long id)
+            throws IOException {
+        ManifestWriter<DataFile> writer =
+                ManifestFiles.write(
+                        shaped.formatVersion(),
+                        shaped.spec(),
+                        iceberg.io().newOutputFile(iceberg.newManifest()),
+                        id);
+        try (writer) {
+            for (ManifestEntry e : entries) {
+                writer.add(files.dataFile(e, shaped.spec(), shaped.schema()));
+            }
+        }
+        return writer.toManifestFile();
+    }
+
+    /**
+     * The delete manifest of every vector of the snapshot's included files, or null if none: all
+     * added by this snapshot, so they apply to every data file before it.
+     */
+    @Nullable
+    private ManifestFile writeVectors(
+            Map<FileId, ManifestEntry> live,
+            Map<FileId, DeletionFile> vectors,
+            TableMetadata shaped,
+            long id)
+            throws IOException {
+        PartitionSpec spec = shaped.spec();
+        List<DeleteFile> deletes = new ArrayList<>();
+        for (Map.Entry<FileId, DeletionFile> v : vectors.entrySet()) {
+            ManifestEntry data = live.get(v.getKey());
+            if (data != null && included(data)) {
+                deletes.add(
+                        files.vector(
+                                files.dataFile(data, spec, shaped.schema()), v.getValue(), spec));
+            }
+        }
+        if (deletes.isEmpty()) {
+            return null;
+        }
+        ManifestWriter<DeleteFile> writer =
+                ManifestFiles.writeDeleteManifest(
+                        shaped.formatVersion(),
+                        spec,
+                        iceberg.io().newOutputFile(iceberg.newManifest()),
+                        id);
+        try (writer) {
+            deletes.forEach(writer::add);
+        }
+        return writer.toManifestFile();
+    }
+
+    /** {@code manifest} without the files at {@code deleted}: itself if it holds none of them. */
+    private ManifestFile without(
+            ManifestFile manifest, Set<String> deleted, TableMetadata shaped, long id) {
+        boolean holds = false;
+        try (CloseableIterable<String> paths =
+                ManifestFiles.readPaths(manifest, iceberg.io(), shaped.specsById())) {
+            for (String path : paths) {
+                if (deleted.contains(path)) {
+                    holds = true;
+                    break;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot read Iceberg manifest " + manifest.path() + ": " + e.getMessage(), e);
+        }
+        if (!holds || manifest.content() != ManifestContent.DATA) {
+            return manifest;
+        }
+        return TarnSnapshots.rewriteWithout(
+                shaped.formatVersion(),
+                manifest,
+                iceberg.io(),
+                shaped.specsById(),
+                deleted,
+                iceberg.io().newOutputFile(iceberg.newManifest()),
+                id);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.tarn.format.iceberg;
+
+import dev.tarn.format.snapshot.Snapshot;
+import dev.tarn.format.table.TableContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
+import java.util.UUID;
+import javax.annotation.Nullable;
+import org.apache.flink.core.fs.FileStatus;
+import org.apache.flink.core.fs.Path;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+
+/**
+ * The Iceberg side of one table's directory (SPEC.md, "Iceberg metadata"): {@code
+ * metadata/v<N>.metadata.json} for Tarn snapshot {@code N}, the Avro manifests and manifest lists
+ * beside them, and {@code metadata/version-hint.text}, the version Iceberg readers open.
+ */
+final class IcebergTable {
+
+    static final String METADATA_DIR = "metadata";
+    static final String HINT = "version-hint.text";
+
+    /** Names the Tarn snapshot an Iceberg snapshot was written for, by its delta manifest list. */
+    static final String DELTA_LIST_PROPERTY = "tarn.delta-manifest-list";
+
+    private final TableContext table;
+    private final IcebergFileIO io;
+
+    IcebergTable(TableContext table) {
+        this.table = table;
+        this.io = new IcebergFileIO(table.io());
+    }
+
+    TableContext context() {
+        return table;
+    }
+
+    IcebergFileIO io() {
+        return io;
+    }
+
+    Path directory() {
+        return new Path(table.location(), METADATA_DIR);
+    }
+
+    /** Where the table metadata of Tarn snapshot {@code version} goes. */
+    Path versionPath(long version) {
+        return new Path(directory(), "v" + version + ".metadata.json");
+    }
+
+    Path hintPath() {
+        return new Path(directory(), HINT);
+    }
+
+    /** A new manifest's location. */
+    String newManifest() {
+        return new Path(directory(), UUID.randomUUID() + "-m0.avro").toString();
+    }
+
+    /** A new manifest list's location, for Iceberg snapshot {@code id}. */
+    String newManifestList(long id) {
+        return new Path(directory(), "snap-" + id + "-" + UUID.randomUUID() + ".avro").toString();
+    }
+
+    /** The metadata of {@code version}, or null if there is none. */
+    @Nullable
+    TableMetadata read(long version) {
+        Path path = versionPath(version);
+        try {
+            if (!table.io().exists(path)) {
+                return null;
+            }
+        } catch (IOException e) {
+            throw failure("check", path, e);
+        }
+        return TableMetadataParser.read(io, path.toString());
+    }
+
+    /**
+     * The metadata of {@code version} if it was written for {@code snapshot} (a crash or a lost
+     * race may leave another there), else null.
+     */
+    @Nullable
+    TableMetadata readFor(Snapshot snapshot) {
+        TableMetadata metadata = read(snapshot.id());
+        return metadata != null && isFor(metadata, snapshot) ? metadata : null;
+    }
+
+    /** Whether {@code metadata}'s current snapshot is the Iceberg snapshot of {@code snapshot}. */
+    static boolean isFor(TableMetadata metadata, Snapshot snapshot) {
+        org.apache.iceberg.Snapshot current = metadata.currentSnapshot();
+        return current != null
+                && current.snapshotId() == snapshot.id()
+                && snapshot.deltaManifestList().equals(current.summary().get(DELTA_LIST_PROPERTY));
+    }
+
+    /**
+     * Writes {@code metadata} as version {@code version}, replacing what is there.
+     *
+     * @return the metadata as read back from its location
+     */
+    TableMetadata write(long version, TableMetadata metadata) throws IOException {
+        Path path = versionPath(version);
+        String json = TableMetadataParser.toJson(metadata);
+        table.io().overwrite(path, json.getBytes(StandardCharsets.UTF_8));
+        return TableMetadataParser.fromJson(path.toString(), json);
+    }
+
+    /** Points Iceberg readers at {@code version}. */
+    void writeHint(long version) throws IOException {
+        table.io().overwrite(hintPath(), String.valueOf(version).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The version the hint names, if there is a readable one. */
+    OptionalLong hint() {
+        try {
+            if (!table.io().exists(hintPath())) {
+                return OptionalLong.empty();
+            }
+            String text =
+                    new String(table.io().readAllBytes(hintPath()), StandardCharsets.UTF_8).trim();
+            return OptionalLong.of(Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            return OptionalLong.empty();
+        } catch (IOException e) {
+            throw failure("read", hintPath(), e);
+        }
+    }
+
+    /** The files in {@code metadata/}. */
+    FileStatus[] list() {
+        try {
+            return table.io().list(directory());
+        } catch (IOException e) {
+            throw failure("list", directory(), e);
+        }
+    }
+
+    /** The version of a {@code v<N>.metadata.json} file name, or -1 for another name. */
+    static long version(String fileName) {
+        if (!fileName.startsWith("v") || !fileName.endsWith(".metadata.json")) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(fileName.substring(1, fileName.length() - 14));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    UncheckedIOException failure(String action, Path path, IOException e) {
+        return new UncheckedIOException(
+                String.format(
+                        "Cannot %s Iceberg metadata %s of table %s: %s",
+                        action, path, table.name(), e.getMessage()),
+                e);
+    }
+}

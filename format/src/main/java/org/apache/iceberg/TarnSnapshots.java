@@ -1,0 +1,104 @@
+package org.apache.iceberg;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.Nullable;
+import org.apache.iceberg.encryption.PlaintextEncryptionManager;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * Writes an Iceberg snapshot whose id, sequence number and time are given rather than chosen:
+ * Tarn's snapshot id and commit time become the Iceberg snapshot's, so that a snapshot means the
+ * same table version in both. Iceberg's public snapshot producers pick a random id and the current
+ * time, so Tarn writes the manifest list and builds the snapshot with Iceberg's own package-private
+ * writer and snapshot class from here; the shaded jar relocates this class together with Iceberg,
+ * so the package stays shared.
+ */
+public final class TarnSnapshots {
+
+    private TarnSnapshots() {}
+
+    /**
+     * Writes the manifest list of {@code manifests} to {@code out} and returns the snapshot that
+     * names it.
+     *
+     * @param nextRowId the table's next row id before this snapshot (format version 3), else null
+     */
+    public static Snapshot write(
+            int formatVersion,
+            OutputFile out,
+            long snapshotId,
+            @Nullable Long parentId,
+            long timestampMillis,
+            String operation,
+            Map<String, String> summary,
+            int schemaId,
+            List<ManifestFile> manifests,
+            @Nullable Long nextRowId)
+            throws IOException {
+        Long firstRowId = formatVersion >= 3 ? nextRowId : null;
+        ManifestListWriter writer =
+                ManifestLists.write(
+                        formatVersion,
+                        out,
+                        PlaintextEncryptionManager.instance(),
+                        snapshotId,
+                        parentId,
+                        snapshotId,
+                        firstRowId);
+        try (writer) {
+            writer.addAll(manifests);
+        }
+        Long addedRows = firstRowId == null ? null : writer.nextRowId() - firstRowId;
+        return new BaseSnapshot(
+                snapshotId,
+                snapshotId,
+                parentId,
+                timestampMillis,
+                operation,
+                summary,
+                schemaId,
+                out.location(),
+                firstRowId,
+                addedRows,
+                null);
+    }
+
+    /**
+     * Writes {@code manifest} again to {@code out} without the live files whose locations {@code
+     * deleted} holds: they are recorded as deleted by snapshot {@code snapshotId}, the others as
+     * existing with their sequence numbers.
+     */
+    public static ManifestFile rewriteWithout(
+            int formatVersion,
+            ManifestFile manifest,
+            FileIO io,
+            Map<Integer, PartitionSpec> specs,
+            Set<String> deleted,
+            OutputFile out,
+            long snapshotId) {
+        ManifestWriter<DataFile> writer =
+                ManifestFiles.write(
+                        formatVersion, specs.get(manifest.partitionSpecId()), out, snapshotId);
+        try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
+            try (writer) {
+                for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
+                    if (deleted.contains(entry.file().location())) {
+                        writer.delete(entry);
+                    } else {
+                        writer.existing(entry);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot rewrite Iceberg manifest " + manifest.path() + ": " + e.getMessage(),
+                    e);
+        }
+        return writer.toManifestFile();
+    }
+}
