@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -34,7 +33,6 @@ class TarnIcebergSparkITCase {
     @TempDir Path lake;
 
     @Test
-    @Disabled("needs metadata.iceberg.storage")
     void sparkReadsEveryKindOfTableAsTarnDoes() throws Exception {
         LakeSql sql = LakeSql.open(lake);
 
