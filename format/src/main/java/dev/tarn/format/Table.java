@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
@@ -289,11 +290,22 @@ public final class Table implements Serializable {
      * restored or not): a commit publishes only what no snapshot of the user since then holds.
      */
     public TableCommit newCommit(String commitUser, long userSinceMillis) {
+        return newCommit(commitUser, userSinceMillis, expired -> {});
+    }
+
+    /**
+     * As {@link #newCommit(String, long)}, telling {@code expirations} what each expiration run
+     * after its commits did (on the expiration thread), for those that report it.
+     */
+    public TableCommit newCommit(
+            String commitUser,
+            long userSinceMillis,
+            Consumer<SnapshotLifecycle.ExpireResult> expirations) {
         return new TableCommit(
                 context,
                 commitUser,
                 userSinceMillis,
-                List.of(SnapshotLifecycle.inBackground(context)));
+                List.of(SnapshotLifecycle.inBackground(context, expirations)));
     }
 
     @Override

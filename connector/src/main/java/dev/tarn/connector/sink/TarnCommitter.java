@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 /**
  * Publishes the committables of one checkpoint as one snapshot. Flink calls it only after the
@@ -28,10 +29,17 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     private final Table table;
     @Nullable private final OverwriteSpec overwrite;
     private final Map<String, TableCommit> commits = new HashMap<>();
+    private final CommitterMetrics metrics;
 
+    /** A committer whose metrics go nowhere (tests). */
     TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
+        this(table, overwrite, new CommitterMetrics(new UnregisteredMetricsGroup()));
+    }
+
+    TarnCommitter(Table table, @Nullable OverwriteSpec overwrite, CommitterMetrics metrics) {
         this.table = table;
         this.overwrite = overwrite;
+        this.metrics = metrics;
     }
 
     @Override
@@ -49,7 +57,8 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     private void commit(CommitUser user, List<CommitRequest<TarnCommittable>> requests) {
         TableCommit commit =
                 commits.computeIfAbsent(
-                        user.name(), name -> table.newCommit(name, user.createdMillis()));
+                        user.name(),
+                        name -> table.newCommit(name, user.createdMillis(), metrics::expired));
         List<CommitMessage> messages = new ArrayList<>();
         long identifier = Long.MIN_VALUE;
         for (CommitRequest<TarnCommittable> request : requests) {
@@ -68,7 +77,9 @@ final class TarnCommitter implements Committer<TarnCommittable> {
         // committables, which need them. What a job abandons is left to orphan cleanup. A retry
         // publishes only what is missing: the compactions if the failure struck between the
         // commit's APPEND and COMPACT snapshots, nothing if it struck after the publish.
-        if (commit.commit(request).alreadyCommitted()) {
+        TableCommit.Result result = commit.commit(request);
+        metrics.committed(result);
+        if (result.alreadyCommitted()) {
             requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
     }

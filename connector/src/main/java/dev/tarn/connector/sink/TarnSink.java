@@ -60,7 +60,7 @@ public final class TarnSink
 
     @Override
     public Committer<TarnCommittable> createCommitter(CommitterInitContext context) {
-        return new TarnCommitter(table, overwrite);
+        return new TarnCommitter(table, overwrite, new CommitterMetrics(context.metricGroup()));
     }
 
     @Override
