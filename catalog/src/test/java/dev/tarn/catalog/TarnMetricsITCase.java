@@ -6,11 +6,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -98,5 +102,61 @@ class TarnMetricsITCase {
         assertThat(gauge(second, "lastDeltaRecordsAppended")).isEqualTo(1);
         assertThat(gauge(second, "lastPartitionsWritten")).isEqualTo(1);
         assertThat(gauge(second, "lastBucketsWritten")).isEqualTo(1);
+    }
+
+    /**
+     * Waits up to a minute until the gauge {@code name} of {@code job} (one subtask) passes {@code
+     * test}, and returns its value then.
+     */
+    private static long awaitGauge(JobID job, String name, LongPredicate test)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        List<Long> values = List.of();
+        while (System.nanoTime() < deadline) {
+            values = gauges(job, name);
+            if (values.size() == 1 && test.test(values.get(0))) {
+                return values.get(0);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("Gauge " + name + " never got there; last values " + values);
+    }
+
+    @Test
+    void aWriteOnlyWritersLevel0BacklogGrowsUntilACompactionJobCompactsIt() throws Exception {
+        sql.exec(
+                "CREATE TABLE db.k (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '1', 'write-only' = 'true')");
+        TableEnvironment streaming =
+                LakeSql.streaming(
+                        lake,
+                        "execution.checkpointing.interval",
+                        "300 ms",
+                        "parallelism.default",
+                        "1");
+        streaming.executeSql(
+                "CREATE TEMPORARY TABLE gen (id BIGINT, v STRING) WITH ('connector' = 'datagen',"
+                        + " 'rows-per-second' = '200', 'fields.id.min' = '1',"
+                        + " 'fields.id.max' = '50', 'fields.v.length' = '4')");
+        TableResult insert = streaming.executeSql("INSERT INTO db.k SELECT id, v FROM gen");
+        JobID job = insert.getJobClient().orElseThrow().getJobID();
+        try {
+            // Without compaction every checkpoint adds a level-0 file: the backlog only grows.
+            long backlog = awaitGauge(job, "maxLevel0FileCount", n -> n >= 4);
+            assertThat(gauge(job, "writeBufferFlushes")).isGreaterThanOrEqualTo(backlog);
+            assertThat(gauge(job, "totalWriteBufferSizeByte")).isPositive();
+            long committed = awaitGauge(job, "lastCommittedSnapshotId", id -> id >= 3);
+            assertThat(gauge(job, "lastDeltaRecordsAppended")).isPositive();
+
+            sql.exec("CALL lake.sys.compact('db.k')");
+
+            // The writer follows the table: the compaction job's snapshot empties its level 0.
+            long after = awaitGauge(job, "maxLevel0FileCount", n -> n < backlog);
+            assertThat(after).isLessThan(backlog);
+            assertThat(awaitGauge(job, "lastCommittedSnapshotId", id -> id > committed + 1))
+                    .isGreaterThan(committed);
+        } finally {
+            insert.getJobClient().ifPresent(JobClient::cancel);
+        }
     }
 }

@@ -55,7 +55,10 @@ public final class TarnSink
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
-        return new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
+        TarnSinkWriter writer =
+                new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
+        writer.registerMetrics(context.metricGroup());
+        return writer;
     }
 
     @Override

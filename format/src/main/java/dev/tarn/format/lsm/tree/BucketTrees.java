@@ -296,6 +296,15 @@ public final class BucketTrees implements AutoCloseable {
     }
 
     /**
+     * The memory the buckets' lookup indexes share (a lookup changelog's or deletion vectors'), or
+     * null if they keep none.
+     */
+    @Nullable
+    public LookupMemory lookupMemory() {
+        return vectors != null ? vectors.memory() : changelog.lookupMemory();
+    }
+
+    /**
      * Stops the compaction thread (a running compaction is interrupted and deletes what it wrote)
      * and deletes the spill directory. Close the writers first: their files are theirs to keep or
      * delete.
