@@ -38,7 +38,9 @@ public record CommitStats(
      */
     public record Records(long deltaAppended, long changelogAppended) {}
 
-    /** A call that published nothing and took no time (the stats of a result built in a test). */
+    /**
+     * A call that published nothing and took no time: a result's stats until the call sets them.
+     */
     public static final CommitStats NONE =
             new CommitStats(0, 0, new Files(0, 0, 0), new Records(0, 0), 0, 0);
 }
