@@ -1,6 +1,5 @@
 package dev.tarn.format.write;
 
-import dev.tarn.format.lsm.lookup.LookupMemory;
 import dev.tarn.format.lsm.tree.BucketTreeWriter;
 import dev.tarn.format.lsm.tree.BucketTrees;
 import dev.tarn.format.manifest.BucketId;
@@ -307,15 +306,12 @@ final class MergeTreeBucketWriters implements BucketWriters {
             running += tree.compacting() ? 1 : 0;
             lastCompaction = Math.max(lastCompaction, tree.lastCompactionMillis());
         }
-        LookupMemory lookup = trees.lookupMemory();
         return new WriteStats(
                 new WriteStats.Buffer(bufferBytes, writeBufferSize, flushed, spilled),
                 new WriteStats.Level0(
                         maxLevel0, writers.isEmpty() ? 0 : (double) level0 / writers.size()),
                 new WriteStats.Compaction(running, lastCompaction),
-                lookup == null
-                        ? new WriteStats.Lookup(0, 0)
-                        : new WriteStats.Lookup(lookup.indexes(), lookup.used()));
+                new WriteStats.Lookup(trees.lookupIndexes(), trees.lookupMemoryBytes()));
     }
 
     @Override

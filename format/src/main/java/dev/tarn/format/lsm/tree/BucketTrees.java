@@ -296,11 +296,22 @@ public final class BucketTrees implements AutoCloseable {
     }
 
     /**
-     * The memory the buckets' lookup indexes share (a lookup changelog's or deletion vectors'), or
-     * null if they keep none.
+     * How many of the buckets' lookup indexes (a lookup changelog's or deletion vectors') hold
+     * memory now; 0 if they keep none.
      */
+    public int lookupIndexes() {
+        LookupMemory memory = lookupMemory();
+        return memory == null ? 0 : memory.indexes();
+    }
+
+    /** Bytes the buckets' lookup indexes hold now; 0 if they keep none. */
+    public long lookupMemoryBytes() {
+        LookupMemory memory = lookupMemory();
+        return memory == null ? 0 : memory.used();
+    }
+
     @Nullable
-    public LookupMemory lookupMemory() {
+    private LookupMemory lookupMemory() {
         return vectors != null ? vectors.memory() : changelog.lookupMemory();
     }
 
