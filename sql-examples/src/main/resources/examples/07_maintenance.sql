@@ -18,6 +18,9 @@ SELECT * FROM lake.shop.visits /*+ OPTIONS('scan.tag-name' = 'before-sale') */ O
 
 -- Every file the table needs is there (the CALL returns a report).
 CALL lake.sys.check_table('shop.visits');
+-- The table at a glance (README, "Health"): snapshots kept, small files, damage.
+SELECT snapshot_count, latest_snapshot_id, file_count, small_file_count, damaged_file_count,
+    newest_whole_snapshot_id FROM lake.shop.`visits$health`;
 
 -- Back to the tag: the table reads as snapshot 2, and takes writes again at once.
 CALL lake.sys.rollback_to(`table` => 'shop.visits', tag => 'before-sale');

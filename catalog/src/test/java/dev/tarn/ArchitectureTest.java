@@ -21,6 +21,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.tarn.format.commit.CommitConflictException;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.commit.CommitStateUnknownException;
+import dev.tarn.format.commit.CommitStats;
 import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.TablePaths;
 import dev.tarn.format.lsm.KeyComparator;
@@ -39,6 +40,7 @@ import dev.tarn.format.maintenance.PendingCheck;
 import dev.tarn.format.maintenance.RemoveOrphanFiles;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.maintenance.TableCheck;
+import dev.tarn.format.maintenance.TableHealth;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.read.TableFiles;
 import dev.tarn.format.schema.SchemaManager;
@@ -102,13 +104,14 @@ class ArchitectureTest {
 
     /**
      * The types of {@code format.commit} that code outside {@code format} may use: the committer
-     * the façade returns, the request it takes, and the typed exceptions callers handle. The rest
-     * (staging, retries, attempts, hooks) is the commit's own.
+     * the façade returns, the request it takes, what a commit reports for metrics, and the typed
+     * exceptions callers handle. The rest (staging, retries, attempts, hooks) is the commit's own.
      */
     private static final List<Class<?>> COMMIT_ENTRY_POINTS =
             List.of(
                     TableCommit.class,
                     CommitRequest.class,
+                    CommitStats.class,
                     CommitConflictException.class,
                     CommitStateUnknownException.class);
 
@@ -135,7 +138,12 @@ class ArchitectureTest {
                     PendingCheck.Result.class,
                     PendingCheck.Missing.class,
                     PendingCheck.RestorePoint.class,
-                    PendingCheck.Untouched.class);
+                    PendingCheck.Untouched.class,
+                    TableHealth.Report.class,
+                    TableHealth.Snapshots.class,
+                    TableHealth.Level0.class,
+                    TableHealth.Files.class,
+                    TableHealth.ConsumerLag.class);
 
     /** What the façade builds for its callers, which never construct it themselves. */
     private static final List<Class<?>> FACADE_PRODUCTS =

@@ -340,7 +340,7 @@ class TarnSystemTablesITCase {
                                 + " 'snapshots' of a Tarn table, and system tables are read-only");
         String readOnly =
                 " in catalog lake: a name with '$' is a system table (one of [snapshots, schemas,"
-                        + " options, files, manifests, partitions, buckets, consumers, tags, deletion_vectors, audit_log]"
+                        + " options, files, manifests, partitions, buckets, consumers, tags, deletion_vectors, health, audit_log]"
                         + " after the '$'), and system tables are read-only";
         assertThatThrownBy(() -> sql.exec("DROP TABLE db.`t$options`"))
                 .rootCause()

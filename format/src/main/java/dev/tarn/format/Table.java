@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 
@@ -303,9 +304,25 @@ public final class Table implements Serializable {
      * restored or not): a commit publishes only what no snapshot of the user since then holds.
      */
     public TableCommit newCommit(String commitUser, long userSinceMillis) {
+        return newCommit(commitUser, userSinceMillis, expired -> {});
+    }
+
+    /**
+     * As {@link #newCommit(String, long)}, telling {@code expirations} what each expiration run
+     * after its commits did (on the expiration thread), for those that report it.
+     */
+    public TableCommit newCommit(
+            String commitUser,
+            long userSinceMillis,
+            Consumer<SnapshotLifecycle.ExpireResult> expirations) {
+        return new TableCommit(context, commitUser, userSinceMillis, hooks(expirations));
+    }
+
+    /** What runs around each commit: Iceberg metadata where the table asks for it, expiration. */
+    private List<CommitHook> hooks(Consumer<SnapshotLifecycle.ExpireResult> expirations) {
         List<CommitHook> hooks = new ArrayList<>(IcebergCommit.hooks(context));
-        hooks.add(SnapshotLifecycle.inBackground(context));
-        return new TableCommit(context, commitUser, userSinceMillis, hooks);
+        hooks.add(SnapshotLifecycle.inBackground(context, expirations));
+        return hooks;
     }
 
     @Override

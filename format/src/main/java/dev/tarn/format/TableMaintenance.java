@@ -7,6 +7,7 @@ import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireRequest;
 import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireResult;
 import dev.tarn.format.maintenance.SnapshotLifecycle.RollbackResult;
 import dev.tarn.format.maintenance.TableCheck;
+import dev.tarn.format.maintenance.TableHealth;
 import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.snapshot.Tags;
 import dev.tarn.format.table.TableContext;
@@ -112,6 +113,11 @@ public final class TableMaintenance {
     /** Checks that every file the retained snapshots reference is there ({@link TableCheck}). */
     public TableCheck.Result check(boolean deep) {
         return TableCheck.run(table, deep);
+    }
+
+    /** The table's state at a glance for an operator ({@link TableHealth}). */
+    public TableHealth.Report health() {
+        return TableHealth.of(table);
     }
 
     /**

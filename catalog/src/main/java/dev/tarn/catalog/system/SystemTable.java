@@ -16,8 +16,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  * The system tables of a Tarn table, read as {@code <table>$<name>} (README, "System tables"). Each
  * is read-only and computed on read: a metadata table from the table's metadata when the query is
  * planned, the audit log by the table's own read. Names and columns follow Apache Paimon's tables
- * of the same concept, so users move between the two ({@code deletion_vectors} is Tarn's own: see
- * {@link DeletionVectorsTable}).
+ * of the same concept, so users move between the two ({@code deletion_vectors} and {@code health}
+ * are Tarn's own: see {@link DeletionVectorsTable}, {@link HealthTable}).
  */
 enum SystemTable {
     SNAPSHOTS("snapshots", SnapshotsTable.TYPE, SnapshotsTable::rows),
@@ -30,6 +30,7 @@ enum SystemTable {
     CONSUMERS("consumers", ConsumersTable.TYPE, ConsumersTable::rows),
     TAGS("tags", TagsTable.TYPE, TagsTable::rows),
     DELETION_VECTORS("deletion_vectors", DeletionVectorsTable.TYPE, DeletionVectorsTable::rows),
+    HEALTH("health", HealthTable.TYPE, HealthTable::rows),
     /** Every row of the table with its row kind; its columns are the table's, so no fixed type. */
     AUDIT_LOG(TarnAuditLogTableSource.NAME, null, null);
 

@@ -120,7 +120,7 @@ class SystemTablesTest {
                 .hasMessage(
                         "Unknown system table 'nope' in db.events$nope: a Tarn table's system"
                                 + " tables are [snapshots, schemas, options, files, manifests,"
-                                + " partitions, buckets, consumers, tags, deletion_vectors, audit_log]");
+                                + " partitions, buckets, consumers, tags, deletion_vectors, health, audit_log]");
         assertThatThrownBy(() -> catalog.getTable(new ObjectPath("db", "gone$snapshots")))
                 .isInstanceOf(TableNotExistException.class)
                 .hasMessage("Table (or view) db.gone$snapshots does not exist in Catalog lake.")
@@ -133,7 +133,7 @@ class SystemTablesTest {
         ObjectPath snapshots = new ObjectPath("db", "events$snapshots");
         String readOnly =
                 " in catalog lake: a name with '$' is a system table (one of [snapshots, schemas,"
-                        + " options, files, manifests, partitions, buckets, consumers, tags, deletion_vectors, audit_log]"
+                        + " options, files, manifests, partitions, buckets, consumers, tags, deletion_vectors, health, audit_log]"
                         + " after the '$'), and system tables are read-only";
         assertThatThrownBy(() -> catalog.dropTable(snapshots, true))
                 .isInstanceOf(CatalogException.class)
@@ -181,6 +181,36 @@ class SystemTablesTest {
         assertThat(second.isNullAt(11)).as("no changelog rows").isTrue();
         assertThat(second.isNullAt(12)).as("no watermark").isTrue();
         assertThat(rows.get(0).getLong(9)).isEqualTo(2);
+    }
+
+    @Test
+    void healthIsOneRowOfTheTablesStateNow() throws Exception {
+        List<RowData> empty = HealthTable.rows(table(KEYED));
+        assertThat(text(empty))
+                .containsExactly("+I(0,null,null,null,null,0,0,0.0,0,0,67108864,0,0,null,0,null)");
+        append(KEYED, 1, new Object[] {5L, "x", "d"}, new Object[] {9L, "z", "e"});
+        append(KEYED, 2, new Object[] {5L, "y", "d"});
+        table(KEYED).consumers().record("dashboard", 1, 0);
+
+        RowData row = HealthTable.rows(table(KEYED)).get(0);
+
+        assertThat(row.getInt(0)).as("snapshot_count").isEqualTo(2);
+        assertThat(row.getLong(1)).as("earliest_snapshot_id").isEqualTo(1);
+        assertThat(row.getTimestamp(2, 3)).as("earliest_commit_time").isNotNull();
+        assertThat(row.getLong(3)).as("latest_snapshot_id").isEqualTo(2);
+        assertThat(row.getLong(5)).as("bucket_count").isEqualTo(2);
+        assertThat(row.getLong(6)).as("max_level0_file_count").isEqualTo(2);
+        assertThat(row.getDouble(7)).as("avg_level0_file_count").isEqualTo(1.5);
+        assertThat(row.getLong(8)).as("file_count").isEqualTo(3);
+        assertThat(row.getLong(9)).as("small_file_count").isEqualTo(3);
+        assertThat(row.getInt(11)).as("consumer_count").isEqualTo(1);
+        assertThat(row.getLong(12)).as("max_consumer_lag").isEqualTo(2);
+        assertThat(row.getString(13).toString()).isEqualTo("dashboard");
+        assertThat(row.getInt(14)).as("damaged_file_count").isZero();
+        assertThat(row.getLong(15)).as("newest_whole_snapshot_id").isEqualTo(2);
+        assertThat(HealthTable.rows(table(EVENTS)).get(0).isNullAt(6))
+                .as("an append table has no level-0 backlog")
+                .isTrue();
     }
 
     @Test

@@ -17,29 +17,38 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 
 /**
  * Publishes the committables of one checkpoint as one snapshot. Flink calls it only after the
  * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
  * pre-commit topology routes every committable there. The snapshot records the lowest watermark of
  * the checkpoint's writers: every row at or before it that the job will ever write is in this
- * snapshot or an earlier one, except rows that were already late at the writers. Before each commit
- * the format's ledger records the files it publishes, so orphan cleanup keeps them while the commit
- * is pending. What follows a commit (expiration) is the format's: the table's committer runs it.
+ * snapshot or an earlier one, except rows that were already late at the writers. While each commit
+ * runs the format's ledger records the files it publishes, so orphan cleanup keeps them while the
+ * commit is pending. What follows a commit (expiration) is the format's: the table's committer runs
+ * it.
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
 
     private final Table table;
     @Nullable private final OverwriteSpec overwrite;
     private final Map<String, TableCommit> commits = new HashMap<>();
+    private final CommitterMetrics metrics;
 
-    /** Records each commit's prepared files before it is attempted (SPEC.md, "Pending commits"). */
+    /** Records each commit's prepared files while it is attempted (SPEC.md, "Pending commits"). */
     private final PendingCommits ledger;
 
+    /** A committer whose metrics go nowhere (tests). */
     TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
+        this(table, overwrite, new CommitterMetrics(new UnregisteredMetricsGroup()));
+    }
+
+    TarnCommitter(Table table, @Nullable OverwriteSpec overwrite, CommitterMetrics metrics) {
         this.table = table;
         this.overwrite = overwrite;
         this.ledger = table.pendingCommits();
+        this.metrics = metrics;
     }
 
     @Override
@@ -57,7 +66,8 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     private void commit(CommitUser user, List<CommitRequest<TarnCommittable>> requests) {
         TableCommit commit =
                 commits.computeIfAbsent(
-                        user.name(), name -> table.newCommit(name, user.createdMillis()));
+                        user.name(),
+                        name -> table.newCommit(name, user.createdMillis(), metrics::expired));
         List<CommitMessage> messages = new ArrayList<>();
         long identifier = Long.MIN_VALUE;
         for (CommitRequest<TarnCommittable> request : requests) {
@@ -76,13 +86,15 @@ final class TarnCommitter implements Committer<TarnCommittable> {
         // committables, which need them. What a job abandons is left to orphan cleanup. A retry
         // publishes only what is missing: the compactions if the failure struck between the
         // commit's APPEND and COMPACT snapshots, nothing if it struck after the publish.
-        if (ledger.commit(
+        TableCommit.Result result =
+                ledger.commit(
                         commit,
                         user.name(),
                         request,
                         byCheckpoint(requests),
-                        System.currentTimeMillis())
-                .alreadyCommitted()) {
+                        System.currentTimeMillis());
+        metrics.committed(result);
+        if (result.alreadyCommitted()) {
             requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
     }

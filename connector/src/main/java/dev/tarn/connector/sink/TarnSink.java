@@ -55,12 +55,15 @@ public final class TarnSink
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
-        return new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
+        TarnSinkWriter writer =
+                new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
+        writer.registerMetrics(context.metricGroup());
+        return writer;
     }
 
     @Override
     public Committer<TarnCommittable> createCommitter(CommitterInitContext context) {
-        return new TarnCommitter(table, overwrite);
+        return new TarnCommitter(table, overwrite, new CommitterMetrics(context.metricGroup()));
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 
@@ -47,6 +48,11 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
             write.deferRestore();
         }
         this.takesChanges = table.kind().takesChanges();
+    }
+
+    /** Reports the write's buckets to {@code group} ({@link WriterMetrics}). */
+    void registerMetrics(MetricGroup group) {
+        WriterMetrics.register(group, write);
     }
 
     @Override

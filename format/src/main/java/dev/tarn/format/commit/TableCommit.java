@@ -69,6 +69,9 @@ public final class TableCommit implements AutoCloseable {
      */
     private long knownLast = UNKNOWN;
 
+    /** What the current {@link #commit} call published so far; a new one per call. */
+    private CommitTally tally = new CommitTally();
+
     private static final long UNKNOWN = Long.MIN_VALUE;
 
     /** A committer of a new commit user, of which only the latest snapshot can hold a commit. */
@@ -109,12 +112,14 @@ public final class TableCommit implements AutoCloseable {
      *     the file another commit changed
      * @param alreadyCommitted whether a snapshot of the commit user held the whole commit already
      *     (a retry after a failure that struck after the publish), so this call published nothing
+     * @param stats what the call published and how long it took, for metrics
      */
     public record Result(
             OptionalLong snapshotId,
             List<CommitMessage> droppedCompactions,
             List<String> dropReasons,
-            boolean alreadyCommitted) {
+            boolean alreadyCommitted,
+            CommitStats stats) {
 
         public Result {
             droppedCompactions = List.copyOf(droppedCompactions);
@@ -126,6 +131,19 @@ public final class TableCommit implements AutoCloseable {
                                         + " for %d",
                                 dropReasons.size(), droppedCompactions.size()));
             }
+        }
+
+        /** A result without stats yet: {@link #commit} adds the call's when it returns. */
+        public Result(
+                OptionalLong snapshotId,
+                List<CommitMessage> droppedCompactions,
+                List<String> dropReasons,
+                boolean alreadyCommitted) {
+            this(snapshotId, droppedCompactions, dropReasons, alreadyCommitted, CommitStats.NONE);
+        }
+
+        Result withStats(CommitStats stats) {
+            return new Result(snapshotId, droppedCompactions, dropReasons, alreadyCommitted, stats);
         }
 
         static Result nothing() {
@@ -159,8 +177,9 @@ public final class TableCommit implements AutoCloseable {
      */
     public Result commit(CommitRequest request) {
         Result result;
+        tally = new CommitTally();
         try {
-            result = publishRemaining(request);
+            result = publishRemaining(request).withStats(tally.stats());
         } catch (RuntimeException e) {
             knownLast = UNKNOWN;
             throw e;
@@ -338,6 +357,7 @@ public final class TableCommit implements AutoCloseable {
         try {
             return retry.run(
                     attempt -> {
+                        tally.attempt();
                         // Refuses files of a schema changed incompatibly under the writer.
                         schemaChecked =
                                 table.schemaManager().checkWriter(table.schema(), schemaChecked);
@@ -384,6 +404,7 @@ public final class TableCommit implements AutoCloseable {
                             }
                             if (staged.publish(snapshot)) {
                                 published(snapshot);
+                                tally.published(header.kind(), delta, changelog);
                                 return OptionalLong.of(snapshot.id());
                             }
                         } catch (CommitStateUnknownException e) {

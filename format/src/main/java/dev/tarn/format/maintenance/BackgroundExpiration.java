@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +28,14 @@ final class BackgroundExpiration implements SnapshotLifecycle.Expirer {
     private final TableContext table;
     private final ExecutorService thread;
     private final AtomicBoolean queued = new AtomicBoolean();
+    private final Consumer<SnapshotLifecycle.ExpireResult> listener;
 
-    BackgroundExpiration(TableContext table) {
+    /**
+     * @param listener told of every run that did not fail, on the expiration thread
+     */
+    BackgroundExpiration(TableContext table, Consumer<SnapshotLifecycle.ExpireResult> listener) {
         this.table = table;
+        this.listener = listener;
         this.thread =
                 Executors.newSingleThreadExecutor(
                         r -> {
@@ -54,6 +60,7 @@ final class BackgroundExpiration implements SnapshotLifecycle.Expirer {
         queued.set(false);
         try {
             SnapshotLifecycle.ExpireResult result = SnapshotLifecycle.expire(table);
+            listener.accept(result);
             if (result.snapshots() > 0 || result.tags() > 0) {
                 LOG.info("{}", result.summary());
             }

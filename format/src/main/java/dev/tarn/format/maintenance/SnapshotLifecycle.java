@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import javax.annotation.Nullable;
 
 /**
@@ -217,7 +218,15 @@ public final class SnapshotLifecycle {
 
     /** A background expirer of {@code table}; the caller closes it. */
     public static Expirer inBackground(TableContext table) {
-        return new BackgroundExpiration(table);
+        return inBackground(table, result -> {});
+    }
+
+    /**
+     * A background expirer of {@code table} that tells {@code listener} what each run did (on its
+     * thread; a run that failed is only logged); the caller closes it.
+     */
+    public static Expirer inBackground(TableContext table, Consumer<ExpireResult> listener) {
+        return new BackgroundExpiration(table, listener);
     }
 
     /**

@@ -229,6 +229,11 @@ public final class StreamScan {
         return kept;
     }
 
+    /** The newest snapshot's id as the table's hint says (one request), if there is one. */
+    public OptionalLong latestSnapshotId() {
+        return snapshots.latestId();
+    }
+
     /**
      * The changes of snapshot {@code id}, or empty while it is not published yet. One request to
      * the file system when it is not.

@@ -27,6 +27,19 @@ interface BucketWriters extends AutoCloseable {
         return new TableWrite.WrittenBytes(0, 0);
     }
 
+    /** Bytes the buckets' write buffer holds now. */
+    default long bufferBytes() {
+        return 0;
+    }
+
+    /**
+     * What the buckets look like now, after a commit's hand-out; {@code bufferBytes} is what the
+     * buffer held when the commit began.
+     */
+    default WriteStats stats(long bufferBytes) {
+        return WriteStats.NONE;
+    }
+
     /** Releases what the buckets share; each bucket's writer is closed by its owner first. */
     @Override
     default void close() {}

@@ -285,6 +285,36 @@ final class MergeTreeBucketWriters implements BucketWriters {
     }
 
     @Override
+    public long bufferBytes() {
+        return memoryUsed;
+    }
+
+    @Override
+    public WriteStats stats(long bufferBytes) {
+        long flushed = 0;
+        long spilled = 0;
+        long maxLevel0 = 0;
+        long level0 = 0;
+        int running = 0;
+        long lastCompaction = 0;
+        for (MergeTreeBucketWriter writer : writers.values()) {
+            BucketTreeWriter tree = writer.tree();
+            flushed += tree.flushes();
+            spilled += tree.spills();
+            maxLevel0 = Math.max(maxLevel0, tree.level0Files());
+            level0 += tree.level0Files();
+            running += tree.compacting() ? 1 : 0;
+            lastCompaction = Math.max(lastCompaction, tree.lastCompactionMillis());
+        }
+        return new WriteStats(
+                new WriteStats.Buffer(bufferBytes, writeBufferSize, flushed, spilled),
+                new WriteStats.Level0(
+                        maxLevel0, writers.isEmpty() ? 0 : (double) level0 / writers.size()),
+                new WriteStats.Compaction(running, lastCompaction),
+                new WriteStats.Lookup(trees.lookupIndexes(), trees.lookupMemoryBytes()));
+    }
+
+    @Override
     public void close() {
         writers.clear();
         trees.close();

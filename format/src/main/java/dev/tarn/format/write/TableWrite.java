@@ -51,6 +51,10 @@ public final class TableWrite implements AutoCloseable {
     private final Map<Partition, BucketWriter[]> byPartition = new HashMap<>();
 
     private Partition lastPartition;
+
+    /** Taken at each commit by the writing thread, read by any. */
+    private volatile WriteStats stats = WriteStats.NONE;
+
     private BucketWriter[] lastWriters;
 
     /**
@@ -150,13 +154,23 @@ public final class TableWrite implements AutoCloseable {
      * otherwise (at a checkpoint) they go on and come with a later call.
      */
     public List<CommitMessage> prepareCommit(boolean endOfInput) throws IOException {
+        long buffered = kind.bufferBytes();
         kind.beforeCommit(endOfInput);
         List<CommitMessage> messages = new ArrayList<>();
         for (BucketWriter writer : buckets.values()) {
             messages.addAll(writer.prepareCommit(endOfInput));
         }
         kind.afterCommit(endOfInput);
+        stats = kind.stats(buffered);
         return messages;
+    }
+
+    /**
+     * What the buckets looked like at the last {@link #prepareCommit}; safe to call from any thread
+     * (a metric reporter's).
+     */
+    public WriteStats stats() {
+        return stats;
     }
 
     /** Bytes written by flushes and compactions so far; zeros for an append table. */

@@ -73,6 +73,7 @@ public final class TarnContinuousEnumerator
     @Nullable private final ConsumerPosition consumer;
     private final boolean bounded;
     @Nullable private final TableWatermarks watermarks;
+    private final EnumeratorMetrics metrics;
 
     // Coordinator thread.
     private final SplitAssigner splits;
@@ -124,6 +125,16 @@ public final class TarnContinuousEnumerator
             watermarks.planned(start.fullSnapshot());
         }
         this.probeId = this.nextSnapshotId;
+        this.metrics = new EnumeratorMetrics(context.metricGroup(), this.nextSnapshotId);
+        if (start != null && start.fullSnapshot() != null) {
+            metrics.planned(start.fullSnapshot());
+        }
+        updatePosition();
+    }
+
+    /** Coordinator thread: tells the metrics where the read is. */
+    private void updatePosition() {
+        metrics.position(splits.firstUnread(nextSnapshotId), splits.pending().size());
     }
 
     @Override
@@ -139,6 +150,7 @@ public final class TarnContinuousEnumerator
         if (emptyProbes >= IDLE_PROBES && ticks % 2 == 0) {
             return new Discovery(List.of(), probeId);
         }
+        long start = System.nanoTime();
         List<StreamScan.Changes> found = new ArrayList<>();
         while (found.size() < MAX_SNAPSHOTS_PER_DISCOVERY) {
             var changes = scan.changes(probeId);
@@ -158,6 +170,12 @@ public final class TarnContinuousEnumerator
         } else {
             emptyProbes = 0;
             lastExpiryCheck = now;
+            // Fewer than the most per discovery: the last found is the newest there is.
+            long latest =
+                    found.size() < MAX_SNAPSHOTS_PER_DISCOVERY
+                            ? probeId - 1
+                            : scan.latestSnapshotId().orElse(probeId - 1);
+            metrics.scanned((System.nanoTime() - start) / 1_000_000, latest);
         }
         return new Discovery(found, probeId);
     }
@@ -170,6 +188,7 @@ public final class TarnContinuousEnumerator
         }
         for (StreamScan.Changes changes : discovery.changes()) {
             changes.splits().forEach(splits::add);
+            metrics.planned(changes.snapshot());
             if (watermarks != null) {
                 watermarks.planned(changes.snapshot());
             }
@@ -177,6 +196,7 @@ public final class TarnContinuousEnumerator
         nextSnapshotId = discovery.nextSnapshotId();
         assignPending();
         sendWatermarkIfAdvanced();
+        updatePosition();
     }
 
     /**
@@ -226,11 +246,13 @@ public final class TarnContinuousEnumerator
         // Assigned after the last checkpoint: they come before any split planned after them.
         this.splits.addBack(splits);
         noMoreSplits = false;
+        updatePosition();
     }
 
     @Override
     public void addReader(int subtaskId) {
         assignPending();
+        updatePosition();
         if (watermarks != null && !sendWatermarkIfAdvanced() && watermarks.last() != null) {
             context.sendEventToSourceReader(subtaskId, watermarks.last());
         }
@@ -245,6 +267,7 @@ public final class TarnContinuousEnumerator
             if (splits.restored(subtaskId, restored.splitIds(), context.currentParallelism())) {
                 sendWatermarkIfAdvanced();
             }
+            updatePosition();
             return;
         }
         if (event instanceof SplitsFinished finished) {
@@ -254,6 +277,7 @@ public final class TarnContinuousEnumerator
                 }
             }
             sendWatermarkIfAdvanced();
+            updatePosition();
         }
     }
 

@@ -37,6 +37,11 @@ public final class LookupMemory {
         return used;
     }
 
+    /** How many indexes hold memory now (one per bucket with a lookup index). */
+    public synchronized int indexes() {
+        return indexes.size();
+    }
+
     /** How many indexes it evicted so far. */
     public synchronized long evictions() {
         return evictions;

@@ -48,6 +48,9 @@ final class BucketCompactions {
     private final List<DataFile> changelog = new ArrayList<>();
     private long bytesCompacted;
 
+    /** Milliseconds the compactions of this bucket ran, set by the compaction thread. */
+    private volatile long lastMillis;
+
     /** With deletion vectors: the bucket's, and the lookup that knows each key's location. */
     @Nullable private final BucketVectors vectors;
 
@@ -74,6 +77,11 @@ final class BucketCompactions {
         this.levels = levels;
         this.vectors = vectors;
         this.lookup = lookup;
+    }
+
+    /** How long the last compaction that finished ran, in milliseconds; 0 before the first. */
+    long lastMillis() {
+        return lastMillis;
     }
 
     boolean isRunning() {
@@ -108,7 +116,18 @@ final class BucketCompactions {
                         vectors == null ? opener : withVectorsAsNow(inputs),
                         setup.changelog().kind() == ChangelogSetup.Kind.FULL_COMPACTION);
         marksAtStart = vectors == null ? 0 : vectors.marks();
-        running = setup.compactions().submit(runningTask);
+        CompactionTask task = runningTask;
+        running =
+                setup.compactions()
+                        .submit(
+                                () -> {
+                                    long start = System.nanoTime();
+                                    try {
+                                        return task.call();
+                                    } finally {
+                                        lastMillis = (System.nanoTime() - start) / 1_000_000;
+                                    }
+                                });
         return true;
     }
 

@@ -115,6 +115,8 @@ public final class BucketTreeWriter implements AutoCloseable {
     private final long firstSequence;
     private long nextSequence;
     private long bytesFlushed;
+    private long flushes;
+    private long spills;
     private boolean awaitingRestore;
     private boolean stale;
     private final FullCompactionSchedule fullCompactions;
@@ -355,6 +357,8 @@ public final class BucketTreeWriter implements AutoCloseable {
         if (!buffer.spillAndRelease()) {
             flush();
             buffer.releaseMemory();
+        } else {
+            spills++;
         }
     }
 
@@ -411,6 +415,7 @@ public final class BucketTreeWriter implements AutoCloseable {
         if (flushed.isEmpty()) {
             return;
         }
+        flushes++;
         for (DataFile file : flushed) {
             levels.addLevel0(file);
             newFiles.add(file);
@@ -473,6 +478,31 @@ public final class BucketTreeWriter implements AutoCloseable {
         if (!stale) {
             fullCompactions.done();
         }
+    }
+
+    /** The bucket's level-0 files (flushed, not yet compacted) as this writer knows them. */
+    public int level0Files() {
+        return levels.level0Count();
+    }
+
+    /** Whether a compaction of this bucket runs (or finished and awaits collection). */
+    public boolean compacting() {
+        return compactions.isRunning();
+    }
+
+    /** How long this bucket's last finished compaction ran, in milliseconds; 0 before one. */
+    public long lastCompactionMillis() {
+        return compactions.lastMillis();
+    }
+
+    /** How many times this writer flushed its buffer into level-0 files. */
+    public long flushes() {
+        return flushes;
+    }
+
+    /** How many times this writer spilled its buffer to local disk to free memory. */
+    public long spills() {
+        return spills;
     }
 
     /** Bytes of level-0 files this writer flushed. */

@@ -296,6 +296,26 @@ public final class BucketTrees implements AutoCloseable {
     }
 
     /**
+     * How many of the buckets' lookup indexes (a lookup changelog's or deletion vectors') hold
+     * memory now; 0 if they keep none.
+     */
+    public int lookupIndexes() {
+        LookupMemory memory = lookupMemory();
+        return memory == null ? 0 : memory.indexes();
+    }
+
+    /** Bytes the buckets' lookup indexes hold now; 0 if they keep none. */
+    public long lookupMemoryBytes() {
+        LookupMemory memory = lookupMemory();
+        return memory == null ? 0 : memory.used();
+    }
+
+    @Nullable
+    private LookupMemory lookupMemory() {
+        return vectors != null ? vectors.memory() : changelog.lookupMemory();
+    }
+
+    /**
      * Stops the compaction thread (a running compaction is interrupted and deletes what it wrote)
      * and deletes the spill directory. Close the writers first: their files are theirs to keep or
      * delete.

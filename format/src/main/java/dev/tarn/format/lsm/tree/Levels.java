@@ -76,6 +76,10 @@ final class Levels {
         return runs;
     }
 
+    int level0Count() {
+        return level0.size();
+    }
+
     int runCount() {
         int count = level0.size();
         for (List<DataFile> level : levels) {

@@ -1,0 +1,186 @@
+package dev.tarn.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The metrics a Tarn job reports to Flink's metric system (README, "Metrics"), read through an
+ * in-memory reporter of the cluster and checked against what the job did, as the table's system
+ * tables show it.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class TarnMetricsITCase {
+
+    /** Keeps the metrics of finished jobs: a batch job's committer reports once, at its end. */
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
+    @RegisterExtension static final MiniClusterExtension CLUSTER = LakeSql.miniCluster(METRICS);
+
+    @TempDir Path lake;
+    private LakeSql sql;
+
+    @BeforeEach
+    void open() throws Exception {
+        sql = LakeSql.open(lake);
+    }
+
+    /** Runs {@code insert} to its end and returns its job's id. */
+    private JobID run(String insert) throws Exception {
+        List<JobID> jobs = new ArrayList<>();
+        sql.query(insert, jobs);
+        return jobs.get(0);
+    }
+
+    /** The values of the gauges {@code name} of {@code job}, one per subtask that has one. */
+    private static List<Long> gauges(JobID job, String name) {
+        List<Long> values = new ArrayList<>();
+        for (Metric m : METRICS.findMetrics(job, name).values()) {
+            values.add(((Number) ((Gauge<?>) m).getValue()).longValue());
+        }
+        return values;
+    }
+
+    /** The value of the one gauge {@code name} of {@code job}. */
+    private static long gauge(JobID job, String name) {
+        List<Long> values = gauges(job, name);
+        assertThat(values).as(name).hasSize(1);
+        return values.get(0);
+    }
+
+    private long single(String query) throws Exception {
+        String row = sql.query(query).get(0);
+        return Long.parseLong(row.substring("+I[".length(), row.length() - 1));
+    }
+
+    @Test
+    void theCommitterReportsWhatItsLastCommitPublished() throws Exception {
+        sql.exec(
+                "CREATE TABLE db.t (id INT, name STRING, dt STRING) PARTITIONED BY (dt)"
+                        + " WITH ('bucket' = '2', 'bucket-key' = 'id')");
+        JobID first =
+                run(
+                        "INSERT INTO db.t VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y'),"
+                                + " (4, 'd', 'z'), (5, 'e', 'z')");
+        long files = single("SELECT COUNT(*) FROM db.`t$files`");
+        long buckets = single("SELECT COUNT(*) FROM db.`t$buckets`");
+        assertThat(gauge(first, "lastCommittedSnapshotId")).isEqualTo(1);
+        assertThat(gauge(first, "lastTableFilesAppended")).isEqualTo(files);
+        assertThat(gauge(first, "lastTableFilesAdded")).isEqualTo(files);
+        assertThat(gauge(first, "lastTableFilesDeleted")).isZero();
+        assertThat(gauge(first, "lastDeltaRecordsAppended")).isEqualTo(5);
+        assertThat(gauge(first, "lastChangelogRecordsAppended")).isZero();
+        assertThat(gauge(first, "lastPartitionsWritten")).isEqualTo(3);
+        assertThat(gauge(first, "lastBucketsWritten")).isEqualTo(buckets);
+        assertThat(gauge(first, "lastCommitAttempts")).isEqualTo(1);
+        assertThat(gauge(first, "lastCommitDuration")).isNotNegative();
+        Histogram durations =
+                (Histogram) METRICS.findMetrics(first, "commitDuration").values().iterator().next();
+        assertThat(durations.getCount()).isEqualTo(1);
+
+        JobID second = run("INSERT INTO db.t VALUES (6, 'f', 'y')");
+        assertThat(gauge(second, "lastCommittedSnapshotId")).isEqualTo(2);
+        assertThat(gauge(second, "lastTableFilesAppended")).isEqualTo(1);
+        assertThat(gauge(second, "lastDeltaRecordsAppended")).isEqualTo(1);
+        assertThat(gauge(second, "lastPartitionsWritten")).isEqualTo(1);
+        assertThat(gauge(second, "lastBucketsWritten")).isEqualTo(1);
+    }
+
+    /**
+     * Waits up to a minute until the gauges {@code name} of {@code job} pass {@code test} (an
+     * enumerator's are reported twice, under the job manager's operator and its coordinator), and
+     * returns the first value then.
+     */
+    private static long awaitGauge(JobID job, String name, LongPredicate test)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        List<Long> values = List.of();
+        while (System.nanoTime() < deadline) {
+            values = gauges(job, name);
+            if (!values.isEmpty() && values.stream().allMatch(test::test)) {
+                return values.get(0);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("Gauge " + name + " never got there; last values " + values);
+    }
+
+    @Test
+    void aWriteOnlyWritersLevel0BacklogGrowsUntilACompactionJobCompactsIt() throws Exception {
+        sql.exec(
+                "CREATE TABLE db.k (id BIGINT, v STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket' = '1', 'write-only' = 'true')");
+        TableEnvironment streaming =
+                LakeSql.streaming(
+                        lake,
+                        "execution.checkpointing.interval",
+                        "300 ms",
+                        "parallelism.default",
+                        "1");
+        streaming.executeSql(
+                "CREATE TEMPORARY TABLE gen (id BIGINT, v STRING) WITH ('connector' = 'datagen',"
+                        + " 'rows-per-second' = '200', 'fields.id.min' = '1',"
+                        + " 'fields.id.max' = '50', 'fields.v.length' = '4')");
+        TableResult insert = streaming.executeSql("INSERT INTO db.k SELECT id, v FROM gen");
+        JobID job = insert.getJobClient().orElseThrow().getJobID();
+        try {
+            // Without compaction every checkpoint adds a level-0 file: the backlog only grows.
+            long backlog = awaitGauge(job, "maxLevel0FileCount", n -> n >= 4);
+            assertThat(gauge(job, "writeBufferFlushes")).isGreaterThanOrEqualTo(backlog);
+            assertThat(gauge(job, "totalWriteBufferSizeByte")).isPositive();
+            long committed = awaitGauge(job, "lastCommittedSnapshotId", id -> id >= 3);
+            assertThat(gauge(job, "lastDeltaRecordsAppended")).isPositive();
+
+            sql.exec("CALL lake.sys.compact('db.k')");
+
+            // The writer follows the table: the compaction job's snapshot empties its level 0.
+            long after = awaitGauge(job, "maxLevel0FileCount", n -> n < backlog);
+            assertThat(after).isLessThan(backlog);
+            assertThat(awaitGauge(job, "lastCommittedSnapshotId", id -> id > committed + 1))
+                    .isGreaterThan(committed);
+        } finally {
+            insert.getJobClient().ifPresent(JobClient::cancel);
+        }
+    }
+
+    @Test
+    void aStreamingReadReportsItsSnapshotLagThroughFlink() throws Exception {
+        sql.exec("CREATE TABLE db.s (id INT, name STRING)");
+        sql.insertIds("db.s", 1, 3);
+        sql.insertIds("db.s", 4, 5);
+        TableEnvironment streaming = LakeSql.streaming(lake, "parallelism.default", "1");
+        TableResult read = streaming.executeSql("SELECT id FROM db.s");
+        JobID job = read.getJobClient().orElseThrow().getJobID();
+        try (var rows = read.collect()) {
+            for (int i = 0; i < 5; i++) {
+                rows.next();
+            }
+            // Both snapshots read: nothing behind, nothing waiting for a reader.
+            assertThat(awaitGauge(job, "snapshotLag", n -> n == 0)).isZero();
+            assertThat(gauges(job, "unassignedSplits")).containsOnly(0L);
+            assertThat(gauges(job, "snapshotLagMillis")).containsOnly(0L);
+            sql.insertIds("db.s", 6, 6);
+            rows.next();
+            assertThat(awaitGauge(job, "lastScanDuration", n -> n >= 0)).isNotNegative();
+            assertThat(awaitGauge(job, "snapshotLag", n -> n == 0)).isZero();
+        }
+    }
+}
