@@ -36,6 +36,9 @@ final class MemoryRows {
     /** Base entries from which a hash index pays: below, a binary search stays in cache. */
     static final int INDEX_MIN_ENTRIES = 1024;
 
+    /** What {@link #findIndexed} returns where the base has no hash index. */
+    static final int NOT_INDEXED = Integer.MIN_VALUE;
+
     private final IndexOrder order;
     private final LongPredicate reserve;
     private final LongConsumer release;
@@ -148,6 +151,28 @@ final class MemoryRows {
         }
         at = search(asidePrefixes, asideAddresses, aside, prefix, key, probe);
         return at >= 0 ? asideAddresses[at] : 0;
+    }
+
+    /**
+     * The entry of the index key of {@code key} in the base run, found by hash alone, so {@code
+     * key} may be any row whose index-key fields hold the key (a view of a join's key row; no
+     * prefix, no encoding): its address (negative for a tombstone), 0 if the base has none, or
+     * {@link #NOT_INDEXED} if the base has no hash index (small, or memory was short).
+     */
+    int findIndexed(RowData key, BinaryRowData probe) {
+        if (index == null && count >= INDEX_MIN_ENTRIES) {
+            indexBase();
+        }
+        if (index == null) {
+            return NOT_INDEXED;
+        }
+        int at = inBase(0, key, probe);
+        return at >= 0 ? addresses[at] : 0;
+    }
+
+    /** Whether the small run aside holds entries: a key absent from the base may be there. */
+    boolean hasAside() {
+        return aside > 0;
     }
 
     /** Points {@code target} at the row (or tombstone key) of an address {@link #find} gave. */
