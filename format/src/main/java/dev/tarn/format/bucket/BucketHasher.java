@@ -33,7 +33,8 @@ public final class BucketHasher {
         }
     }
 
-    int bucket(RowData row, int totalBuckets) {
+    /** The bucket of a row among {@code totalBuckets}: the one its writer puts it in. */
+    public int bucket(RowData row, int totalBuckets) {
         return Math.floorMod(hash(row), totalBuckets);
     }
 

@@ -82,17 +82,52 @@ final class BucketLoader {
                             t.setDaemon(true);
                             return t;
                         });
+        Loads loads = new Loads();
         try {
             Map<BucketId, Future<HeldBucket>> pending = new LinkedHashMap<>();
             splits.forEach(
-                    (id, bucketSplits) -> pending.put(id, pool.submit(() -> load(bucketSplits))));
+                    (id, bucketSplits) ->
+                            pending.put(id, pool.submit(() -> loads.made(load(bucketSplits)))));
             Map<BucketId, HeldBucket> loaded = new LinkedHashMap<>();
             for (Map.Entry<BucketId, Future<HeldBucket>> e : pending.entrySet()) {
                 loaded.put(e.getKey(), await(e.getKey(), e.getValue()));
             }
             return loaded;
+        } catch (IOException | RuntimeException e) {
+            loads.fail(e);
+            throw e;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The buckets one {@link #load} made so far. Once it failed, every bucket made (before, or
+     * later by a thread still loading) is closed, so none holds budget or local files.
+     */
+    private static final class Loads {
+        private final List<HeldBucket> made = new ArrayList<>();
+        private boolean failed;
+
+        synchronized HeldBucket made(HeldBucket bucket) throws IOException {
+            if (failed) {
+                bucket.close();
+            } else {
+                made.add(bucket);
+            }
+            return bucket;
+        }
+
+        synchronized void fail(Exception failure) {
+            failed = true;
+            for (HeldBucket bucket : made) {
+                try {
+                    bucket.close();
+                } catch (IOException | RuntimeException e) {
+                    failure.addSuppressed(e);
+                }
+            }
+            made.clear();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.tarn.format.lookup;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.function.Consumer;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 
@@ -23,6 +24,19 @@ interface BucketStore extends Closeable {
      * key}, in index-key order.
      */
     void scan(RowData key, int fields, Consumer<RowData> out) throws IOException;
+
+    /** What {@link #getIndexed} returns where it cannot decide: {@link #scan} must. */
+    BinaryRowData UNDECIDED = new BinaryRowData(0);
+
+    /**
+     * The row whose whole index key equals the index-key fields of {@code key} (a row of the
+     * store's arity of which only those fields are read, of any {@code RowData} class), pointed
+     * into {@code target}; null if there is none; {@link #UNDECIDED} if this quick path cannot
+     * tell. {@code probe} is the caller's scratch row (it may be {@code target}). The row is valid
+     * while the caller holds the store's read lock.
+     */
+    @Nullable
+    BinaryRowData getIndexed(RowData key, BinaryRowData probe, BinaryRowData target);
 
     /** Bytes of memory the store holds now. */
     long memoryBytes();

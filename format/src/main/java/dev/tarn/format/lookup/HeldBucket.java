@@ -18,7 +18,7 @@ import org.apache.flink.types.RowKind;
  * The rows a {@link TableLookup} holds of one bucket of one partition, and how a row read from the
  * table changes them ({@link #apply}): by its kind, the filter and the {@link Mode}. Gets hold the
  * read lock of {@link #lock}, whoever applies rows holds its write lock; {@link #apply} itself is
- * not thread-safe.
+ * not thread-safe. The bucket's stores share that lock, so a get takes one lock, once.
  */
 final class HeldBucket implements Closeable {
 
@@ -55,7 +55,7 @@ final class HeldBucket implements Closeable {
         this.layout = layout;
         this.filter = filter;
         this.keepFirst = keepFirst;
-        this.rows = stores.create(layout.storeType, layout.indexKey);
+        this.rows = stores.create(layout.storeType, layout.indexKey, lock);
         this.storeBytes = new RowBytes(layout.storeType);
         int[] prefix = new int[layout.readStoredFields()];
         for (int i = 0; i < prefix.length; i++) {
@@ -69,7 +69,7 @@ final class HeldBucket implements Closeable {
             for (int i = 0; i < keyOrder.length; i++) {
                 keyOrder[i] = i;
             }
-            this.keys = stores.create(layout.keyRowType(), keyOrder);
+            this.keys = stores.create(layout.keyRowType(), keyOrder, lock);
             this.keyBytes = new RowBytes(layout.keyRowType());
             this.keyView = ProjectedRowData.from(keyRow);
             this.indexInKeyRow = new int[layout.indexKey.length];
@@ -84,10 +84,13 @@ final class HeldBucket implements Closeable {
         }
     }
 
-    /** Makes the stores of a bucket. */
+    /** Makes the stores of a bucket, which take {@code lock} as theirs. */
     @FunctionalInterface
     interface StoreFactory {
-        BucketStore create(org.apache.flink.table.types.logical.RowType type, int[] indexKey);
+        BucketStore create(
+                org.apache.flink.table.types.logical.RowType type,
+                int[] indexKey,
+                ReentrantReadWriteLock lock);
     }
 
     private static int indexOf(int[] values, int value) {
@@ -126,6 +129,21 @@ final class HeldBucket implements Closeable {
         }
         rows.scan(probe, layout.joinFields, out);
         return true;
+    }
+
+    /**
+     * {@link Mode#KEY}: the row of the key whose fields {@code key} holds at the index-key
+     * positions of a stored row, as {@link BucketStore#getIndexed} answers. REQUIRES: the read lock
+     * held, the bucket not {@link #closed()}.
+     */
+    @Nullable
+    BinaryRowData getIndexed(RowData key, BinaryRowData probe, BinaryRowData target) {
+        return rows.getIndexed(key, probe, target);
+    }
+
+    /** Whether a reload replaced this bucket (read under the lock): a get looks again. */
+    boolean closed() {
+        return closed;
     }
 
     private boolean joinHasNull() {

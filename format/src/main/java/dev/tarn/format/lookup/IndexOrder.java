@@ -2,6 +2,7 @@ package dev.tarn.format.lookup;
 
 import dev.tarn.format.bucket.BucketHasher;
 import dev.tarn.format.lsm.KeyComparator;
+import java.util.function.ToIntFunction;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -25,10 +26,15 @@ final class IndexOrder {
 
     private final boolean[] decides;
 
-    /** Hashes the index-key fields, by the SQL values as bucketing does. */
-    private final BucketHasher hasher;
+    /** Hashes the index-key fields: by the SQL values as bucketing does, but in tests. */
+    private final ToIntFunction<RowData> hasher;
 
     IndexOrder(RowType rowType, int[] keyFields) {
+        this(rowType, keyFields, new BucketHasher(rowType, keyFields)::hash);
+    }
+
+    /** As the other constructor, with a hash of its own: for tests that force hash collisions. */
+    IndexOrder(RowType rowType, int[] keyFields, ToIntFunction<RowData> hash) {
         if (keyFields.length == 0) {
             throw new IllegalArgumentException(
                     "A lookup store of " + rowType + " needs at least one index-key field");
@@ -41,12 +47,12 @@ final class IndexOrder {
             byFields[f] = new KeyComparator(rowType, java.util.Arrays.copyOf(keyFields, f));
             decides[f] = byFields[f].prefixDecides();
         }
-        this.hasher = new BucketHasher(rowType, keyFields);
+        this.hasher = hash;
     }
 
     /** A hash of a row's index-key fields: equal index keys hash equal. */
     int hash(RowData row) {
-        return hasher.hash(row);
+        return hasher.applyAsInt(row);
     }
 
     RowType rowType() {

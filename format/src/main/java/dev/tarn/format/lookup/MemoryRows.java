@@ -13,9 +13,11 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * sorted runs of (normalized prefix, address) pairs, as the writer's {@code LookupIndex} keeps
  * them. The base run is large; new keys go to a small run kept aside (an insertion moves at most
  * {@link #asideLimit} entries) and are merged into the base when it is full, so a put of a new key
- * costs amortized {@code O(base / asideLimit)} moved bytes. A get of a whole index key probes a
- * hash index of the base ({@link KeyHashIndex}, built anew at each merge), then binary-searches the
- * small run aside; a prefix scan binary-searches both. A key is in at most one of the two runs.
+ * costs amortized {@code O(base / asideLimit)} moved bytes; a key after every key held (a bucket's
+ * load, whose rows come in key order) is appended to the base at once. A get of a whole index key
+ * probes a hash index of the base ({@link KeyHashIndex}, built anew at each merge), then
+ * binary-searches the small run aside; a prefix scan binary-searches both. A key is in at most one
+ * of the two runs.
  *
  * <p>An address is positive for a row, negated for a tombstone: a removed key whose row may still
  * lie in an older spilled run, kept with its key row until the next spill. Without older runs
@@ -35,6 +37,9 @@ final class MemoryRows {
 
     /** Base entries from which a hash index pays: below, a binary search stays in cache. */
     static final int INDEX_MIN_ENTRIES = 1024;
+
+    /** What {@link #findIndexed} returns where the base has no hash index. */
+    static final int NOT_INDEXED = Integer.MIN_VALUE;
 
     private final IndexOrder order;
     private final LongPredicate reserve;
@@ -101,6 +106,18 @@ final class MemoryRows {
      * @return false, changing nothing, if the memory for it could not be reserved
      */
     boolean put(BinaryRowData row, long prefix) {
+        if (aside == 0
+                && (count == 0
+                        || order.compare(
+                                        prefixes[count - 1],
+                                        rowAt(addresses[count - 1], probe),
+                                        prefix,
+                                        row,
+                                        order.fields())
+                                < 0)) {
+            // After every key held (a bucket's load reads its rows in key order): append.
+            return append(row, prefix);
+        }
         int at = inBase(prefix, row, probe);
         if (at >= 0) {
             return replace(addresses, at, row);
@@ -148,6 +165,28 @@ final class MemoryRows {
         }
         at = search(asidePrefixes, asideAddresses, aside, prefix, key, probe);
         return at >= 0 ? asideAddresses[at] : 0;
+    }
+
+    /**
+     * The entry of the index key of {@code key} in the base run, found by hash alone, so {@code
+     * key} may be any row whose index-key fields hold the key (a view of a join's key row; no
+     * prefix, no encoding): its address (negative for a tombstone), 0 if the base has none, or
+     * {@link #NOT_INDEXED} if the base has no hash index (small, or memory was short).
+     */
+    int findIndexed(RowData key, BinaryRowData probe) {
+        if (index == null && count >= INDEX_MIN_ENTRIES) {
+            indexBase();
+        }
+        if (index == null) {
+            return NOT_INDEXED;
+        }
+        int at = inBase(0, key, probe);
+        return at >= 0 ? addresses[at] : 0;
+    }
+
+    /** Whether the small run aside holds entries: a key absent from the base may be there. */
+    boolean hasAside() {
+        return aside > 0;
     }
 
     /** Points {@code target} at the row (or tombstone key) of an address {@link #find} gave. */
@@ -228,6 +267,29 @@ final class MemoryRows {
         // The allocation may have compacted the pages: read the old address again.
         pages.free(Math.abs(runAddresses[at]));
         runAddresses[at] = moved;
+        return true;
+    }
+
+    /** Appends a live entry to the base run, whose keys all order before it; none aside. */
+    private boolean append(BinaryRowData row, long prefix) {
+        if (count == prefixes.length) {
+            int length = Math.max(MIN_ENTRIES, count + count / 2);
+            if (!grow(length - count)) {
+                return false;
+            }
+            prefixes = Arrays.copyOf(prefixes, length);
+            addresses = Arrays.copyOf(addresses, length);
+            hashes = Arrays.copyOf(hashes, length);
+        }
+        int address = pages.allocate(row, live);
+        if (address == 0) {
+            return false;
+        }
+        prefixes[count] = prefix;
+        hashes[count] = order.hash(row);
+        addresses[count] = address;
+        count++;
+        dropIndex();
         return true;
     }
 

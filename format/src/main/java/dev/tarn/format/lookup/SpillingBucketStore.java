@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 
@@ -36,7 +37,7 @@ final class SpillingBucketStore implements BucketStore {
     private final IndexOrder order;
     private final LookupBudget budget;
     private final Path directory;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final ReentrantReadWriteLock lock;
     private final MemoryRows memory;
     private final RowBytes writerBytes;
     private final ThreadLocal<Scratch> scratch;
@@ -50,6 +51,16 @@ final class SpillingBucketStore implements BucketStore {
     private boolean closed;
 
     SpillingBucketStore(IndexOrder order, LookupBudget budget, Path directory) {
+        this(order, budget, directory, new ReentrantReadWriteLock());
+    }
+
+    /**
+     * @param lock the store's lock, which its owner may share (a held bucket's stores and its gets
+     *     use one lock, so a get takes one)
+     */
+    SpillingBucketStore(
+            IndexOrder order, LookupBudget budget, Path directory, ReentrantReadWriteLock lock) {
+        this.lock = lock;
         this.order = order;
         this.budget = budget;
         this.directory = directory;
@@ -132,6 +143,26 @@ final class SpillingBucketStore implements BucketStore {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Decided by the memory's hash index alone when the base run holds the key, or when nothing
+     * else (the run aside, spilled runs) could: then without encoding {@code key} or taking a
+     * thread-local scratch. REQUIRES: the caller holds the read lock of the store's lock.
+     */
+    @Override
+    @Nullable
+    public BinaryRowData getIndexed(RowData key, BinaryRowData probe, BinaryRowData target) {
+        int address = memory.findIndexed(key, probe);
+        if (address == MemoryRows.NOT_INDEXED) {
+            return UNDECIDED;
+        }
+        if (address != 0) {
+            return address > 0 ? memory.rowAt(address, target) : null;
+        }
+        return memory.hasAside() || !runs.isEmpty() ? UNDECIDED : null;
     }
 
     /** An exact get: the newest source that has the key decides. */

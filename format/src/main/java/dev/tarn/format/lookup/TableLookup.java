@@ -1,6 +1,7 @@
 package dev.tarn.format.lookup;
 
 import dev.tarn.format.bucket.BucketChannels;
+import dev.tarn.format.bucket.BucketHasher;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.schema.MergeEngine;
@@ -22,6 +23,8 @@ import javax.annotation.Nullable;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * A lookup join's view of a table's current rows (issue 26): the rows of the buckets it holds
@@ -49,6 +52,24 @@ public final class TableLookup implements Closeable {
 
     private final ThreadLocal<LookupShuffle> locators;
     private final Map<BucketId, HeldBucket> buckets = new ConcurrentHashMap<>();
+
+    /**
+     * For a join on the whole key of an unpartitioned table: the writer's bucket of a key row,
+     * computed on any thread (no thread-local router); null otherwise.
+     */
+    @Nullable private final BucketHasher keyBuckets;
+
+    private final int totalBuckets;
+
+    /**
+     * With {@link #keyBuckets}: the held buckets by number, replaced as a whole (by the refresh
+     * thread) whenever {@link #buckets} changes, before a replaced bucket is closed.
+     */
+    private volatile HeldBucket[] byNumber;
+
+    /** For a stored row's index-key position, the key row field it is (others: 0, never read). */
+    private final int[] keyAtStorePositions;
+
     private final SnapshotChanges changes;
     private long reloads;
     private volatile boolean opened;
@@ -78,11 +99,12 @@ public final class TableLookup implements Closeable {
                                         layout,
                                         RowFilter.of(spec.filter(), layout.readPosition),
                                         keepFirst,
-                                        (type, indexKey) ->
+                                        (type, indexKey, lock) ->
                                                 new SpillingBucketStore(
                                                         new IndexOrder(type, indexKey),
                                                         budget,
-                                                        spec.localDir())),
+                                                        spec.localDir(),
+                                                        lock)),
                         spec.filter());
         this.changes = new SnapshotChanges(context, spec.filter());
         this.keyGetters = new RowData.FieldGetter[spec.joinKeys().size()];
@@ -95,10 +117,27 @@ public final class TableLookup implements Closeable {
         for (int i = 0; i < projectionGetters.length; i++) {
             projectionGetters[i] = RowData.createFieldGetter(layout.storeType.getTypeAt(i), i);
         }
-        int totalBuckets = context.config().bucket();
+        this.totalBuckets = context.config().bucket();
         this.routed =
                 totalBuckets > 0
                         && LookupShuffle.determinesBucket(context.schema(), spec.joinKeys());
+        this.keyAtStorePositions = new int[layout.storeType.getFieldCount()];
+        for (int i = 0; i < layout.joinFields; i++) {
+            keyAtStorePositions[layout.indexKey[i]] = i;
+        }
+        if (routed
+                && layout.mode == LookupLayout.Mode.KEY
+                && context.schema().partitionKeys().isEmpty()) {
+            List<String> bucketKeys = context.schema().bucketKeys();
+            int[] inKeyRow = new int[bucketKeys.size()];
+            for (int i = 0; i < inKeyRow.length; i++) {
+                inKeyRow[i] = spec.joinKeys().indexOf(bucketKeys.get(i));
+            }
+            this.keyBuckets = new BucketHasher(keyRowType(context, spec), inKeyRow);
+            this.byNumber = new HeldBucket[totalBuckets];
+        } else {
+            this.keyBuckets = null;
+        }
         this.locators =
                 ThreadLocal.withInitial(
                         () -> new LookupShuffle(context.schema(), totalBuckets, spec.joinKeys()));
@@ -132,6 +171,9 @@ public final class TableLookup implements Closeable {
                 return List.of();
             }
         }
+        if (keyBuckets != null) {
+            return getByKey(key);
+        }
         GenericRowData probe = layout.probe(key, keyGetters);
         List<RowData> out = new ArrayList<>(1);
         Consumer<RowData> collect = row -> out.add(project(row));
@@ -143,6 +185,45 @@ public final class TableLookup implements Closeable {
             }
         }
         return out;
+    }
+
+    /**
+     * A get by the whole key of an unpartitioned table: its bucket by number, one read lock, the
+     * memory's hash index probed with a view of the key row (not encoded), one copy of the row; the
+     * general scan only where the hash index cannot decide.
+     */
+    private List<RowData> getByKey(RowData key) throws IOException {
+        int number = keyBuckets.bucket(key, totalBuckets);
+        ProjectedRowData view = ProjectedRowData.from(keyAtStorePositions);
+        view.replaceRow(key);
+        // One scratch row: candidates are pointed at while probing, then the row found.
+        BinaryRowData scratch = new BinaryRowData(keyAtStorePositions.length);
+        for (HeldBucket bucket = byNumber[number]; bucket != null; bucket = byNumber[number]) {
+            bucket.lock.readLock().lock();
+            try {
+                if (bucket.closed()) {
+                    continue;
+                }
+                BinaryRowData row = bucket.getIndexed(view, scratch, scratch);
+                if (row == BucketStore.UNDECIDED) {
+                    List<RowData> out = new ArrayList<>(1);
+                    bucket.scan(layout.probe(key, keyGetters), r -> out.add(project(r)));
+                    return out;
+                }
+                return row == null ? List.of() : List.of(project(row));
+            } finally {
+                bucket.lock.readLock().unlock();
+            }
+        }
+        return List.of();
+    }
+
+    private static RowType keyRowType(TableContext context, LookupSpec spec) {
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (String key : spec.joinKeys()) {
+            fields.add(new RowType.RowField(key, context.schema().fieldType(key)));
+        }
+        return new RowType(false, fields);
     }
 
     /** Scans the bucket held as {@code id}, again if a reload replaced it meanwhile. */
@@ -241,7 +322,12 @@ public final class TableLookup implements Closeable {
         SnapshotChanges.Planned planned = changes.plan(snapshot, this::holds);
         for (Map.Entry<BucketId, List<Split>> e : planned.rows().entrySet()) {
             List<RowData> rows = loader.readChanges(e.getValue());
-            HeldBucket bucket = buckets.computeIfAbsent(e.getKey(), b -> loader.newBucket());
+            HeldBucket bucket = buckets.get(e.getKey());
+            if (bucket == null) {
+                bucket = loader.newBucket();
+                buckets.put(e.getKey(), bucket);
+                number();
+            }
             bucket.lock.writeLock().lock();
             try {
                 for (RowData row : rows) {
@@ -274,17 +360,31 @@ public final class TableLookup implements Closeable {
     /** Replaces the buckets {@code replaced} by those {@code loaded} (absent ones: now empty). */
     private void install(Map<BucketId, HeldBucket> loaded, Set<BucketId> replaced)
             throws IOException {
+        List<HeldBucket> olds = new ArrayList<>();
         for (BucketId id : replaced) {
             HeldBucket fresh = loaded.get(id);
             HeldBucket old = fresh == null ? buckets.remove(id) : buckets.put(id, fresh);
             if (old != null) {
-                old.lock.writeLock().lock();
-                try {
-                    old.close();
-                } finally {
-                    old.lock.writeLock().unlock();
-                }
+                olds.add(old);
             }
+        }
+        number();
+        for (HeldBucket old : olds) {
+            old.lock.writeLock().lock();
+            try {
+                old.close();
+            } finally {
+                old.lock.writeLock().unlock();
+            }
+        }
+    }
+
+    /** Renumbers {@link #byNumber} after {@link #buckets} changed. On the refresh thread. */
+    private void number() {
+        if (keyBuckets != null) {
+            HeldBucket[] numbered = new HeldBucket[totalBuckets];
+            buckets.forEach((id, bucket) -> numbered[id.bucket()] = bucket);
+            byNumber = numbered;
         }
     }
 
