@@ -34,7 +34,8 @@ public final class SqlExamples {
                     "07_maintenance.sql",
                     "08_catalog.sql",
                     "09_deletion_vectors.sql",
-                    "10_lookup_join.sql");
+                    "10_lookup_join.sql",
+                    "11_iceberg_metadata.sql");
 
     public static void main(String[] args) throws Exception {
         Path warehouse =

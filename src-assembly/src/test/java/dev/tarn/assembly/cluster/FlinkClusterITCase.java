@@ -79,6 +79,7 @@ class FlinkClusterITCase {
         FlinkRuntime runtime =
                 FlinkRuntime.fromClassPathFiles(
                         property("tarn.cluster.flink-lib"),
+                        property("tarn.cluster.flink-lib-shared"),
                         property("tarn.cluster.flink-sql-client"),
                         property("tarn.jar"));
         long bytes = Files.size(runtime.tarnJar());
@@ -157,6 +158,63 @@ class FlinkClusterITCase {
         assertThat(queryResults)
                 .as("rows of the example queries on the cluster, against expected/*.out")
                 .isEqualTo(examples.expected());
+        icebergMetadataOfTheExampleReadsWithIcebergsOwnLibrary();
+    }
+
+    /**
+     * The Iceberg metadata that the shaded jar's relocated Iceberg and Avro wrote for the example
+     * table {@code shared.events}, read by Iceberg's own library (not relocated, on this test's
+     * class path): the JSON metadata the version hint names, and the Avro manifests of its current
+     * snapshot, whose files hold the table's four rows.
+     */
+    private static void icebergMetadataOfTheExampleReadsWithIcebergsOwnLibrary() throws Exception {
+        // Each script has a warehouse of its own (ExampleScripts): the eleventh's.
+        Path location = Path.of(java.net.URI.create(examplesWarehouse.uri() + "/examples-11"));
+        Path metadataDir = location.resolve("shared.db").resolve("events").resolve("metadata");
+        String hint = Files.readString(metadataDir.resolve("version-hint.text")).trim();
+        org.apache.iceberg.io.FileIO io = new LocalIcebergFiles();
+        org.apache.iceberg.TableMetadata metadata =
+                org.apache.iceberg.TableMetadataParser.read(
+                        io, metadataDir.resolve("v" + hint + ".metadata.json").toUri().toString());
+        assertThat(hint).as("version hint: Tarn's last snapshot").isEqualTo("3");
+        assertThat(metadata.currentSnapshot().snapshotId()).isEqualTo(3L);
+        assertThat(metadata.schema().columns())
+                .extracting(org.apache.iceberg.types.Types.NestedField::name)
+                .containsExactly("id", "action", "dt");
+        long rows = 0;
+        for (org.apache.iceberg.ManifestFile manifest :
+                metadata.currentSnapshot().dataManifests(io)) {
+            try (var files =
+                    org.apache.iceberg.ManifestFiles.read(manifest, io, metadata.specsById())) {
+                for (org.apache.iceberg.DataFile file : files) {
+                    assertThat(Path.of(java.net.URI.create(file.location()))).exists();
+                    rows += file.recordCount();
+                }
+            }
+        }
+        assertThat(rows).as("rows in the Iceberg manifests of snapshot 3").isEqualTo(4);
+    }
+
+    /**
+     * Local files through Iceberg's own classes (Tarn's Iceberg file I/O on this class path is the
+     * shaded jar's, bound to the relocated Iceberg).
+     */
+    private static final class LocalIcebergFiles implements org.apache.iceberg.io.FileIO {
+        @Override
+        public org.apache.iceberg.io.InputFile newInputFile(String location) {
+            return org.apache.iceberg.Files.localInput(
+                    Path.of(java.net.URI.create(location)).toFile());
+        }
+
+        @Override
+        public org.apache.iceberg.io.OutputFile newOutputFile(String location) {
+            throw new UnsupportedOperationException("read-only: " + location);
+        }
+
+        @Override
+        public void deleteFile(String location) {
+            throw new UnsupportedOperationException("read-only: " + location);
+        }
     }
 
     @Test

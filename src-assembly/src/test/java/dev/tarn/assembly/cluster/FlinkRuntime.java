@@ -56,10 +56,15 @@ record FlinkRuntime(List<Path> lib, List<Path> sqlClient, Path tarnJar) {
         }
     }
 
-    /** Reads the class path files the build writes (one {@code :}-separated line each). */
-    static FlinkRuntime fromClassPathFiles(Path libFile, Path sqlClientFile, Path tarnJar)
-            throws IOException {
-        return new FlinkRuntime(read(libFile), read(sqlClientFile), tarnJar);
+    /**
+     * Reads the class path files the build writes (one {@code :}-separated line each): Flink's own
+     * runtime, the libraries it shares with Tarn's modules (which Tarn's jar bundles relocated),
+     * and the SQL client.
+     */
+    static FlinkRuntime fromClassPathFiles(
+            Path libFile, Path sharedLibFile, Path sqlClientFile, Path tarnJar) throws IOException {
+        return new FlinkRuntime(
+                concat(read(libFile), read(sharedLibFile)), read(sqlClientFile), tarnJar);
     }
 
     /** What the JobManager and TaskManagers run with: lib/ and the Tarn jar in it. */
