@@ -101,4 +101,38 @@ public final class TarnSnapshots {
         }
         return writer.toManifestFile();
     }
+
+    /**
+     * Writes the live files of {@code manifests} (all of one partition spec) to {@code out} as one
+     * manifest of snapshot {@code snapshotId}: each file existing, with the snapshot and sequence
+     * numbers it was added with.
+     */
+    public static ManifestFile merge(
+            int formatVersion,
+            List<ManifestFile> manifests,
+            FileIO io,
+            Map<Integer, PartitionSpec> specs,
+            OutputFile out,
+            long snapshotId) {
+        ManifestWriter<DataFile> writer =
+                ManifestFiles.write(
+                        formatVersion,
+                        specs.get(manifests.get(0).partitionSpecId()),
+                        out,
+                        snapshotId);
+        try (writer) {
+            for (ManifestFile manifest : manifests) {
+                try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
+                    for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
+                        writer.existing(entry);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot merge Iceberg manifests into " + out.location() + ": " + e.getMessage(),
+                    e);
+        }
+        return writer.toManifestFile();
+    }
 }

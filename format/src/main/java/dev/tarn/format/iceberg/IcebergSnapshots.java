@@ -60,12 +60,18 @@ final class IcebergSnapshots {
     private final IcebergTable iceberg;
     private final TableContext table;
     private final IcebergFiles files;
+    private final IcebergManifestMerge merge;
     private final int maxLevel;
 
     IcebergSnapshots(IcebergTable iceberg) {
+        this(iceberg, new IcebergManifestMerge(iceberg));
+    }
+
+    IcebergSnapshots(IcebergTable iceberg, IcebergManifestMerge merge) {
         this.iceberg = iceberg;
         this.table = iceberg.context();
         this.files = new IcebergFiles(table);
+        this.merge = merge;
         this.maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
     }
 
@@ -125,11 +131,17 @@ final class IcebergSnapshots {
             deletes = !deleted.isEmpty();
             org.apache.iceberg.Snapshot parent = base.currentSnapshot();
             for (ManifestFile m : parent.dataManifests(iceberg.io())) {
+                if (!m.hasAddedFiles() && !m.hasExistingFiles()) {
+                    // Only files an earlier snapshot deleted, which that snapshot showed: dropped,
+                    // as Iceberg's own commits drop them.
+                    continue;
+                }
                 manifests.add(deleted.isEmpty() ? m : without(m, deleted, shaped, id));
             }
             if (!added.isEmpty()) {
                 manifests.add(writeData(List.copyOf(added.values()), shaped, id));
             }
+            manifests = merge.apply(manifests, shaped, id);
             if (!(usesVectors && (vectorsChanged || deletes))) {
                 manifests.addAll(parent.deleteManifests(iceberg.io()));
             }
@@ -183,6 +195,10 @@ final class IcebergSnapshots {
             if (base.formatVersion() < version) {
                 builder.upgradeFormatVersion(version);
             }
+            List<Long> expired = IcebergTable.expiredSnapshots(base, expiredBefore());
+            if (!expired.isEmpty()) {
+                builder.removeSnapshots(expired);
+            }
             lastColumnId = Math.max(lastColumnId, base.lastColumnId());
         }
         Map<String, String> properties = new HashMap<>();
@@ -194,6 +210,15 @@ final class IcebergSnapshots {
                 .setDefaultSortOrder(SortOrder.unsorted())
                 .setProperties(properties)
                 .build();
+    }
+
+    /**
+     * Iceberg snapshots before this id are of Tarn snapshots an expiration removed: as far as this
+     * process knows without I/O (an expiration in another process is caught up by the next one that
+     * runs, SPEC.md "Iceberg metadata").
+     */
+    private long expiredBefore() {
+        return table.snapshotManager().knownEarliest();
     }
 
     /** The table's Iceberg UUID: one per table location, so a rebuild keeps it. */

@@ -5,6 +5,8 @@ import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
 import javax.annotation.Nullable;
@@ -80,6 +82,20 @@ final class IcebergTable {
     }
 
     /**
+     * The metadata of {@code version} as a base to rewrite in place, or null if there is none:
+     * without its own location, so the rewrite does not list itself as its previous version.
+     */
+    @Nullable
+    TableMetadata readDetached(long version) throws IOException {
+        Path path = versionPath(version);
+        if (!table.io().exists(path)) {
+            return null;
+        }
+        return TableMetadataParser.fromJson(
+                new String(table.io().readAllBytes(path), StandardCharsets.UTF_8));
+    }
+
+    /**
      * The metadata of {@code version} if it was written for {@code snapshot} (a crash or a lost
      * race may leave another there), else null.
      */
@@ -137,6 +153,18 @@ final class IcebergTable {
         } catch (IOException e) {
             throw failure("list", directory(), e);
         }
+    }
+
+    /** The ids of {@code metadata}'s snapshots before {@code firstKept}, oldest first. */
+    static List<Long> expiredSnapshots(TableMetadata metadata, long firstKept) {
+        List<Long> ids = new ArrayList<>();
+        for (org.apache.iceberg.Snapshot s : metadata.snapshots()) {
+            if (s.snapshotId() < firstKept) {
+                ids.add(s.snapshotId());
+            }
+        }
+        ids.sort(null);
+        return ids;
     }
 
     /** The version of a {@code v<N>.metadata.json} file name, or -1 for another name. */

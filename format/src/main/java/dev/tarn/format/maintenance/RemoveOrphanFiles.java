@@ -1,5 +1,6 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.iceberg.IcebergMaintenance;
 import dev.tarn.format.ledger.PendingCommit;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
@@ -106,6 +107,10 @@ public final class RemoveOrphanFiles {
         refuseIfUnknown(table, roots, referenced.unreadable());
         Set<String> keep = new HashSet<>(referenced.named().keySet());
         pending.forEach(record -> keep.addAll(record.files()));
+        long earliest = table.snapshotManager().earliestId().orElse(Long.MAX_VALUE);
+        for (Path iceberg : IcebergMaintenance.referenced(table, earliest)) {
+            keep.add(TableFiles.key(table.location(), iceberg));
+        }
         List<TableFiles.Listed> orphans = new ArrayList<>();
         for (TableFiles.Listed file : listed) {
             if (!keep.contains(file.key()) && file.modifiedMillis() < threshold.toEpochMilli()) {

@@ -1,5 +1,6 @@
 package dev.tarn.format.maintenance;
 
+import dev.tarn.format.iceberg.IcebergMaintenance;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileId;
 import dev.tarn.format.manifest.ManifestEntry.FileKind;
@@ -31,9 +32,10 @@ import javax.annotation.Nullable;
  * keep the snapshots they still need.
  *
  * <p>Crash safety: the decision ({@code end}) is recorded first, then data and index files,
- * manifests and index manifests, manifest lists and the snapshot files (oldest first) are deleted.
- * A crash leaves every snapshot from {@code end} on readable, and the next run takes up the
- * recorded decision and finishes it. At most one expiration may run on a table at a time.
+ * manifests and index manifests, manifest lists and the snapshot files (oldest first) are deleted,
+ * then the Iceberg metadata's copies of the removed snapshots, if the table has Iceberg metadata. A
+ * crash leaves every snapshot from {@code end} on readable, and the next run takes up the recorded
+ * decision and finishes it. At most one expiration may run on a table at a time.
  */
 final class SnapshotExpiration {
 
@@ -157,6 +159,8 @@ final class SnapshotExpiration {
             removed += snapshots.delete(id) ? 1 : 0;
         }
         snapshots.writeEarliestHint(end);
+        // Before the decision is cleared, so that a crash leaves it for the next run to finish.
+        metadataFiles += IcebergMaintenance.afterExpire(table, end);
         snapshots.clearExpiring();
         return new SnapshotLifecycle.ExpireResult(
                 table.name(), removed, last - end + 1, dataFiles, indexFiles, metadataFiles, 0);

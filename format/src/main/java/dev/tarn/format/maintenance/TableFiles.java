@@ -1,6 +1,7 @@
 package dev.tarn.format.maintenance;
 
 import dev.tarn.format.io.TablePaths;
+import dev.tarn.format.schema.IcebergOptions;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,9 +15,9 @@ import org.apache.flink.core.fs.Path;
  * The files under a table's directory that orphan cleanup may consider, found by listing each
  * directory once: every file in {@code manifest/} (manifests, lists and index manifests), in {@code
  * index/} (index files of deletion vectors) and in the partition and bucket directories, and the
- * temporary files of atomic writes ({@code .}-names) anywhere. Snapshot, schema, consumer, tag and
- * pending-commit files, the hints, and directories Tarn does not write are never listed as
- * candidates.
+ * temporary files of atomic writes ({@code .}-names) anywhere, and every file in {@code metadata/}
+ * of a table with Iceberg metadata. Snapshot, schema, consumer, tag and pending-commit files, the
+ * hints, and directories Tarn does not write are never listed as candidates.
  */
 final class TableFiles {
 
@@ -29,6 +30,12 @@ final class TableFiles {
 
     /** Directories of files that are live only while a root names them: all are listed. */
     private static final Set<String> NAMED_DIRS = Set.of("manifest", "index");
+
+    /**
+     * The Iceberg metadata of a table that has it on: listed like the named directories (a table
+     * with it off leaves the directory alone, as Tarn never reads it).
+     */
+    private static final String ICEBERG_DIR = "metadata";
 
     /** A listed file: its table-relative key, where it is, its size and modification time. */
     record Listed(String key, Path path, long size, long modifiedMillis) {}
@@ -63,7 +70,9 @@ final class TableFiles {
                         }
                     }
                 }
-            } else if (NAMED_DIRS.contains(name)) {
+            } else if (NAMED_DIRS.contains(name)
+                    || (name.equals(ICEBERG_DIR)
+                            && table.config().iceberg() != IcebergOptions.Storage.DISABLED)) {
                 for (FileStatus file : list(table, child.getPath())) {
                     addIf(found, location, file, !file.isDir());
                 }

@@ -40,6 +40,9 @@ public final class SnapshotManager {
     /** The id this manager published last, 0 after it lost a race: {@link #readLatest}'s guess. */
     private volatile long knownLatest;
 
+    /** The first snapshot an expiration through this manager kept, 0 if none ran. */
+    private volatile long knownEarliest;
+
     /**
      * @param publisher the atomic publish step of {@link #tryCommit}
      */
@@ -360,9 +363,21 @@ public final class SnapshotManager {
         return publisher.publish(path(snapshot.id()), SnapshotJson.toJson(snapshot));
     }
 
-    /** Points the EARLIEST hint at {@code id} (best effort: it is a hint). */
+    /**
+     * Points the EARLIEST hint at {@code id} (best effort: it is a hint), after an expiration
+     * removed every snapshot before it; {@link #knownEarliest} remembers it.
+     */
     public void writeEarliestHint(long id) {
+        knownEarliest = Math.max(knownEarliest, id);
         writeHint(EARLIEST, id);
+    }
+
+    /**
+     * Without I/O, a lower bound of the earliest snapshot: every snapshot before it was removed by
+     * an expiration through this manager (0 if none ran). Another process may have removed more.
+     */
+    public long knownEarliest() {
+        return knownEarliest;
     }
 
     /** Points the LATEST hint at {@code id} (best effort: it is a hint). */

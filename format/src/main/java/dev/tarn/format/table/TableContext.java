@@ -139,7 +139,11 @@ public final class TableContext implements Serializable {
         return publisher;
     }
 
-    public SnapshotManager snapshotManager() {
+    /**
+     * The table's snapshot manager, one per instance (synchronized: a committer and its background
+     * expiration share it, and with it what each learns of the table's first and last snapshot).
+     */
+    public synchronized SnapshotManager snapshotManager() {
         if (snapshots == null) {
             snapshots = new SnapshotManager(io, paths, name, publisher);
         }

@@ -1,0 +1,222 @@
+package dev.tarn.format.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.tarn.format.Table;
+import dev.tarn.format.TableInternals;
+import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.commit.TableCommit;
+import dev.tarn.format.io.FileIO;
+import dev.tarn.format.maintenance.RemoveOrphanFiles;
+import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Iceberg side of a table's history: expiration removes the expired snapshots from the Iceberg
+ * metadata and deletes the files only they named, orphan cleanup removes Iceberg files nothing
+ * names and keeps every one a reader may open, and the manifests of many appends are merged. Each
+ * snapshot the Iceberg metadata names stays readable with Iceberg's own manifest reader.
+ */
+class IcebergHistoryTest {
+
+    @TempDir Path dir;
+
+    private Table create() {
+        return TestTables.create(
+                FileIO.flinkFileSystems(),
+                new org.apache.flink.core.fs.Path(dir.toUri()),
+                TestTables.ID_V,
+                List.of(),
+                Map.of("bucket", "1", "metadata.iceberg.storage", "table-location"));
+    }
+
+    /** Appends rows {@code from .. to - 1} through {@code commit}; returns the snapshot id. */
+    private static long append(Table table, TableCommit commit, long from, long to) {
+        List<org.apache.flink.table.data.RowData> rows = new ArrayList<>();
+        for (long i = from; i < to; i++) {
+            rows.add(TestTables.row(i, "v" + i));
+        }
+        return commit.commit(CommitRequest.of(from, TestTables.write(table, rows)))
+                .snapshotId()
+                .orElseThrow();
+    }
+
+    private IcebergTable iceberg(Table table) {
+        return new IcebergTable(TableInternals.context(table));
+    }
+
+    private TableMetadata current(Table table) {
+        IcebergTable iceberg = iceberg(table);
+        return iceberg.read(iceberg.hint().orElseThrow());
+    }
+
+    /** Rows in the data files of Iceberg snapshot {@code s}, read with Iceberg's reader. */
+    private long rows(Table table, TableMetadata metadata, Snapshot s) throws IOException {
+        long rows = 0;
+        for (ManifestFile m : s.dataManifests(iceberg(table).io())) {
+            try (ManifestReader<DataFile> files =
+                    ManifestFiles.read(m, iceberg(table).io(), metadata.specsById())) {
+                for (DataFile f : files) {
+                    rows += f.recordCount();
+                }
+            }
+        }
+        return rows;
+    }
+
+    private Set<String> metadataFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dir.resolve("metadata"))) {
+            return new TreeSet<>(files.map(p -> p.getFileName().toString()).toList());
+        }
+    }
+
+    /** The files of {@code metadata/} that the current Iceberg metadata names, with the hint. */
+    private Set<String> named(Table table, long fromVersion) {
+        TableMetadata metadata = current(table);
+        Set<String> named = new TreeSet<>();
+        named.add(IcebergTable.HINT);
+        for (Snapshot s : metadata.snapshots()) {
+            if (s.snapshotId() >= fromVersion) {
+                named.add("v" + s.snapshotId() + ".metadata.json");
+            }
+            named.add(new org.apache.flink.core.fs.Path(s.manifestListLocation()).getName());
+            for (ManifestFile m : s.allManifests(iceberg(table).io())) {
+                named.add(new org.apache.flink.core.fs.Path(m.path()).getName());
+            }
+        }
+        return named;
+    }
+
+    @Test
+    void expirationRemovesExpiredSnapshotsFromTheIcebergSideWithTheFilesOnlyTheyNamed()
+            throws Exception {
+        Table table = create();
+        try (TableCommit commit = table.newCommit("writer")) {
+            for (long i = 0; i < 5; i++) {
+                append(table, commit, i * 10, i * 10 + 10);
+            }
+        }
+        // Snapshot 6 rewrites every file: the manifests of 1..5 are replaced by delete-only ones,
+        // which snapshot 7 drops.
+        assertThat(table.maintenance().compactFully()).isPresent();
+        try (TableCommit commit = table.newCommit("writer")) {
+            for (long i = 5; i < 8; i++) {
+                append(table, commit, i * 10, i * 10 + 10);
+            }
+        }
+        Set<String> before = metadataFiles();
+
+        table.maintenance()
+                .expireSnapshots(new ExpireRequest(3, 3, Long.MAX_VALUE, null), Long.MAX_VALUE);
+
+        TableMetadata metadata = current(table);
+        assertThat(metadata.snapshots())
+                .extracting(Snapshot::snapshotId)
+                .containsExactly(7L, 8L, 9L);
+        for (Snapshot s : metadata.snapshots()) {
+            assertThat(rows(table, metadata, s))
+                    .as("rows of Iceberg snapshot %d", s.snapshotId())
+                    .isEqualTo(10 * (s.snapshotId() - 1));
+        }
+        assertThat(metadataFiles())
+                .as("metadata/ after expiration: what the kept snapshots name, nothing else")
+                .isEqualTo(named(table, 7))
+                .contains("v7.metadata.json", "v9.metadata.json")
+                .doesNotContain("v1.metadata.json", "v6.metadata.json");
+        assertThat(before.size() - metadataFiles().size())
+                .as("files deleted: 6 versions, 6 lists, 5 appends' and 5 rewritten manifests")
+                .isEqualTo(22);
+    }
+
+    @Test
+    void aCommitterThatOutlivesAnExpirationNamesOnlyTheSnapshotsKept() throws Exception {
+        Table table = create();
+        try (TableCommit commit = table.newCommit("writer")) {
+            for (long i = 0; i < 4; i++) {
+                append(table, commit, i * 10, i * 10 + 10);
+            }
+            table.maintenance()
+                    .expireSnapshots(new ExpireRequest(2, 2, Long.MAX_VALUE, null), Long.MAX_VALUE);
+            // Its next commit builds on the metadata it wrote last, from before the expiration.
+            append(table, commit, 40, 50);
+        }
+        TableMetadata metadata = current(table);
+        assertThat(metadata.snapshots())
+                .extracting(Snapshot::snapshotId)
+                .containsExactly(3L, 4L, 5L);
+        assertThat(metadataFiles()).isEqualTo(named(table, 3));
+    }
+
+    @Test
+    void orphanCleanupKeepsWhatIcebergReadersOpenAndRemovesTheRest() throws Exception {
+        Table table = create();
+        try (TableCommit commit = table.newCommit("writer")) {
+            for (long i = 0; i < 3; i++) {
+                append(table, commit, i * 10, i * 10 + 10);
+            }
+        }
+        Path metadataDir = dir.resolve("metadata");
+        Path stray = Files.writeString(metadataDir.resolve("0000-lost-race-m0.avro"), "x");
+        Set<String> named = named(table, 1);
+        FileTime old = FileTime.from(Instant.now().minusSeconds(3 * 86400));
+        try (Stream<Path> files = Files.list(metadataDir)) {
+            for (Path f : files.toList()) {
+                Files.setLastModifiedTime(f, old);
+            }
+        }
+
+        RemoveOrphanFiles.Result result =
+                table.maintenance().removeOrphanFiles(null, false, false, Instant.now());
+
+        assertThat(result.files())
+                .extracting(r -> new org.apache.flink.core.fs.Path(r.path()).getName())
+                .containsExactly(stray.getFileName().toString());
+        assertThat(metadataFiles()).isEqualTo(named);
+        TableMetadata metadata = current(table);
+        assertThat(rows(table, metadata, metadata.currentSnapshot())).isEqualTo(30);
+    }
+
+    @Test
+    void theManifestsOfManyAppendsAreMergedAndEverySnapshotStillReads() throws Exception {
+        Table table = create();
+        int commits = IcebergManifestMerge.MIN_COUNT_TO_MERGE + 1;
+        try (TableCommit commit = table.newCommit("writer")) {
+            for (long i = 0; i < commits; i++) {
+                append(table, commit, i, i + 1);
+            }
+        }
+        TableMetadata metadata = current(table);
+        Snapshot last = metadata.currentSnapshot();
+        assertThat(last.dataManifests(iceberg(table).io()))
+                .as("data manifests after %d appends", commits)
+                .hasSizeLessThan(3);
+        assertThat(rows(table, metadata, last)).isEqualTo(commits);
+        for (long id : new long[] {1, commits / 2, commits - 1}) {
+            assertThat(rows(table, metadata, metadata.snapshot(id)))
+                    .as("rows of Iceberg snapshot %d", id)
+                    .isEqualTo(id);
+        }
+        assertThat(metadataFiles())
+                .as("no manifest written in vain: every file is named by a snapshot")
+                .isEqualTo(named(table, 1));
+    }
+}
