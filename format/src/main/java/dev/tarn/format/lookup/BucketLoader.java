@@ -154,15 +154,22 @@ final class BucketLoader {
     private HeldBucket load(List<Split> splits) throws IOException {
         HeldBucket bucket = newBucket();
         TableRead read = read();
-        for (Split split : splits) {
-            try (TableRead.SplitReader reader = read.open(split)) {
-                for (RowData row = reader.next(); row != null; row = reader.next()) {
-                    bucket.apply(row);
+        // No get sees the bucket before it is loaded: holding its lock throughout makes each put's
+        // own locking a re-entry (another store's put still spills it only when the lock is free).
+        bucket.lock.writeLock().lock();
+        try {
+            for (Split split : splits) {
+                try (TableRead.SplitReader reader = read.open(split)) {
+                    for (RowData row = reader.next(); row != null; row = reader.next()) {
+                        bucket.apply(row);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    bucket.close();
+                    throw e;
                 }
-            } catch (IOException | RuntimeException e) {
-                bucket.close();
-                throw e;
             }
+        } finally {
+            bucket.lock.writeLock().unlock();
         }
         return bucket;
     }

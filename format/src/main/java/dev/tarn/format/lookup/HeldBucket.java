@@ -34,6 +34,13 @@ final class HeldBucket implements Closeable {
 
     private final RowBytes storeBytes;
     private final ProjectedRowData storeView;
+
+    /** Whether the stored fields are the whole read row (not an append table's). */
+    private final boolean storeIsRead;
+
+    /** The row being applied. */
+    private RowData current;
+
     private final RowData appendView;
     private final GenericRowData rowId = new GenericRowData(1);
     @Nullable private final RowBytes keyBytes;
@@ -62,6 +69,8 @@ final class HeldBucket implements Closeable {
             prefix[i] = i;
         }
         this.storeView = ProjectedRowData.from(prefix);
+        this.storeIsRead =
+                layout.mode != Mode.APPEND && prefix.length == layout.readType.getFieldCount();
         this.appendView = new JoinedRowData(storeView, rowId);
         if (layout.mode.mapsKeys) {
             int[] keyRow = layout.keyRowFields;
@@ -109,6 +118,7 @@ final class HeldBucket implements Closeable {
             return;
         }
         storeView.replaceRow(read);
+        current = read;
         if (kind == RowKind.DELETE) {
             remove();
         } else if (filter.test(read)) {
@@ -146,6 +156,15 @@ final class HeldBucket implements Closeable {
         return closed;
     }
 
+    /**
+     * The stored fields of the row being applied: the read row itself where they are all of it (the
+     * encoder then sees the reader's own row, and copies its strings as bytes), else the
+     * projection.
+     */
+    private RowData stored() {
+        return storeIsRead ? current : storeView;
+    }
+
     private boolean joinHasNull() {
         for (int i = 0; i < layout.joinFields; i++) {
             if (storeView.isNullAt(layout.indexKey[i])) {
@@ -165,7 +184,7 @@ final class HeldBucket implements Closeable {
             }
             case KEY, PREFIX -> {
                 if (!keepFirst || !holds()) {
-                    rows.put(storeBytes.encode(storeView));
+                    rows.put(storeBytes.encode(stored()));
                 }
             }
             case SECONDARY -> {
@@ -181,7 +200,7 @@ final class HeldBucket implements Closeable {
                     keys.remove(keyView);
                     return;
                 }
-                rows.put(storeBytes.encode(storeView));
+                rows.put(storeBytes.encode(stored()));
                 keys.put(keyBytes.encode(keyView));
             }
         }

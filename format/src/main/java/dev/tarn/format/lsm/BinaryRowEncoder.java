@@ -1,5 +1,6 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.row.StringBytes;
 import java.util.Arrays;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
@@ -56,6 +57,10 @@ final class BinaryRowEncoder {
 
     private final RowLayout layout;
     private byte[] buffer = new byte[256];
+
+    /** Where a short string copied as bytes lands before it is inlined. */
+    private final byte[] inline = new byte[7];
+
     private MemorySegment segment = MemorySegmentFactory.wrap(buffer);
     private int cursor;
 
@@ -101,6 +106,22 @@ final class BinaryRowEncoder {
         }
         int start = reserveFor(length);
         BinarySegmentUtils.copyToBytes(source, offset, buffer, start, length);
+        segment.putLong(slot, ((long) (start - base) << 32) | length);
+    }
+
+    /** {@link #writeString(StringData, int, int)} of a string copied from its row as bytes. */
+    void writeString(StringBytes row, int pos, int slot, int base) {
+        int length = row.stringLength(pos);
+        if (length <= 7) {
+            row.copyString(pos, inline, 0);
+            for (int i = 0; i < length; i++) {
+                segment.put(inlineByte(slot, i), inline[i]);
+            }
+            segment.put(inlineMark(slot), (byte) (length | 0x80));
+            return;
+        }
+        int start = reserveFor(length);
+        row.copyString(pos, buffer, start);
         segment.putLong(slot, ((long) (start - base) << 32) | length);
     }
 

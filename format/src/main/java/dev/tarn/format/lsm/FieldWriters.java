@@ -4,6 +4,7 @@ import dev.tarn.format.lsm.BinaryRowEncoder.ArrayLayout;
 import dev.tarn.format.lsm.BinaryRowEncoder.ElementWriter;
 import dev.tarn.format.lsm.BinaryRowEncoder.FieldWriter;
 import dev.tarn.format.lsm.BinaryRowEncoder.RowLayout;
+import dev.tarn.format.row.StringBytes;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.table.data.binary.BinaryArrayData;
@@ -63,7 +64,13 @@ final class FieldWriters {
                 return (r, p, slot, base) -> out.segment().putDouble(slot, r.getDouble(p));
             case CHAR:
             case VARCHAR:
-                return (r, p, slot, base) -> out.writeString(r.getString(p), slot, base);
+                return (r, p, slot, base) -> {
+                    if (r instanceof StringBytes direct) {
+                        out.writeString(direct, p, slot, base);
+                    } else {
+                        out.writeString(r.getString(p), slot, base);
+                    }
+                };
             case BINARY:
             case VARBINARY:
                 return (r, p, slot, base) -> out.writeBinary(r.getBinary(p), slot, base);

@@ -29,6 +29,13 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
     private final ProjectedRowData projected;
 
     /**
+     * Whether the read columns are the merged ones, in order: rows then go out as the tree gives
+     * them, so a consumer sees the reader's own row (and, for a row of a decoded batch, can copy
+     * its strings as bytes).
+     */
+    private final boolean identity;
+
+    /**
      * @param changes read each key's merged change, retractions as DELETEs ({@link
      *     BucketTreeReader#asChanges}), instead of the current rows
      */
@@ -72,6 +79,11 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
                         .mapToInt(name -> mergedType.getFieldNames().indexOf(name))
                         .toArray();
         this.projected = ProjectedRowData.from(projection);
+        boolean identity = projection.length == mergedType.getFieldCount();
+        for (int i = 0; i < projection.length && identity; i++) {
+            identity = projection[i] == i;
+        }
+        this.identity = identity;
     }
 
     /**
@@ -106,7 +118,8 @@ final class MergeTreeSplitReader implements TableRead.SplitReader {
             return null;
         }
         returned++;
-        return projected.replaceRow(row);
+        // The tree's row may carry system columns after the merged ones: then it is projected.
+        return identity && row.getArity() == projected.getArity() ? row : projected.replaceRow(row);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.tarn.format.parquet.read;
 
+import dev.tarn.format.row.StringBytes;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.MapData;
@@ -17,7 +18,7 @@ import org.apache.flink.types.variant.Variant;
  * Flink's {@code ColumnarRowData}, except that strings come from their column reader, which hands
  * out dictionary strings without allocating. Values read from it outlive the batch.
  */
-final class BatchRow implements RowData {
+final class BatchRow implements RowData, StringBytes {
 
     private final VectorizedColumnBatch batch;
     private final BytesColumnReader[] strings;
@@ -94,6 +95,16 @@ final class BatchRow implements RowData {
     @Override
     public StringData getString(int pos) {
         return strings[pos].stringAt(row);
+    }
+
+    @Override
+    public int stringLength(int pos) {
+        return strings[pos].lengthAt(row);
+    }
+
+    @Override
+    public void copyString(int pos, byte[] target, int offset) {
+        strings[pos].copyAt(row, target, offset);
     }
 
     @Override

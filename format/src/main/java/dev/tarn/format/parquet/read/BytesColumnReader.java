@@ -2,8 +2,11 @@ package dev.tarn.format.parquet.read;
 
 import java.nio.ByteBuffer;
 import javax.annotation.Nullable;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
 import org.apache.flink.table.data.columnar.vector.heap.HeapIntVector;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Dictionary;
@@ -27,6 +30,15 @@ final class BytesColumnReader extends FlatColumnReader {
     private HeapIntVector ids;
     private boolean idMode;
     private boolean bufferUsed;
+
+    /**
+     * The array of the last plain value {@link #stringAt} returned and a segment over it: a string
+     * is a view of a segment, and wrapping the array anew for every value would allocate a segment
+     * (and its state) per value. Arrays pointed at are never written again, so views stay valid.
+     */
+    @Nullable private byte[] segmentArray;
+
+    @Nullable private MemorySegment[] segments;
 
     BytesColumnReader(ColumnDescriptor column, PageBytesVector vector) {
         super(column, vector);
@@ -71,7 +83,13 @@ final class BytesColumnReader extends FlatColumnReader {
         if (idMode) {
             return strings[ids.vector[row]];
         }
-        return StringData.fromBytes(vector.array(row), vector.start[row], vector.length[row]);
+        byte[] array = vector.array(row);
+        if (array != segmentArray) {
+            // Consecutive values share their page's array: one segment serves them all.
+            segmentArray = array;
+            segments = new MemorySegment[] {MemorySegmentFactory.wrap(array)};
+        }
+        return BinaryStringData.fromAddress(segments, vector.start[row], vector.length[row]);
     }
 
     /** The length in bytes of the value at {@code row} of the current batch (not null). */
