@@ -15,19 +15,26 @@ import org.apache.iceberg.TableMetadata;
 
 /**
  * The commit step of a table with {@code metadata.iceberg.storage} = {@code table-location}
- * (SPEC.md, "Iceberg metadata"): before Tarn snapshot {@code N} is published it writes {@code
- * metadata/v<N>.metadata.json} (and the manifests and manifest list it names); once the snapshot is
- * published it points {@code version-hint.text} at it. A crash or a lost race between the two
- * leaves a {@code v<N>} that no hint names, which the next commit of snapshot {@code N} replaces; a
- * commit whose parent has no valid Iceberg metadata (the option was just turned on, or a crash
- * struck) writes the metadata of its snapshot whole.
+ * (SPEC.md, "Iceberg metadata"): before Tarn snapshot {@code N} is published it writes the Iceberg
+ * manifests and manifest list of its Iceberg snapshot; once the snapshot is published it writes
+ * {@code metadata/v<N>.metadata.json}, then points {@code version-hint.text} at it. The version
+ * file must not exist before its snapshot does: Iceberg's path tables read every {@code v<N>} after
+ * the hinted one, so a commit that then failed or lost the race would show its files (or, by
+ * replacing the winner's {@code v<N>}, hide the winner's). A crash before the version file is
+ * written leaves Iceberg readers on the version before, and the next commit, whose parent then has
+ * no valid Iceberg metadata, writes the metadata of its own snapshot whole.
  */
 public final class IcebergCommit implements CommitHook {
 
     private final IcebergTable iceberg;
     private final IcebergSnapshots snapshots;
 
-    /** The metadata this committer wrote last, published or not, and its snapshot. */
+    /** The metadata of the snapshot this committer's attempt is about to publish, unwritten. */
+    @Nullable private TableMetadata pending;
+
+    @Nullable private Snapshot pendingFor;
+
+    /** The metadata this committer wrote last (of a published snapshot) and its snapshot. */
     @Nullable private TableMetadata written;
 
     @Nullable private Snapshot writtenFor;
@@ -58,14 +65,25 @@ public final class IcebergCommit implements CommitHook {
                         staged.delta(),
                         staged.vectors(),
                         staged.vectorsChanged());
-        written = iceberg.write(staged.snapshot().id(), next);
-        writtenFor = staged.snapshot();
+        pending = next;
+        pendingFor = staged.snapshot();
     }
 
     @Override
     public void afterPublish(Snapshot snapshot) {
-        if (writtenFor == null || writtenFor.id() != snapshot.id()) {
+        if (pendingFor == null || !pendingFor.equals(snapshot)) {
             return;
+        }
+        TableMetadata next = pending;
+        pending = null;
+        pendingFor = null;
+        written = null;
+        writtenFor = null;
+        try {
+            written = iceberg.write(snapshot.id(), next);
+            writtenFor = snapshot;
+        } catch (IOException e) {
+            throw iceberg.failure("write", iceberg.versionPath(snapshot.id()), e);
         }
         try {
             iceberg.writeHint(snapshot.id());
