@@ -1,6 +1,7 @@
 package dev.tarn.format.iceberg;
 
 import dev.tarn.format.commit.CommitHook;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileId;
 import dev.tarn.format.schema.IcebergOptions;
@@ -90,6 +91,44 @@ public final class IcebergCommit implements CommitHook {
         } catch (IOException e) {
             throw iceberg.failure("write", iceberg.hintPath(), e);
         }
+    }
+
+    /**
+     * After a call that found its commit published already (its earlier publish failed with an
+     * unknown outcome that was a success, so {@link #afterPublish} never ran): writes the Iceberg
+     * version of that snapshot if it is still the latest and has none, from memory if this
+     * committer staged it, else whole.
+     */
+    @Override
+    public void afterCommit(TableCommit.Result result) {
+        if (!result.alreadyCommitted() || result.snapshotId().isEmpty()) {
+            return;
+        }
+        long id = result.snapshotId().getAsLong();
+        TableContext table = iceberg.context();
+        if (table.snapshotManager().latestId().orElse(-1) != id) {
+            return; // A later commit wrote its own version (whole, as this one's is missing).
+        }
+        Snapshot snapshot = table.snapshotManager().snapshot(id);
+        if (iceberg.readFor(snapshot) != null) {
+            return;
+        }
+        if (pendingFor == null || !pendingFor.equals(snapshot)) {
+            try {
+                pending =
+                        snapshots.build(
+                                null,
+                                snapshot,
+                                table.snapshotReader().liveFiles(snapshot),
+                                List.of(),
+                                table.snapshotReader().vectors(snapshot),
+                                false);
+            } catch (IOException e) {
+                throw iceberg.failure("write", iceberg.versionPath(id), e);
+            }
+            pendingFor = snapshot;
+        }
+        afterPublish(snapshot);
     }
 
     /** The valid Iceberg metadata of {@code base}, from memory if this committer wrote it. */

@@ -179,6 +179,27 @@ class IcebergCommitCrashTest {
     }
 
     @Test
+    void aPublishOfUnknownOutcomeThatTookEffectIsCaughtUpByTheRetryThatFindsIt() {
+        create(Kind.APPEND, Map.of());
+        twoCommits();
+        List<CommitMessage> third = TestTables.write(table, rows(7, 7, "c"));
+        io.failAfterNth(Op.LINK, named("snapshot-3"), 1);
+        assertThatThrownBy(() -> commit(table, third))
+                .isInstanceOf(CommitStateUnknownException.class)
+                .hasMessageContaining("Cannot tell whether snapshot 3 of table db.t was committed")
+                .hasMessageContaining("Injected failure after LINK on");
+        assertThat(latest()).as("the snapshot was published").isEqualTo(3);
+        assertIcebergReadsAsTarn(2, 2);
+
+        identifier--; // The job retries the commit it could not confirm, which finds it done.
+        try (TableCommit retry = table.newCommit("user")) {
+            TableCommit.Result result = retry.commit(CommitRequest.of(++identifier, third));
+            assertThat(result.alreadyCommitted()).isTrue();
+        }
+        assertIcebergReadsAsTarn(3, 3);
+    }
+
+    @Test
     void aCommitThatDiesAfterTheIcebergStepLeavesNoIcebergVersion() {
         create(Kind.APPEND, Map.of());
         twoCommits();
