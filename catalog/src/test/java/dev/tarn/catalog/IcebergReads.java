@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.flink.core.fs.Path;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.StaticTableOperations;
@@ -16,15 +17,20 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
 /**
  * Reads a Tarn table as Iceberg readers do, with Iceberg's own Java API: the metadata that {@code
- * metadata/version-hint.text} names, loaded read-only, and the rows of Iceberg's generic reader,
- * printed as Flink prints rows ({@code +I[1, a]}) so they compare with a Tarn query's.
+ * metadata/version-hint.text} names, loaded read-only, or the location as a path table (as Spark
+ * loads one), and the rows of Iceberg's generic reader, printed as Flink prints rows ({@code +I[1,
+ * a]}) so they compare with a Tarn query's.
  */
 final class IcebergReads {
+
+    /** Path tables read through Hadoop's file systems; loading its configuration takes a while. */
+    private static final HadoopTables PATH_TABLES = new HadoopTables(new Configuration());
 
     private final FileIO io;
     private final Path location;
@@ -56,6 +62,15 @@ final class IcebergReads {
                         icebergIo,
                         new Path(location, "metadata/v" + version + ".metadata.json").toString());
         return new BaseTable(new StaticTableOperations(metadata, icebergIo), location.getName());
+    }
+
+    /**
+     * The location as Iceberg's path tables load it ({@link HadoopTables}, which Spark's {@code
+     * load(location)} uses): the hinted version, then every later {@code v<N>.metadata.json} that
+     * exists. Local files only: it reads through Hadoop's file systems.
+     */
+    Table pathTable() {
+        return PATH_TABLES.load(location.toString());
     }
 
     /** The rows of the current snapshot. */

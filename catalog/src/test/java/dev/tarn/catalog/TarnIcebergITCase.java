@@ -8,6 +8,8 @@ import dev.tarn.format.io.FileIO;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
@@ -165,6 +167,56 @@ class TarnIcebergITCase {
         assertThat(iceberg("r").rows())
                 .containsExactlyInAnyOrderElementsOf(tarn("r"))
                 .containsExactlyInAnyOrder("+I[1, a]", "+I[4, d]");
+    }
+
+    /**
+     * An INSERT whose commit dies before its snapshot is created (after the Iceberg manifests are
+     * written): Tarn and every Iceberg reader, the hinted version and the path table alike, read
+     * the snapshot before; the next INSERT brings both to the new one.
+     */
+    @Test
+    void anInsertThatDiesBeforeItsSnapshotLeavesIcebergReadersOnThePreviousOne() throws Exception {
+        batch.exec("CREATE TABLE db.h (id INT, v STRING) WITH (" + ICEBERG + ")");
+        batch.exec("INSERT INTO db.h VALUES (1, 'a')");
+        batch.exec("INSERT INTO db.h VALUES (2, 'b')");
+        TableEnvironment held = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        held.getConfig().set("restart-strategy.type", "none");
+        held.registerCatalog(
+                "held",
+                new TarnCatalog(
+                        "held",
+                        new org.apache.flink.core.fs.Path(lake.toUri()),
+                        "db",
+                        new HeldCommitFileIO()));
+        HeldCommitFileIO.PUBLISHES_LEFT.set(0);
+        try {
+            assertThatThrownBy(
+                            () -> held.executeSql("INSERT INTO held.db.h VALUES (3, 'c')").await())
+                    .hasStackTraceContaining(
+                            "Cannot tell whether snapshot 3 of table held.db.h was committed")
+                    .hasStackTraceContaining("injected failure: commit held back before");
+        } finally {
+            HeldCommitFileIO.PUBLISHES_LEFT.set(Integer.MAX_VALUE);
+        }
+
+        List<String> before = tarn("h");
+        assertThat(before).containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+        IcebergReads reads = iceberg("h");
+        assertThat(reads.hint()).isEqualTo(2);
+        assertThat(reads.rows()).containsExactlyInAnyOrderElementsOf(before);
+        Table path = reads.pathTable();
+        assertThat(path.currentSnapshot().snapshotId())
+                .as("the path table's snapshot")
+                .isEqualTo(2);
+        assertThat(IcebergReads.rows(path, null)).containsExactlyInAnyOrderElementsOf(before);
+
+        batch.exec("INSERT INTO db.h VALUES (4, 'd')");
+        List<String> after = tarn("h");
+        assertThat(after).containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]", "+I[4, d]");
+        assertThat(reads.hint()).isEqualTo(3);
+        assertThat(reads.rows()).containsExactlyInAnyOrderElementsOf(after);
+        assertThat(IcebergReads.rows(reads.pathTable(), null))
+                .containsExactlyInAnyOrderElementsOf(after);
     }
 
     @Test

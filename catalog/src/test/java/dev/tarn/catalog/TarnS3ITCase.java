@@ -18,6 +18,7 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
+import org.apache.iceberg.BaseTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * settings as catalog options, data files through Flink's S3 file system (loaded as a plugin, as
  * from {@code plugins/}), commits through conditional puts, against a real S3-compatible server
  * (S3Mock) on loopback: the SQL flows, a streaming read following a streaming write, a streaming
- * write that fails over and still commits every row once, and a wrong endpoint. One server and one
- * cluster for the class.
+ * write that fails over and still commits every row once, Iceberg metadata beside Tarn's, and a
+ * wrong endpoint. One server and one cluster for the class.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class TarnS3ITCase {
@@ -123,6 +124,88 @@ class TarnS3ITCase {
                                 r.contains("list-type=2")
                                         && (r.contains("%2Fsnapshot")
                                                 || r.contains("%2Fmanifest")));
+    }
+
+    /**
+     * Iceberg metadata on S3 (SPEC.md, "Iceberg metadata"): Iceberg's generic reader, reading
+     * through Tarn's file I/O of the store, sees the rows Tarn reads, of an append table after two
+     * appends and of a table with deletion vectors after an upsert. Every Iceberg file is created
+     * by one PUT under its own name (no temporary object, copy or delete, as a rename would be),
+     * and each {@code v<N>.metadata.json} only after the conditional put of {@code snapshot-<N>}.
+     */
+    @Test
+    void icebergMetadataOnS3IsPutInPlaceAfterEachSnapshotAndReadsAsTarn() throws Exception {
+        Map<String, String> s3 = FlinkS3Plugin.settings(server);
+        TableEnvironment batch = session(EnvironmentSettings.inBatchMode(), "iceberg", s3);
+        batch.executeSql("CREATE DATABASE db");
+        String iceberg = "'metadata.iceberg.storage' = 'table-location'";
+        batch.executeSql("CREATE TABLE db.events (id INT, name STRING) WITH (" + iceberg + ")");
+        batch.executeSql(
+                "CREATE TABLE db.users (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH"
+                        + " ('bucket' = '1', 'deletion-vectors.enabled' = 'true', "
+                        + iceberg
+                        + ")");
+        int before = server.requests().size();
+        batch.executeSql("INSERT INTO db.events VALUES (1, 'a'), (2, 'b')").await();
+        batch.executeSql("INSERT INTO db.events VALUES (3, 'c')").await();
+        batch.executeSql("INSERT INTO db.users VALUES (1, 'x'), (2, 'y'), (3, 'z')").await();
+        batch.executeSql("INSERT INTO db.users VALUES (2, 'y2'), (4, 'w')").await();
+        List<String> requests = server.requests().subList(before, server.requests().size());
+
+        dev.tarn.format.io.FileIO io = dev.tarn.format.io.FileIO.flinkFileSystems(s3);
+        for (String table : List.of("events", "users")) {
+            IcebergReads reads =
+                    new IcebergReads(
+                            io,
+                            new org.apache.flink.core.fs.Path("s3://lake/iceberg/db.db/" + table));
+            assertThat(reads.hint()).as("the hint of %s", table).isEqualTo(2);
+            assertThat(reads.rows())
+                    .as("Iceberg's read of %s", table)
+                    .isNotEmpty()
+                    .containsExactlyInAnyOrderElementsOf(query(batch, "SELECT * FROM db." + table));
+            BaseTable read = (BaseTable) reads.table();
+            assertThat(read.operations().current().formatVersion())
+                    .as("the format version of %s (3 for deletion vectors)", table)
+                    .isEqualTo(table.equals("users") ? 3 : 2);
+        }
+        assertThat(query(batch, "SELECT * FROM db.users")).contains("+I[2, y2]").hasSize(4);
+
+        for (String table : List.of("events", "users")) {
+            String dir = "/lake/iceberg/db.db/" + table + "/";
+            List<String> writes =
+                    requests.stream()
+                            .filter(r -> r.contains(dir + "metadata/"))
+                            .filter(r -> !r.startsWith("GET ") && !r.startsWith("HEAD "))
+                            .toList();
+            assertThat(writes)
+                    .as(
+                            "writes of the Iceberg files of %s: one PUT each, under its own name",
+                            table)
+                    .isNotEmpty()
+                    .allMatch(
+                            r ->
+                                    r.matches(
+                                            "PUT "
+                                                    + dir
+                                                    + "metadata/(v\\d+\\.metadata\\.json"
+                                                    + "|version-hint\\.text"
+                                                    + "|snap-\\d+-[-0-9a-f]+\\.avro"
+                                                    + "|[-0-9a-f]+-m0\\.avro) 200"));
+            for (int n = 1; n <= 2; n++) {
+                int snapshot = requests.indexOf("PUT " + dir + "snapshot/snapshot-" + n + " 200");
+                int version =
+                        requests.indexOf("PUT " + dir + "metadata/v" + n + ".metadata.json 200");
+                assertThat(snapshot)
+                        .as("the conditional put of snapshot %d of %s", n, table)
+                        .isNotNegative();
+                assertThat(version)
+                        .as("version %d of %s, put once and after its snapshot", n, table)
+                        .isGreaterThan(snapshot)
+                        .isEqualTo(
+                                requests.lastIndexOf(
+                                        "PUT " + dir + "metadata/v" + n + ".metadata.json 200"));
+            }
+        }
     }
 
     @Test

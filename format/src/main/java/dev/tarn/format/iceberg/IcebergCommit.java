@@ -1,6 +1,7 @@
 package dev.tarn.format.iceberg;
 
 import dev.tarn.format.commit.CommitHook;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestEntry.FileId;
 import dev.tarn.format.schema.IcebergOptions;
@@ -15,19 +16,26 @@ import org.apache.iceberg.TableMetadata;
 
 /**
  * The commit step of a table with {@code metadata.iceberg.storage} = {@code table-location}
- * (SPEC.md, "Iceberg metadata"): before Tarn snapshot {@code N} is published it writes {@code
- * metadata/v<N>.metadata.json} (and the manifests and manifest list it names); once the snapshot is
- * published it points {@code version-hint.text} at it. A crash or a lost race between the two
- * leaves a {@code v<N>} that no hint names, which the next commit of snapshot {@code N} replaces; a
- * commit whose parent has no valid Iceberg metadata (the option was just turned on, or a crash
- * struck) writes the metadata of its snapshot whole.
+ * (SPEC.md, "Iceberg metadata"): before Tarn snapshot {@code N} is published it writes the Iceberg
+ * manifests and manifest list of its Iceberg snapshot; once the snapshot is published it writes
+ * {@code metadata/v<N>.metadata.json}, then points {@code version-hint.text} at it. The version
+ * file must not exist before its snapshot does: Iceberg's path tables read every {@code v<N>} after
+ * the hinted one, so a commit that then failed or lost the race would show its files (or, by
+ * replacing the winner's {@code v<N>}, hide the winner's). A crash before the version file is
+ * written leaves Iceberg readers on the version before, and the next commit, whose parent then has
+ * no valid Iceberg metadata, writes the metadata of its own snapshot whole.
  */
 public final class IcebergCommit implements CommitHook {
 
     private final IcebergTable iceberg;
     private final IcebergSnapshots snapshots;
 
-    /** The metadata this committer wrote last, published or not, and its snapshot. */
+    /** The metadata of the snapshot this committer's attempt is about to publish, unwritten. */
+    @Nullable private TableMetadata pending;
+
+    @Nullable private Snapshot pendingFor;
+
+    /** The metadata this committer wrote last (of a published snapshot) and its snapshot. */
     @Nullable private TableMetadata written;
 
     @Nullable private Snapshot writtenFor;
@@ -58,20 +66,69 @@ public final class IcebergCommit implements CommitHook {
                         staged.delta(),
                         staged.vectors(),
                         staged.vectorsChanged());
-        written = iceberg.write(staged.snapshot().id(), next);
-        writtenFor = staged.snapshot();
+        pending = next;
+        pendingFor = staged.snapshot();
     }
 
     @Override
     public void afterPublish(Snapshot snapshot) {
-        if (writtenFor == null || writtenFor.id() != snapshot.id()) {
+        if (pendingFor == null || !pendingFor.equals(snapshot)) {
             return;
+        }
+        TableMetadata next = pending;
+        pending = null;
+        pendingFor = null;
+        written = null;
+        writtenFor = null;
+        try {
+            written = iceberg.write(snapshot.id(), next);
+            writtenFor = snapshot;
+        } catch (IOException e) {
+            throw iceberg.failure("write", iceberg.versionPath(snapshot.id()), e);
         }
         try {
             iceberg.writeHint(snapshot.id());
         } catch (IOException e) {
             throw iceberg.failure("write", iceberg.hintPath(), e);
         }
+    }
+
+    /**
+     * After a call that found its commit published already (its earlier publish failed with an
+     * unknown outcome that was a success, so {@link #afterPublish} never ran): writes the Iceberg
+     * version of that snapshot if it is still the latest and has none, from memory if this
+     * committer staged it, else whole.
+     */
+    @Override
+    public void afterCommit(TableCommit.Result result) {
+        if (!result.alreadyCommitted() || result.snapshotId().isEmpty()) {
+            return;
+        }
+        long id = result.snapshotId().getAsLong();
+        TableContext table = iceberg.context();
+        if (table.snapshotManager().latestId().orElse(-1) != id) {
+            return; // A later commit wrote its own version (whole, as this one's is missing).
+        }
+        Snapshot snapshot = table.snapshotManager().snapshot(id);
+        if (iceberg.readFor(snapshot) != null) {
+            return;
+        }
+        if (pendingFor == null || !pendingFor.equals(snapshot)) {
+            try {
+                pending =
+                        snapshots.build(
+                                null,
+                                snapshot,
+                                table.snapshotReader().liveFiles(snapshot),
+                                List.of(),
+                                table.snapshotReader().vectors(snapshot),
+                                false);
+            } catch (IOException e) {
+                throw iceberg.failure("write", iceberg.versionPath(id), e);
+            }
+            pendingFor = snapshot;
+        }
+        afterPublish(snapshot);
     }
 
     /** The valid Iceberg metadata of {@code base}, from memory if this committer wrote it. */

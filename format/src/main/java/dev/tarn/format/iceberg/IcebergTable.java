@@ -96,8 +96,9 @@ final class IcebergTable {
     }
 
     /**
-     * The metadata of {@code version} if it was written for {@code snapshot} (a crash or a lost
-     * race may leave another there), else null.
+     * The metadata of {@code version} if it was written for {@code snapshot}, else null: a version
+     * is written only once its snapshot is published, but one of an earlier snapshot of that id (a
+     * rollback removed it, and a crash cut short the deletion of its version) may be there.
      */
     @Nullable
     TableMetadata readFor(Snapshot snapshot) {
