@@ -69,6 +69,15 @@ public final class TarnSnapshots {
     }
 
     /**
+     * The manifests {@code snapshot}'s list names, read without caching them in the snapshot: a
+     * committer keeps its last metadata, whose snapshots would otherwise each hold their lists for
+     * as long as the table retains them.
+     */
+    public static List<ManifestFile> manifests(Snapshot snapshot, FileIO io) {
+        return ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()));
+    }
+
+    /**
      * Writes {@code manifest} again to {@code out} without the live files whose locations {@code
      * deleted} holds: they are recorded as deleted by snapshot {@code snapshotId}, the others as
      * existing with their sequence numbers.

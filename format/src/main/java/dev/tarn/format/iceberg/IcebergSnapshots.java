@@ -130,7 +130,11 @@ final class IcebergSnapshots {
             }
             deletes = !deleted.isEmpty();
             org.apache.iceberg.Snapshot parent = base.currentSnapshot();
-            for (ManifestFile m : parent.dataManifests(iceberg.io())) {
+            List<ManifestFile> parentManifests = TarnSnapshots.manifests(parent, iceberg.io());
+            for (ManifestFile m : parentManifests) {
+                if (m.content() != ManifestContent.DATA) {
+                    continue;
+                }
                 if (!m.hasAddedFiles() && !m.hasExistingFiles()) {
                     // Only files an earlier snapshot deleted, which that snapshot showed: dropped,
                     // as Iceberg's own commits drop them.
@@ -143,7 +147,11 @@ final class IcebergSnapshots {
             }
             manifests = merge.apply(manifests, shaped, id);
             if (!(usesVectors && (vectorsChanged || deletes))) {
-                manifests.addAll(parent.deleteManifests(iceberg.io()));
+                for (ManifestFile m : parentManifests) {
+                    if (m.content() == ManifestContent.DELETES) {
+                        manifests.add(m);
+                    }
+                }
             }
         }
         if (usesVectors && (base == null || vectorsChanged || deletes)) {

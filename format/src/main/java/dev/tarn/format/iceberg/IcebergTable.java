@@ -117,13 +117,18 @@ final class IcebergTable {
     /**
      * Writes {@code metadata} as version {@code version}, replacing what is there.
      *
-     * @return the metadata as read back from its location
+     * @return the metadata as written, with its location
      */
     TableMetadata write(long version, TableMetadata metadata) throws IOException {
         Path path = versionPath(version);
         String json = TableMetadataParser.toJson(metadata);
         table.io().overwrite(path, json.getBytes(StandardCharsets.UTF_8));
-        return TableMetadataParser.fromJson(path.toString(), json);
+        // What was written, at its location (so the next version lists it as its previous one),
+        // without parsing it back: the snapshots keep the manifests they have read.
+        return TableMetadata.buildFrom(metadata)
+                .discardChanges()
+                .withMetadataLocation(path.toString())
+                .build();
     }
 
     /** Points Iceberg readers at {@code version}. */
