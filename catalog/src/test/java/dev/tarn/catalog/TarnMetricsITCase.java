@@ -183,4 +183,29 @@ class TarnMetricsITCase {
             assertThat(awaitGauge(job, "snapshotLag", n -> n == 0)).isZero();
         }
     }
+
+    @Test
+    void aBatchScanReportsTheManifestsItReadAndTheFilesItsFilterSkipped() throws Exception {
+        sql.exec("CREATE TABLE db.p (id INT, dt STRING) PARTITIONED BY (dt)");
+        sql.exec("INSERT INTO db.p VALUES (1, 'a'), (2, 'b')");
+        sql.exec("INSERT INTO db.p VALUES (3, 'a'), (4, 'c')");
+        sql.exec("INSERT INTO db.p VALUES (5, 'b')");
+        long manifests = single("SELECT COUNT(*) FROM db.`p$manifests`");
+        long inA = single("SELECT COUNT(*) FROM db.`p$files` WHERE `partition` = 'dt=a'");
+        long others = single("SELECT COUNT(*) FROM db.`p$files` WHERE `partition` <> 'dt=a'");
+        assertThat(inA).isPositive();
+        assertThat(others).isPositive();
+
+        List<JobID> jobs = new ArrayList<>();
+        assertThat(sql.query("SELECT id FROM db.p WHERE dt = 'a'", jobs))
+                .containsExactlyInAnyOrder("+I[1]", "+I[3]");
+        JobID read = jobs.get(0);
+
+        // Partition pruning skips the files of the other partitions, after reading every manifest:
+        // manifest lists record no partition bounds to skip a manifest by.
+        assertThat(gauges(read, "lastScannedManifests")).isNotEmpty().containsOnly(manifests);
+        assertThat(gauges(read, "lastScanSkippedTableFiles")).containsOnly(others);
+        assertThat(gauges(read, "lastScanResultedTableFiles")).containsOnly(inA);
+        assertThat(gauges(read, "lastScanDuration")).allMatch(millis -> millis >= 0);
+    }
 }

@@ -152,7 +152,7 @@ public final class TarnSource
                 for (Split split : plan.splits()) {
                     splits.add(TarnSplit.of(String.valueOf(splits.size()), split));
                 }
-                yield new TarnSplitEnumerator(context, splits);
+                yield new TarnSplitEnumerator(context, splits, plan.stats());
             }
             case FOLLOW -> {
                 StreamScan scan = table.newStreamScan(filter);
@@ -161,11 +161,7 @@ public final class TarnSource
             case CHANGES -> {
                 StreamScan scan = table.newStreamScan(filter);
                 StreamConfig.Between between = table.config().stream().between();
-                yield follow(
-                        context,
-                        scan,
-                        new StreamScan.Start(null, scan.between(between), between.upTo() + 1),
-                        null);
+                yield follow(context, scan, scan.between(between), null);
             }
         };
     }
@@ -174,7 +170,7 @@ public final class TarnSource
     public SplitEnumerator<TarnSplit, TarnEnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<TarnSplit> context, TarnEnumeratorState checkpoint) {
         if (mode == Mode.SNAPSHOT) {
-            return new TarnSplitEnumerator(context, checkpoint.pending());
+            return new TarnSplitEnumerator(context, checkpoint.pending(), null);
         }
         return follow(context, table.newStreamScan(filter), null, checkpoint);
     }

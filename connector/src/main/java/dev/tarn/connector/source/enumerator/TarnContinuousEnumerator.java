@@ -4,6 +4,7 @@ import dev.tarn.connector.source.split.SnapshotWatermark;
 import dev.tarn.connector.source.split.SplitsFinished;
 import dev.tarn.connector.source.split.SplitsRestored;
 import dev.tarn.connector.source.split.TarnSplit;
+import dev.tarn.format.read.ScanStats;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.snapshot.Consumers;
 import java.io.IOException;
@@ -113,6 +114,7 @@ public final class TarnContinuousEnumerator
             this.nextSnapshotId = start.nextSnapshotId();
             this.splits = new SplitAssigner();
             start.splits().forEach(splits::add);
+            start.changes().forEach(changes -> changes.splits().forEach(splits::add));
         }
         this.watermarks =
                 settings.watermarks() == null
@@ -126,8 +128,12 @@ public final class TarnContinuousEnumerator
         }
         this.probeId = this.nextSnapshotId;
         this.metrics = new EnumeratorMetrics(context.metricGroup(), this.nextSnapshotId);
-        if (start != null && start.fullSnapshot() != null) {
-            metrics.planned(start.fullSnapshot());
+        if (start != null) {
+            if (start.fullSnapshot() != null) {
+                metrics.planned(start.fullSnapshot());
+            }
+            start.changes().forEach(changes -> metrics.planned(changes.snapshot()));
+            metrics.started(start.stats());
         }
         updatePosition();
     }
@@ -175,7 +181,11 @@ public final class TarnContinuousEnumerator
                     found.size() < MAX_SNAPSHOTS_PER_DISCOVERY
                             ? probeId - 1
                             : scan.latestSnapshotId().orElse(probeId - 1);
-            metrics.scanned((System.nanoTime() - start) / 1_000_000, latest);
+            ScanStats stats = ScanStats.NONE;
+            for (StreamScan.Changes changes : found) {
+                stats = stats.plus(changes.stats());
+            }
+            metrics.scanned((System.nanoTime() - start) / 1_000_000, stats, latest);
         }
         return new Discovery(found, probeId);
     }

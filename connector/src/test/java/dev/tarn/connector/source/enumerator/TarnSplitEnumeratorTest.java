@@ -52,7 +52,7 @@ class TarnSplitEnumeratorTest {
 
     @Test
     void aReaderToldThatNoSplitIsLeftGetsNoneOfAFailedReadersSplits() {
-        TarnSplitEnumerator enumerator = new TarnSplitEnumerator(context, splits(4));
+        TarnSplitEnumerator enumerator = new TarnSplitEnumerator(context, splits(4), null);
         enumerator.addReader(0);
         enumerator.addReader(1);
         // Reader 1 asks for three (its lanes), then reader 0 for three.
