@@ -18,6 +18,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -148,9 +149,13 @@ public final class TarnSource
         return switch (mode) {
             case SNAPSHOT -> {
                 TableScan.Plan plan = table.newScan().withFilter(filter).plan();
+                long committed =
+                        plan.snapshot() == null
+                                ? TimestampAssigner.NO_TIMESTAMP
+                                : plan.snapshot().commit().timeMillis();
                 List<TarnSplit> splits = new ArrayList<>();
                 for (Split split : plan.splits()) {
-                    splits.add(TarnSplit.of(String.valueOf(splits.size()), split));
+                    splits.add(TarnSplit.of(String.valueOf(splits.size()), split, committed));
                 }
                 yield new TarnSplitEnumerator(context, splits, plan.stats());
             }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -113,8 +114,15 @@ public final class TarnContinuousEnumerator
         } else {
             this.nextSnapshotId = start.nextSnapshotId();
             this.splits = new SplitAssigner();
-            start.splits().forEach(splits::add);
-            start.changes().forEach(changes -> changes.splits().forEach(splits::add));
+            long full =
+                    start.fullSnapshot() == null
+                            ? TimestampAssigner.NO_TIMESTAMP
+                            : start.fullSnapshot().commit().timeMillis();
+            start.splits().forEach(split -> splits.add(split, full));
+            for (StreamScan.Changes changes : start.changes()) {
+                long committed = changes.snapshot().commit().timeMillis();
+                changes.splits().forEach(split -> splits.add(split, committed));
+            }
         }
         this.watermarks =
                 settings.watermarks() == null
@@ -197,7 +205,8 @@ public final class TarnContinuousEnumerator
                     "Cannot follow the table: " + error.getMessage(), error);
         }
         for (StreamScan.Changes changes : discovery.changes()) {
-            changes.splits().forEach(splits::add);
+            long committed = changes.snapshot().commit().timeMillis();
+            changes.splits().forEach(split -> splits.add(split, committed));
             metrics.planned(changes.snapshot());
             if (watermarks != null) {
                 watermarks.planned(changes.snapshot());

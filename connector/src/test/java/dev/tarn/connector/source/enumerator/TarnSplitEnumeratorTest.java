@@ -33,7 +33,9 @@ class TarnSplitEnumeratorTest {
         for (int i = 0; i < count; i++) {
             splits.add(
                     TarnSplit.of(
-                            String.valueOf(i), new Split(7, Partition.of("p"), i, 4, List.of())));
+                            String.valueOf(i),
+                            new Split(7, Partition.of("p"), i, 4, List.of()),
+                            1_000L));
         }
         return splits;
     }
