@@ -139,6 +139,7 @@ class ArchitectureTest {
                     PendingCheck.Missing.class,
                     PendingCheck.RestorePoint.class,
                     PendingCheck.Untouched.class,
+                    PendingCheck.UserPending.class,
                     TableHealth.Report.class,
                     TableHealth.Snapshots.class,
                     TableHealth.Level0.class,

@@ -2,6 +2,8 @@ package dev.tarn.catalog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.tarn.format.Table;
+import dev.tarn.format.io.FileIO;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,6 +183,89 @@ class TarnMetricsITCase {
             rows.next();
             assertThat(awaitGauge(job, "lastScanDuration", n -> n >= 0)).isNotNegative();
             assertThat(awaitGauge(job, "snapshotLag", n -> n == 0)).isZero();
+        }
+    }
+
+    /** The commit time of snapshot {@code id} of table {@code db.<name>}. */
+    private long committed(String name, long id) {
+        Table table =
+                Table.load(
+                        FileIO.flinkFileSystems(),
+                        new org.apache.flink.core.fs.Path(lake.resolve("db.db/" + name).toUri()),
+                        "db." + name);
+        return table.metadata().snapshot(id).commit().timeMillis();
+    }
+
+    @Test
+    void aBatchScanReportsTheManifestsItReadAndTheFilesItsFilterSkipped() throws Exception {
+        sql.exec("CREATE TABLE db.p (id INT, dt STRING) PARTITIONED BY (dt)");
+        sql.exec("INSERT INTO db.p VALUES (1, 'a'), (2, 'b')");
+        sql.exec("INSERT INTO db.p VALUES (3, 'a'), (4, 'c')");
+        sql.exec("INSERT INTO db.p VALUES (5, 'b')");
+        long manifests = single("SELECT COUNT(*) FROM db.`p$manifests`");
+        long inA = single("SELECT COUNT(*) FROM db.`p$files` WHERE `partition` = 'dt=a'");
+        long others = single("SELECT COUNT(*) FROM db.`p$files` WHERE `partition` <> 'dt=a'");
+        assertThat(inA).isPositive();
+        assertThat(others).isPositive();
+
+        List<JobID> jobs = new ArrayList<>();
+        assertThat(sql.query("SELECT id FROM db.p WHERE dt = 'a'", jobs))
+                .containsExactlyInAnyOrder("+I[1]", "+I[3]");
+        JobID read = jobs.get(0);
+
+        // Partition pruning skips the files of the other partitions, after reading every manifest:
+        // manifest lists record no partition bounds to skip a manifest by.
+        assertThat(gauges(read, "lastScannedManifests")).isNotEmpty().containsOnly(manifests);
+        assertThat(gauges(read, "lastScanSkippedTableFiles")).containsOnly(others);
+        assertThat(gauges(read, "lastScanResultedTableFiles")).containsOnly(inA);
+        assertThat(gauges(read, "lastScanDuration")).allMatch(millis -> millis >= 0);
+    }
+
+    @Test
+    void aStreamingReadReportsItsEventTimeLagsAndWhatEachDiscoverySkipped() throws Exception {
+        sql.exec("CREATE TABLE db.e (id INT, dt STRING) PARTITIONED BY (dt)");
+        sql.exec("INSERT INTO db.e VALUES (1, 'a'), (2, 'a')");
+        long first = committed("e", 1);
+        // The read starts a second after the commit: its full phase lags at least that much.
+        Thread.sleep(1000);
+        long submitted = System.currentTimeMillis();
+        TableEnvironment streaming = LakeSql.streaming(lake, "parallelism.default", "1");
+        TableResult read =
+                streaming.executeSql(
+                        "SELECT id FROM db.e /*+ OPTIONS('continuous.discovery-interval' ="
+                                + " '100 ms') */ WHERE dt = 'a'");
+        JobID job = read.getJobClient().orElseThrow().getJobID();
+        try (var rows = read.collect()) {
+            rows.next();
+            rows.next();
+            long fetched = gauge(job, "currentFetchEventTimeLag");
+            long emitted = gauge(job, "currentEmitEventTimeLag");
+            long now = System.currentTimeMillis();
+            // Both measure from snapshot 1's commit: the split was opened, and its rows emitted,
+            // after the job was submitted.
+            assertThat(fetched).isBetween(submitted - first, now - first);
+            assertThat(emitted).isBetween(submitted - first, now - first);
+            assertThat(gauges(job, "lastScanResultedTableFiles"))
+                    .containsOnly(single("SELECT COUNT(*) FROM db.`e$files`"));
+
+            // A snapshot of another partition: planned from its delta manifest, and skipped.
+            sql.exec("INSERT INTO db.e VALUES (3, 'b')");
+            long inB = single("SELECT COUNT(*) FROM db.`e$files` WHERE `partition` = 'dt=b'");
+            assertThat(awaitGauge(job, "lastScanSkippedTableFiles", n -> n == inB)).isEqualTo(inB);
+            assertThat(gauges(job, "lastScanResultedTableFiles")).containsOnly(0L);
+            assertThat(gauges(job, "lastScannedManifests")).containsOnly(1L);
+
+            // A snapshot the read follows closely: the lags measure from its commit.
+            sql.exec("INSERT INTO db.e VALUES (4, 'a')");
+            long third = committed("e", 3);
+            assertThat(rows.next().getField(0)).isEqualTo(4);
+            long caughtUp = gauge(job, "currentFetchEventTimeLag");
+            long lastEmitted = gauge(job, "currentEmitEventTimeLag");
+            now = System.currentTimeMillis();
+            assertThat(caughtUp).isBetween(0L, now - third);
+            assertThat(lastEmitted).isBetween(0L, now - third);
+            assertThat(gauges(job, "lastScanResultedTableFiles")).containsOnly(1L);
+            assertThat(gauges(job, "lastScanSkippedTableFiles")).containsOnly(0L);
         }
     }
 }

@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ledger of prepared files with a real streaming job: a job whose checkpoint completes but
- * whose commit is held back keeps its prepared files through orphan cleanup however forced; a lost
- * prepared file makes {@code check_table} name the checkpoint to restore from; restoring the job
- * from that retained checkpoint gives every row exactly once.
+ * whose commit is held back keeps its prepared files through orphan cleanup however forced, and
+ * {@code t$health} shows the checkpoint pending; a lost prepared file makes {@code check_table}
+ * name the checkpoint to restore from; restoring the job from that retained checkpoint gives every
+ * row exactly once.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TarnPendingCommitITCase {
@@ -123,6 +124,14 @@ class TarnPendingCommitITCase {
         assertThat(prepared).isNotEmpty();
         Path tableDir = lake.resolve("db.db/t");
         assertThat(prepared).allMatch(f -> Files.exists(tableDir.resolve(f)));
+        String health =
+                "SELECT pending_commit_count, pending_commits['"
+                        + record.user()
+                        + "'], CARDINALITY(pending_commits), oldest_pending_commit_time IS NOT"
+                        + " NULL, missing_prepared_file_count FROM db.`t$health`";
+        assertThat(batch.query(health))
+                .as("the held checkpoint is its job's one pending commit")
+                .containsExactly("+I[1, [" + checkpoint + "], 1, true, 0]");
 
         String tomorrow =
                 LocalDateTime.now(ZoneOffset.UTC)
@@ -139,6 +148,7 @@ class TarnPendingCommitITCase {
                 .allMatch(f -> Files.exists(tableDir.resolve(f)));
 
         Files.delete(tableDir.resolve(prepared.get(0)));
+        assertThat(batch.query(health)).containsExactly("+I[1, [" + checkpoint + "], 1, true, 1]");
         List<String> check = batch.query("CALL lake.sys.check_table('db.t')");
         assertThat(check)
                 .contains(
@@ -170,6 +180,7 @@ class TarnPendingCommitITCase {
         assertThat(table().pendingCommits().all())
                 .as("the restored job dropped the abandoned record")
                 .isEmpty();
+        assertThat(batch.query(health)).containsExactly("+I[0, null, 0, false, 0]");
         assertThat(batch.query("CALL lake.sys.check_table('db.t')"))
                 .singleElement()
                 .asString()

@@ -1,5 +1,6 @@
 package dev.tarn.connector;
 
+import dev.tarn.connector.source.split.TarnSplit;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DataFile.ColumnStats;
 import dev.tarn.format.manifest.DataFile.KeyRange;
@@ -17,8 +18,9 @@ import java.util.List;
 
 /**
  * Files of each content, and checkpointed bytes turned into older forms: the one from before splits
- * carried deletion vectors (no flag after each file), and the one from before files recorded their
- * content (a file's size followed its name at once).
+ * carried their event time, the one from before they carried deletion vectors (no flag after each
+ * file), and the one from before files recorded their content (a file's size followed its name at
+ * once).
  */
 public final class ContentForms {
 
@@ -67,6 +69,30 @@ public final class ContentForms {
         result.write(bytes, 0, at);
         result.write(old.toByteArray());
         result.write(bytes, at + part.length, bytes.length - at - part.length);
+        return result.toByteArray();
+    }
+
+    /**
+     * {@code bytes} with {@code split} in the form from before splits carried their event time: its
+     * position not followed by the time.
+     */
+    public static byte[] withoutEventTime(byte[] bytes, TarnSplit split) throws IOException {
+        ByteArrayOutputStream header = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(header);
+        out.writeUTF(split.id());
+        out.writeInt(split.fileIndex());
+        out.writeLong(split.rowsInFile());
+        out.writeLong(split.eventTime());
+        out.flush();
+        byte[] part = header.toByteArray();
+        int at = indexOf(bytes, part);
+        if (at < 0) {
+            throw new IllegalArgumentException("Split " + split.id() + " is not in the bytes");
+        }
+        int time = at + part.length - Long.BYTES;
+        ByteArrayOutputStream result = new ByteArrayOutputStream();
+        result.write(bytes, 0, time);
+        result.write(bytes, time + Long.BYTES, bytes.length - time - Long.BYTES);
         return result.toByteArray();
     }
 

@@ -9,8 +9,10 @@ import dev.tarn.catalog.TestCatalogTables;
 import dev.tarn.format.Table;
 import dev.tarn.format.io.FileIO;
 import java.time.LocalDateTime;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.CatalogTable;
@@ -20,6 +22,7 @@ import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.BeforeEach;
@@ -187,10 +190,18 @@ class SystemTablesTest {
     void healthIsOneRowOfTheTablesStateNow() throws Exception {
         List<RowData> empty = HealthTable.rows(table(KEYED));
         assertThat(text(empty))
-                .containsExactly("+I(0,null,null,null,null,0,0,0.0,0,0,67108864,0,0,null,0,null)");
+                .singleElement()
+                .asString()
+                .startsWith("+I(0,null,null,null,null,0,0,0.0,0,0,67108864,0,0,null,0,null,0,")
+                .endsWith(",null,0)");
+        assertThat(empty.get(0).getMap(17).size()).as("pending_commits").isZero();
         append(KEYED, 1, new Object[] {5L, "x", "d"}, new Object[] {9L, "z", "e"});
         append(KEYED, 2, new Object[] {5L, "y", "d"});
         table(KEYED).consumers().record("dashboard", 1, 0);
+        // Checkpoints 8 and 9 of a job whose commits are held back, and 3 of another job.
+        table(KEYED).pendingCommits().record("job-b", 8, new TreeMap<>(Map.of(8L, List.of())), 7);
+        table(KEYED).pendingCommits().record("job-b", 9, new TreeMap<>(Map.of(9L, List.of())), 9);
+        table(KEYED).pendingCommits().record("job-a", 3, new TreeMap<>(Map.of(3L, List.of())), 8);
 
         RowData row = HealthTable.rows(table(KEYED)).get(0);
 
@@ -208,6 +219,21 @@ class SystemTablesTest {
         assertThat(row.getString(13).toString()).isEqualTo("dashboard");
         assertThat(row.getInt(14)).as("damaged_file_count").isZero();
         assertThat(row.getLong(15)).as("newest_whole_snapshot_id").isEqualTo(2);
+        assertThat(row.getInt(16)).as("pending_commit_count").isEqualTo(3);
+        MapData pending = row.getMap(17);
+        Map<String, List<Long>> byUser = new TreeMap<>();
+        for (int i = 0; i < pending.size(); i++) {
+            byUser.put(
+                    pending.keyArray().getString(i).toString(),
+                    Arrays.stream(pending.valueArray().getArray(i).toLongArray()).boxed().toList());
+        }
+        assertThat(byUser)
+                .as("pending_commits")
+                .isEqualTo(Map.of("job-a", List.of(3L), "job-b", List.of(8L, 9L)));
+        assertThat(row.getTimestamp(18, 3))
+                .as("oldest_pending_commit_time")
+                .isEqualTo(SystemTableValues.timestamp(7L));
+        assertThat(row.getInt(19)).as("missing_prepared_file_count").isZero();
         assertThat(HealthTable.rows(table(EVENTS)).get(0).isNullAt(6))
                 .as("an append table has no level-0 backlog")
                 .isTrue();

@@ -18,6 +18,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -148,11 +149,15 @@ public final class TarnSource
         return switch (mode) {
             case SNAPSHOT -> {
                 TableScan.Plan plan = table.newScan().withFilter(filter).plan();
+                long committed =
+                        plan.snapshot() == null
+                                ? TimestampAssigner.NO_TIMESTAMP
+                                : plan.snapshot().commit().timeMillis();
                 List<TarnSplit> splits = new ArrayList<>();
                 for (Split split : plan.splits()) {
-                    splits.add(TarnSplit.of(String.valueOf(splits.size()), split));
+                    splits.add(TarnSplit.of(String.valueOf(splits.size()), split, committed));
                 }
-                yield new TarnSplitEnumerator(context, splits);
+                yield new TarnSplitEnumerator(context, splits, plan.stats());
             }
             case FOLLOW -> {
                 StreamScan scan = table.newStreamScan(filter);
@@ -161,11 +166,7 @@ public final class TarnSource
             case CHANGES -> {
                 StreamScan scan = table.newStreamScan(filter);
                 StreamConfig.Between between = table.config().stream().between();
-                yield follow(
-                        context,
-                        scan,
-                        new StreamScan.Start(null, scan.between(between), between.upTo() + 1),
-                        null);
+                yield follow(context, scan, scan.between(between), null);
             }
         };
     }
@@ -174,7 +175,7 @@ public final class TarnSource
     public SplitEnumerator<TarnSplit, TarnEnumeratorState> restoreEnumerator(
             SplitEnumeratorContext<TarnSplit> context, TarnEnumeratorState checkpoint) {
         if (mode == Mode.SNAPSHOT) {
-            return new TarnSplitEnumerator(context, checkpoint.pending());
+            return new TarnSplitEnumerator(context, checkpoint.pending(), null);
         }
         return follow(context, table.newStreamScan(filter), null, checkpoint);
     }

@@ -1,5 +1,6 @@
 package dev.tarn.connector.source;
 
+import dev.tarn.connector.source.reader.FetchLag;
 import dev.tarn.connector.source.reader.LaneFetchers;
 import dev.tarn.connector.source.reader.RowBatch;
 import dev.tarn.connector.source.reader.RowLimit;
@@ -86,7 +87,13 @@ final class TarnSourceReader
             TarnSource.Watermarks watermarks) {
         this(
                 context,
-                lanes(reads, threads, context.currentParallelism(), new RowLimit(limit), pull),
+                lanes(
+                        reads,
+                        threads,
+                        context.currentParallelism(),
+                        new RowLimit(limit),
+                        pull,
+                        new FetchLag(context.metricGroup())),
                 threads,
                 pull,
                 watermarks,
@@ -112,21 +119,22 @@ final class TarnSourceReader
 
     /**
      * The fetchers of {@code threads} lanes, each lane's reads on one read of its own, all under
-     * one limit.
+     * one limit, all reporting to one fetch lag.
      */
     private static LaneFetchers lanes(
             IntFunction<TableRead> reads,
             int threads,
             int parallelism,
             RowLimit limit,
-            boolean pull) {
+            boolean pull,
+            FetchLag fetchLag) {
         TableRead[] lanes = new TableRead[threads];
         IntFunction<SplitReader<RowBatch, TarnSplit>> readers =
                 lane -> {
                     if (lanes[lane] == null) {
                         lanes[lane] = reads.apply(lane);
                     }
-                    return new TarnSplitReader(lanes[lane], limit, pull);
+                    return new TarnSplitReader(lanes[lane], limit, pull, fetchLag);
                 };
         return pull
                 ? LaneFetchers.freest(readers, threads)

@@ -7,18 +7,22 @@ import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.read.Split;
+import dev.tarn.format.read.TableScan;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.LongStream;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -86,29 +90,37 @@ class TarnSourceReaderTest {
             table.newCommit("writer").commit(CommitRequest.of(commit, messages));
         }
         splits = new ArrayList<>();
-        for (Split split : table.newScan().plan().splits()) {
-            splits.add(TarnSplit.of(String.valueOf(splits.size()), split));
+        TableScan.Plan plan = table.newScan().plan();
+        for (Split split : plan.splits()) {
+            splits.add(
+                    TarnSplit.of(
+                            String.valueOf(splits.size()),
+                            split,
+                            plan.snapshot().commit().timeMillis()));
         }
         assertThat(splits).hasSize(COMMITS * 4);
     }
 
     @Test
     void keepsOneSplitPerThreadAndEmitsEveryRowOnce() throws Exception {
-        List<Long> ids = read(Long.MAX_VALUE);
-        assertThat(ids)
+        Ids output = read(Long.MAX_VALUE);
+        assertThat(output.ids)
                 .containsExactlyInAnyOrderElementsOf(
                         LongStream.range(0, COMMITS * ROWS_PER_COMMIT).boxed().toList());
+        assertThat(output.timestamps)
+                .as("every row carries the commit time of the snapshot read")
+                .containsExactly(table.metadata().snapshot(COMMITS).commit().timeMillis());
     }
 
     @Test
     void theThreadsOfASubtaskShareOneLimit() throws Exception {
-        List<Long> ids = read(2500);
+        List<Long> ids = read(2500).ids;
         assertThat(ids).hasSize(2500).doesNotHaveDuplicates();
         assertThat(ids).allMatch(id -> id >= 0 && id < COMMITS * ROWS_PER_COMMIT);
     }
 
     /** Reads the table's splits with one reader, answering its requests in order. */
-    private List<Long> read(long limit) throws Exception {
+    private Ids read(long limit) throws Exception {
         Requests context = new Requests();
         TarnSource source =
                 new TarnSource(
@@ -165,7 +177,7 @@ class TarnSourceReaderTest {
         assertThat(pending).as("splits never asked for").isEmpty();
         assertThat(mostHeld).as("splits held at once").isEqualTo(THREADS);
         assertThat(mostThreads).as("fetcher threads reading at once").isEqualTo(THREADS);
-        return output.ids;
+        return output;
     }
 
     /** The fetcher threads of readers made on this thread (Flink names them after it). */
@@ -220,18 +232,20 @@ class TarnSourceReaderTest {
         }
     }
 
-    /** Collects the id of each row emitted (rows are views, reused). */
+    /** Collects the id and the timestamp of each row emitted (rows are views, reused). */
     private static final class Ids implements ReaderOutput<RowData> {
         private final List<Long> ids = new ArrayList<>();
+        private final Set<Long> timestamps = new HashSet<>();
 
         @Override
         public void collect(RowData row) {
-            ids.add(row.getLong(0));
+            collect(row, TimestampAssigner.NO_TIMESTAMP);
         }
 
         @Override
         public void collect(RowData row, long timestamp) {
-            collect(row);
+            ids.add(row.getLong(0));
+            timestamps.add(timestamp);
         }
 
         @Override

@@ -17,12 +17,12 @@ import java.util.TreeSet;
 import org.apache.flink.core.fs.Path;
 
 /**
- * Reads the ledger of prepared files (SPEC.md, "Pending commits") for the integrity check and
- * orphan cleanup: which prepared files of pending checkpoints are missing, the newest checkpoint of
- * each commit user whose state carries none of them (the restore point), and which users no job has
- * written a record for in {@code pending-commit.retention}. A record whose checkpoint a retained
- * snapshot of its user has published is no pending commit: a crash struck between the publish and
- * the record's deletion.
+ * Reads the ledger of prepared files (SPEC.md, "Pending commits") for the integrity check, orphan
+ * cleanup and the health report: each commit user's pending checkpoints, which prepared files of
+ * them are missing, the newest checkpoint of each commit user whose state carries none of them (the
+ * restore point), and which users no job has written a record for in {@code
+ * pending-commit.retention}. A record whose checkpoint a retained snapshot of its user has
+ * published is no pending commit: a crash struck between the publish and the record's deletion.
  */
 public final class PendingCheck {
 
@@ -79,9 +79,31 @@ public final class PendingCheck {
         }
     }
 
-    /** What the ledger says. */
+    /**
+     * The pending commits of one commit user: its records that no retained snapshot of the user
+     * published.
+     *
+     * @param checkpoints their checkpoints, ascending
+     * @param oldestWritten when the oldest of them was written, by its committer's clock
+     */
+    public record UserPending(String user, List<Long> checkpoints, Instant oldestWritten) {}
+
+    /**
+     * What the ledger says.
+     *
+     * @param byUser the pending commits of each commit user that has any, by user name
+     */
     public record Result(
-            List<Missing> missing, List<RestorePoint> restorePoints, List<Untouched> untouched) {}
+            List<Missing> missing,
+            List<RestorePoint> restorePoints,
+            List<Untouched> untouched,
+            List<UserPending> byUser) {
+
+        /** The pending commits of every user. */
+        public int pendingCount() {
+            return byUser.stream().mapToInt(u -> u.checkpoints().size()).sum();
+        }
+    }
 
     private PendingCheck() {}
 
@@ -112,7 +134,29 @@ public final class PendingCheck {
                 (user, ids) ->
                         points.add(new RestorePoint(user, List.copyOf(ids), ids.first() - 1)));
         return new Result(
-                List.copyOf(missing), List.copyOf(points), untouched(table, pending, now));
+                List.copyOf(missing),
+                List.copyOf(points),
+                untouched(table, pending, now),
+                byUser(pending));
+    }
+
+    /** {@code records} (sorted by user, then checkpoint) grouped by user. */
+    private static List<UserPending> byUser(List<PendingCommit> records) {
+        Map<String, List<PendingCommit>> byUser = new LinkedHashMap<>();
+        records.forEach(r -> byUser.computeIfAbsent(r.user(), u -> new ArrayList<>()).add(r));
+        List<UserPending> all = new ArrayList<>();
+        byUser.forEach(
+                (user, mine) ->
+                        all.add(
+                                new UserPending(
+                                        user,
+                                        mine.stream().map(PendingCommit::checkpoint).toList(),
+                                        Instant.ofEpochMilli(
+                                                mine.stream()
+                                                        .mapToLong(PendingCommit::writtenMillis)
+                                                        .min()
+                                                        .getAsLong()))));
+        return List.copyOf(all);
     }
 
     /** Every record of the table. */

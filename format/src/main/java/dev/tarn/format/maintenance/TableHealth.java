@@ -16,10 +16,11 @@ import javax.annotation.Nullable;
 
 /**
  * A table's state at a glance, for an operator (the catalog's {@code t$health}): the snapshots it
- * keeps, the level-0 backlog of its buckets, its small files, how far its consumers lag, and the
- * newest whole snapshot, found by the integrity check ({@link TableCheck}, without reading data
- * file footers: it reads every retained snapshot's manifests and lists each bucket directory once).
- * Reads the table as it is; writes nothing.
+ * keeps, the level-0 backlog of its buckets, its small files, how far its consumers lag, and what
+ * the integrity check ({@link TableCheck}, without reading data file footers: it reads every
+ * retained snapshot's manifests and lists each bucket directory once) finds: the newest whole
+ * snapshot, and from the ledger each commit user's pending commits and their missing prepared files
+ * ({@link PendingCheck}). Reads the table as it is; writes nothing.
  */
 public final class TableHealth {
 
@@ -53,7 +54,8 @@ public final class TableHealth {
 
     /**
      * @param level0 null for an append table
-     * @param integrity the integrity check's answer: its problems and the newest whole snapshot
+     * @param integrity the integrity check's answer: its problems, the newest whole snapshot and
+     *     the pending commits of each commit user
      */
     public record Report(
             String table,

@@ -29,6 +29,9 @@ import javax.annotation.Nullable;
  * splits read file by file ({@link Split.Kind#SNAPSHOT_BY_FILE}), pruned by the whole filter, as
  * each key has one live row in it. Any other bucket is one split merged on read, pruned by the key
  * columns only.
+ *
+ * <p>Each plan counts into a {@link ScanTally} the files it considers and those the filter skips,
+ * where it decides.
  */
 final class BucketSplits {
 
@@ -66,12 +69,14 @@ final class BucketSplits {
      * @param vectors the snapshot's deletion vectors
      * @param byFile whether a bucket may be read file by file; false merges every bucket (a read
      *     that needs each bucket's rows in key order)
+     * @param tally counts the files kept and skipped
      */
     List<Split> current(
             Snapshot snapshot,
             Map<BucketId, List<ManifestEntry>> byBucket,
             Map<ManifestEntry.FileId, DeletionFile> vectors,
-            boolean byFile) {
+            boolean byFile,
+            ScanTally tally) {
         List<Split> splits = new ArrayList<>();
         for (List<ManifestEntry> files : byBucket.values()) {
             boolean unmerged =
@@ -85,8 +90,9 @@ final class BucketSplits {
                                     files,
                                     Split.Kind.SNAPSHOT_BY_FILE,
                                     this.byFile,
-                                    byFilePruning)
-                            : plan(snapshot, files, Split.Kind.SNAPSHOT, planner, pruning);
+                                    byFilePruning,
+                                    tally)
+                            : plan(snapshot, files, Split.Kind.SNAPSHOT, planner, pruning, tally);
             for (Split split : planned) {
                 splits.add(vectors.isEmpty() ? split : withVectors(split, vectors));
             }
@@ -113,21 +119,28 @@ final class BucketSplits {
      * {@code kind}: a snapshot's changes, without deletion vectors.
      */
     List<Split> of(
-            Snapshot snapshot, Map<BucketId, List<ManifestEntry>> byBucket, Split.Kind kind) {
+            Snapshot snapshot,
+            Map<BucketId, List<ManifestEntry>> byBucket,
+            Split.Kind kind,
+            ScanTally tally) {
         List<Split> splits = new ArrayList<>();
         for (List<ManifestEntry> files : byBucket.values()) {
-            splits.addAll(plan(snapshot, files, kind, planner, pruning));
+            splits.addAll(plan(snapshot, files, kind, planner, pruning, tally));
         }
         return splits;
     }
 
-    /** As {@link #of(Snapshot, Map, Split.Kind)}, grouping {@code entries} by bucket first. */
-    List<Split> of(Snapshot snapshot, Collection<ManifestEntry> entries, Split.Kind kind) {
+    /** As {@link #of(Snapshot, Map, Split.Kind, ScanTally)}, grouping by bucket first. */
+    List<Split> of(
+            Snapshot snapshot,
+            Collection<ManifestEntry> entries,
+            Split.Kind kind,
+            ScanTally tally) {
         Map<BucketId, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
         for (ManifestEntry e : entries) {
             byBucket.computeIfAbsent(e.bucketId(), b -> new ArrayList<>()).add(e);
         }
-        return of(snapshot, byBucket, kind);
+        return of(snapshot, byBucket, kind, tally);
     }
 
     /**
@@ -138,7 +151,8 @@ final class BucketSplits {
             List<ManifestEntry> files,
             Split.Kind kind,
             SplitPlanner planner,
-            FilePruning pruning) {
+            FilePruning pruning,
+            ScanTally tally) {
         List<ManifestEntry> kept = new ArrayList<>();
         for (ManifestEntry e : files) {
             if (pruning.mayMatch(e)) {
@@ -150,6 +164,7 @@ final class BucketSplits {
             // A flush's before-images and new rows pair one for one: all or none.
             kept = files;
         }
+        tally.files(files.size(), kept.size());
         return kept.isEmpty() ? List.of() : planner.split(snapshot, kept, kind);
     }
 }

@@ -5,6 +5,7 @@ import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.FileContent;
 import dev.tarn.format.manifest.ManifestEntry;
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.StreamConfig;
 import dev.tarn.format.schema.StreamConfig.ScanMode;
@@ -42,11 +43,32 @@ import org.apache.flink.core.fs.Path;
  */
 public final class StreamScan {
 
-    /** Where a read starts: splits of a whole snapshot (maybe none), then changes from an id. */
-    public record Start(@Nullable Snapshot fullSnapshot, List<Split> splits, long nextSnapshotId) {}
+    /**
+     * Where a read starts: the splits of a whole snapshot (maybe none), the changes of snapshots
+     * planned already (those of {@code incremental-between}), then the changes of each snapshot
+     * from {@code nextSnapshotId} on.
+     *
+     * @param stats what planning the splits and changes read and skipped
+     */
+    public record Start(
+            @Nullable Snapshot fullSnapshot,
+            List<Split> splits,
+            List<Changes> changes,
+            long nextSnapshotId,
+            ScanStats stats) {
 
-    /** The splits of one snapshot's changes (none for a snapshot that changed no row). */
-    public record Changes(Snapshot snapshot, List<Split> splits) {}
+        /** A start with nothing planned: the changes from {@code nextSnapshotId} on. */
+        static Start at(long nextSnapshotId) {
+            return new Start(null, List.of(), List.of(), nextSnapshotId, ScanStats.NONE);
+        }
+    }
+
+    /**
+     * The splits of one snapshot's changes (none for a snapshot that changed no row).
+     *
+     * @param stats what planning them read and skipped
+     */
+    public record Changes(Snapshot snapshot, List<Split> splits, ScanStats stats) {}
 
     private final TableContext table;
     private final BucketSplits splits;
@@ -143,7 +165,7 @@ public final class StreamScan {
             Optional<Consumers.Consumer> consumer =
                     new Consumers(table.io(), table.paths(), table.name()).get(consumerId);
             if (consumer.isPresent()) {
-                return new Start(null, List.of(), consumer.get().nextSnapshotId());
+                return Start.at(consumer.get().nextSnapshotId());
             }
         }
         ScanMode mode = StartOptions.resolve(table.name(), config);
@@ -151,29 +173,27 @@ public final class StreamScan {
         if (tag != null) {
             // The tag holds its snapshot, which may have expired as a snapshot file.
             Snapshot tagged = StartOptions.tagged(table, tag);
-            return mode == ScanMode.FROM_SNAPSHOT_FULL
-                    ? fullOf(tagged)
-                    : new Start(null, List.of(), tagged.id());
+            return mode == ScanMode.FROM_SNAPSHOT_FULL ? fullOf(tagged) : Start.at(tagged.id());
         }
         OptionalLong latest = snapshots.latestId();
         switch (mode) {
             case LATEST_FULL -> {
                 if (latest.isEmpty()) {
-                    return new Start(null, List.of(), 1);
+                    return Start.at(1);
                 }
                 return fullOf(snapshots.snapshot(latest.getAsLong()));
             }
             case LATEST -> {
-                return new Start(null, List.of(), latest.isEmpty() ? 1 : latest.getAsLong() + 1);
+                return Start.at(latest.isEmpty() ? 1 : latest.getAsLong() + 1);
             }
             case FROM_SNAPSHOT -> {
-                return new Start(null, List.of(), StartOptions.checkedId(table, config));
+                return Start.at(StartOptions.checkedId(table, config));
             }
             case FROM_SNAPSHOT_FULL -> {
                 return fullOf(snapshots.snapshot(StartOptions.checkedId(table, config)));
             }
             case FROM_TIMESTAMP -> {
-                return new Start(null, List.of(), StartOptions.afterTimestamp(table, config));
+                return Start.at(StartOptions.afterTimestamp(table, config));
             }
             default ->
                     throw new IllegalStateException(
@@ -185,7 +205,7 @@ public final class StreamScan {
     }
 
     private static Start fullOf(Snapshot snapshot) {
-        return new Start(snapshot, List.of(), snapshot.id() + 1);
+        return new Start(snapshot, List.of(), List.of(), snapshot.id() + 1, ScanStats.NONE);
     }
 
     /**
@@ -196,7 +216,10 @@ public final class StreamScan {
      * it: the rows the changelog of the next full compaction goes on from.
      */
     private Start full(Snapshot snapshot) {
-        Map<BucketId, List<ManifestEntry>> files = reader.filesByBucket(snapshot);
+        ScanTally tally = new ScanTally();
+        List<ManifestFileMeta> manifests = reader.manifests(snapshot);
+        tally.manifests(manifests.size());
+        Map<BucketId, List<ManifestEntry>> files = reader.filesByBucket(manifests);
         boolean lastLevelOnly =
                 table.kind() == TableKind.PRIMARY_KEY
                         && table.config().stream().changelogProducer().changesFromLastLevel();
@@ -206,8 +229,8 @@ public final class StreamScan {
         Map<ManifestEntry.FileId, DeletionFile> vectors =
                 lastLevelOnly ? Map.of() : reader.vectors(snapshot);
         boolean byFile = !lastLevelOnly && !ChangelogCompletion.applies(table, true);
-        return new Start(
-                snapshot, splits.current(snapshot, files, vectors, byFile), snapshot.id() + 1);
+        List<Split> planned = splits.current(snapshot, files, vectors, byFile, tally);
+        return new Start(snapshot, planned, List.of(), snapshot.id() + 1, tally.stats());
     }
 
     /**
@@ -242,8 +265,13 @@ public final class StreamScan {
         if (!snapshots.exists(id)) {
             return Optional.empty();
         }
-        Snapshot snapshot = snapshots.snapshot(id);
-        return Optional.of(new Changes(snapshot, splitsOf(snapshot)));
+        return Optional.of(changesOf(snapshots.snapshot(id)));
+    }
+
+    private Changes changesOf(Snapshot snapshot) {
+        ScanTally tally = new ScanTally();
+        List<Split> planned = splitsOf(snapshot, tally);
+        return new Changes(snapshot, planned, tally.stats());
     }
 
     /**
@@ -292,18 +320,21 @@ public final class StreamScan {
     }
 
     /**
-     * The changes of snapshots {@code after + 1} to {@code upTo} ({@code incremental-between}), in
-     * snapshot order.
+     * The start of a read of the changes of snapshots {@code after + 1} to {@code upTo} ({@code
+     * incremental-between}): those changes, in snapshot order, planned; nothing after them.
      *
      * @throws IllegalArgumentException naming the option and value if a snapshot is missing
      */
-    public List<Split> between(StreamConfig.Between between) {
+    public Start between(StreamConfig.Between between) {
         checkBetween(between);
-        List<Split> all = new ArrayList<>();
+        List<Changes> all = new ArrayList<>();
+        ScanStats stats = ScanStats.NONE;
         for (long id = between.after() + 1; id <= between.upTo(); id++) {
-            all.addAll(splitsOf(snapshots.snapshot(id)));
+            Changes changes = changesOf(snapshots.snapshot(id));
+            all.add(changes);
+            stats = stats.plus(changes.stats());
         }
-        return all;
+        return new Start(null, List.of(), all, between.upTo() + 1, stats);
     }
 
     /**
@@ -315,39 +346,49 @@ public final class StreamScan {
         StartOptions.checkBetween(table, between);
     }
 
-    private List<Split> splitsOf(Snapshot snapshot) {
+    private List<Split> splitsOf(Snapshot snapshot, ScanTally tally) {
         boolean storedChangelog =
                 table.kind() == TableKind.PRIMARY_KEY
                         && table.config().stream().changelogProducer().writesChangelogFiles();
         switch (snapshot.commit().kind()) {
             case APPEND -> {
                 if (storedChangelog) {
-                    return changelog(snapshot);
+                    return changelog(snapshot, tally);
                 }
-                return splits.of(snapshot, reader.delta(snapshot).added(), Split.Kind.DELTA);
+                return splits.of(snapshot, delta(snapshot, tally).added(), Split.Kind.DELTA, tally);
             }
             case COMPACT -> {
-                return storedChangelog ? changelog(snapshot) : List.of();
+                return storedChangelog ? changelog(snapshot, tally) : List.of();
             }
             case OVERWRITE -> {
                 if (!table.config().stream().readOverwrite()) {
                     return List.of();
                 }
-                SnapshotReader.Delta delta = reader.delta(snapshot);
+                SnapshotReader.Delta delta = delta(snapshot, tally);
                 List<Split> all =
-                        new ArrayList<>(splits.of(snapshot, delta.deleted(), Split.Kind.RETRACT));
+                        new ArrayList<>(
+                                splits.of(snapshot, delta.deleted(), Split.Kind.RETRACT, tally));
                 all.addAll(
                         storedChangelog
-                                ? changelog(snapshot)
-                                : splits.of(snapshot, delta.added(), Split.Kind.DELTA));
+                                ? changelog(snapshot, tally)
+                                : splits.of(snapshot, delta.added(), Split.Kind.DELTA, tally));
                 return all;
             }
             default -> throw new IllegalStateException("Unknown commit kind of " + snapshot);
         }
     }
 
-    private List<Split> changelog(Snapshot snapshot) {
-        List<ManifestEntry> files = reader.changelog(snapshot);
+    /** The files {@code snapshot} added and removed, counting the manifests read for them. */
+    private SnapshotReader.Delta delta(Snapshot snapshot, ScanTally tally) {
+        List<ManifestFileMeta> manifests = reader.deltaManifests(snapshot);
+        tally.manifests(manifests.size());
+        return new SnapshotReader.Delta(snapshot, reader.entries(manifests));
+    }
+
+    private List<Split> changelog(Snapshot snapshot, ScanTally tally) {
+        List<ManifestFileMeta> manifests = reader.changelogManifests(snapshot);
+        tally.manifests(manifests.size());
+        List<ManifestEntry> files = reader.entries(manifests);
         Set<BucketId> imaged = new HashSet<>();
         for (ManifestEntry e : files) {
             if (e.file().content() == FileContent.BEFORE_IMAGES) {
@@ -357,13 +398,15 @@ public final class StreamScan {
         if (!imaged.isEmpty()) {
             // The new rows of the flushes whose before-images it stores: its level-0 files.
             List<ManifestEntry> all = new ArrayList<>(files);
-            for (ManifestEntry e : reader.delta(snapshot).added()) {
+            for (ManifestEntry e : delta(snapshot, tally).added()) {
                 if (imaged.contains(e.bucketId())) {
                     all.add(e);
                 }
             }
             files = all;
         }
-        return files.isEmpty() ? List.of() : splits.of(snapshot, files, Split.Kind.CHANGELOG);
+        return files.isEmpty()
+                ? List.of()
+                : splits.of(snapshot, files, Split.Kind.CHANGELOG, tally);
     }
 }

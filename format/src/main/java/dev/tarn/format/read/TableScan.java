@@ -1,5 +1,6 @@
 package dev.tarn.format.read;
 
+import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
 import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableConfig;
 import dev.tarn.format.snapshot.Snapshot;
@@ -21,8 +22,12 @@ import javax.annotation.Nullable;
  */
 public final class TableScan {
 
-    /** A snapshot's splits; {@code snapshot} is null for a table without snapshots. */
-    public record Plan(@Nullable Snapshot snapshot, List<Split> splits) {}
+    /**
+     * A snapshot's splits; {@code snapshot} is null for a table without snapshots.
+     *
+     * @param stats what planning them read and skipped
+     */
+    public record Plan(@Nullable Snapshot snapshot, List<Split> splits, ScanStats stats) {}
 
     private final TableContext table;
     @Nullable private Predicate filter;
@@ -41,11 +46,12 @@ public final class TableScan {
      *     time is outside the table's history
      */
     public Plan plan() {
+        ScanTally tally = new ScanTally();
         Snapshot snapshot = resolveSnapshot();
         if (snapshot == null) {
-            return new Plan(null, List.of());
+            return new Plan(null, List.of(), tally.stats());
         }
-        return new Plan(snapshot, splits(snapshot));
+        return plan(snapshot, tally);
     }
 
     /**
@@ -53,7 +59,22 @@ public final class TableScan {
      * the table by snapshot ids of its own (a lookup join reading buckets anew).
      */
     public Plan plan(Snapshot snapshot) {
-        return new Plan(snapshot, splits(snapshot));
+        return plan(snapshot, new ScanTally());
+    }
+
+    private Plan plan(Snapshot snapshot, ScanTally tally) {
+        SnapshotReader reader = table.snapshotReader();
+        List<ManifestFileMeta> manifests = reader.manifests(snapshot);
+        tally.manifests(manifests.size());
+        List<Split> splits =
+                new BucketSplits(table, filter)
+                        .current(
+                                snapshot,
+                                reader.filesByBucket(manifests),
+                                reader.vectors(snapshot),
+                                true,
+                                tally);
+        return new Plan(snapshot, splits, tally.stats());
     }
 
     /**
@@ -81,11 +102,5 @@ public final class TableScan {
         }
         OptionalLong latest = snapshots.latestId();
         return latest.isPresent() ? snapshots.snapshot(latest.getAsLong()) : null;
-    }
-
-    private List<Split> splits(Snapshot snapshot) {
-        SnapshotReader reader = table.snapshotReader();
-        return new BucketSplits(table, filter)
-                .current(snapshot, reader.filesByBucket(snapshot), reader.vectors(snapshot), true);
     }
 }

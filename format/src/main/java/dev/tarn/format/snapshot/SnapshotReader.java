@@ -108,7 +108,16 @@ public final class SnapshotReader {
 
     /** The live files of {@code snapshot}, grouped by bucket in the order they were added. */
     public Map<BucketId, List<ManifestEntry>> filesByBucket(Snapshot snapshot) {
-        return byBucket(liveFiles(snapshot).values());
+        return filesByBucket(manifests(snapshot));
+    }
+
+    /**
+     * The live files of the manifests {@code metas} (every manifest of one snapshot, as {@link
+     * #manifests} lists them), grouped by bucket in the order they were added: for a scan that
+     * counts the manifests it reads.
+     */
+    public Map<BucketId, List<ManifestEntry>> filesByBucket(List<ManifestFileMeta> metas) {
+        return byBucket(manifests.liveFiles(metas).values());
     }
 
     /** The partitions that hold at least one live file of {@code snapshot}. */
@@ -122,7 +131,12 @@ public final class SnapshotReader {
 
     /** The files {@code snapshot} itself added and removed: its delta manifests only. */
     public Delta delta(Snapshot snapshot) {
-        return new Delta(snapshot, entriesOf(snapshot.deltaManifestList()));
+        return new Delta(snapshot, entries(deltaManifests(snapshot)));
+    }
+
+    /** The manifests of {@code snapshot}'s delta, the files it added and removed. */
+    public List<ManifestFileMeta> deltaManifests(Snapshot snapshot) {
+        return lists.read(snapshot.deltaManifestList());
     }
 
     /**
@@ -130,10 +144,27 @@ public final class SnapshotReader {
      * in the order they were written; none for a snapshot without a changelog manifest list.
      */
     public List<ManifestEntry> changelog(Snapshot snapshot) {
+        return entries(changelogManifests(snapshot));
+    }
+
+    /** The manifests of {@code snapshot}'s changelog files; none without a changelog list. */
+    public List<ManifestFileMeta> changelogManifests(Snapshot snapshot) {
         if (snapshot.changelogManifestList() == null) {
             return List.of();
         }
-        return entriesOf(snapshot.changelogManifestList());
+        return lists.read(snapshot.changelogManifestList());
+    }
+
+    /**
+     * The entries of the manifests {@code metas}, in order: for a scan that counts the manifests it
+     * reads ({@link #deltaManifests}, {@link #changelogManifests}).
+     */
+    public List<ManifestEntry> entries(List<ManifestFileMeta> metas) {
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (ManifestFileMeta meta : metas) {
+            entries.addAll(manifests.read(meta.fileName()));
+        }
+        return entries;
     }
 
     /** Whether snapshot {@code id} exists (it may have been expired). */
@@ -159,15 +190,6 @@ public final class SnapshotReader {
      */
     public List<ManifestEntry> manifestFromFile(String manifestName) {
         return manifests.readFromFile(manifestName);
-    }
-
-    /** The entries of the manifests of one manifest list, in order. */
-    private List<ManifestEntry> entriesOf(String manifestList) {
-        List<ManifestEntry> entries = new ArrayList<>();
-        for (ManifestFileMeta meta : lists.read(manifestList)) {
-            entries.addAll(manifests.read(meta.fileName()));
-        }
-        return entries;
     }
 
     private static Map<BucketId, List<ManifestEntry>> byBucket(Collection<ManifestEntry> entries) {

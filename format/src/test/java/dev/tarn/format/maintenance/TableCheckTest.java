@@ -105,7 +105,7 @@ class TableCheckTest {
     }
 
     private static final PendingCheck.Result NONE =
-            new PendingCheck.Result(List.of(), List.of(), List.of());
+            new PendingCheck.Result(List.of(), List.of(), List.of(), List.of());
 
     @Test
     void theSummaryCountsOneOfAThingInTheSingular() {

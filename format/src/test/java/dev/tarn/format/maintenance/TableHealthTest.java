@@ -9,12 +9,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
+import dev.tarn.format.write.CommitMessage;
 import java.nio.file.Files;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -25,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A table's health report: its snapshots, the level-0 backlog of a primary-key table, small files,
- * the consumers' lag and the newest whole snapshot.
+ * the consumers' lag, the newest whole snapshot and the pending commits of each commit user.
  */
 class TableHealthTest {
 
@@ -124,5 +129,44 @@ class TableHealthTest {
 
         assertThat(report.level0()).isNull();
         assertThat(report.files().buckets()).isEqualTo(report.files().count());
+    }
+
+    @Test
+    void listsEachCommitUsersPendingCommitsAndTheirMissingFiles() throws Exception {
+        Table table = keyed(Map.of());
+        append(table, 1, List.of(row(1L, "a")));
+        // What committers recorded and never published (a commit held back): two checkpoints of
+        // one job, the second carrying the first's committable too, and one of another.
+        SortedMap<Long, List<CommitMessage>> held = new TreeMap<>();
+        held.put(7L, TestTables.write(table, List.of(row(7L, "g"))));
+        table.pendingCommits().record("job-b", 7, held, 5_000L);
+        held.put(8L, TestTables.write(table, List.of(row(8L, "h"))));
+        table.pendingCommits().record("job-b", 8, held, 6_000L);
+        SortedMap<Long, List<CommitMessage>> other = new TreeMap<>();
+        other.put(3L, TestTables.write(table, List.of(row(3L, "c"))));
+        table.pendingCommits().record("job-a", 3, other, 9_000L);
+        // A record whose checkpoint its user published (a crash before its deletion) is no
+        // pending commit.
+        TestTables.commit(
+                table,
+                "job-c",
+                CommitRequest.of(4, TestTables.write(table, List.of(row(4L, "d")))));
+        table.pendingCommits().record("job-c", 4, new TreeMap<>(), 1_000L);
+
+        PendingCheck.Result pending = table.maintenance().health().integrity().pending();
+
+        assertThat(pending.byUser())
+                .containsExactly(
+                        new PendingCheck.UserPending(
+                                "job-a", List.of(3L), Instant.ofEpochMilli(9_000)),
+                        new PendingCheck.UserPending(
+                                "job-b", List.of(7L, 8L), Instant.ofEpochMilli(5_000)));
+        assertThat(pending.pendingCount()).isEqualTo(3);
+        assertThat(pending.missing()).isEmpty();
+
+        String lost = table.pendingCommits().all().get(0).files().get(0);
+        Files.delete(dir.resolve(lost));
+        assertThat(table.maintenance().health().integrity().pending().missing())
+                .containsExactly(new PendingCheck.Missing("job-a", 3, lost));
     }
 }

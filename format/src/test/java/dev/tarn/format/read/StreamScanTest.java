@@ -12,6 +12,7 @@ import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import java.nio.file.Files;
@@ -20,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,6 +81,49 @@ class StreamScanTest {
                 .containsExactly("+I1", "+I2");
         assertThat(rows(table, scan.changes(2).orElseThrow().splits())).containsExactly("+I3");
         assertThat(scan.changes(3)).as("not published yet").isEmpty();
+    }
+
+    @Test
+    void eachPlanCountsTheManifestsItReadAndTheFilesItSkipped() throws Exception {
+        Table table = table(Map.of("bucket", "2", "bucket-key", "id"));
+        append(table, 1, List.of(row(1L, "a", "d1"), row(2L, "b", "d2")));
+        append(table, 2, List.of(row(3L, "c", "d2")));
+        append(table, 3, List.of(row(4L, "d", "d1")));
+        Predicate dt =
+                new Predicate.Leaf(
+                        Predicate.Op.EQ,
+                        2,
+                        "dt",
+                        VarCharType.STRING_TYPE,
+                        List.of(StringData.fromString("d1")));
+        Table fromTwo =
+                table.withDynamicOptions(
+                        Map.of("scan.mode", "from-snapshot-full", "scan.snapshot-id", "2"));
+        StreamScan scan = fromTwo.newStreamScan(dt);
+
+        StreamScan.Start start = scan.start();
+        int manifests = table.metadata().files().manifests(table.metadata().snapshot(2)).size();
+        assertThat(start.stats().manifests()).isEqualTo(manifests);
+        assertThat(start.stats().resultedFiles()).as("snapshot 2's file of d1").isEqualTo(1);
+        assertThat(start.stats().skippedFiles()).as("its files of d2").isEqualTo(2);
+
+        StreamScan.Changes third = scan.changes(3).orElseThrow();
+        assertThat(rows(table, third.splits())).containsExactly("+I4");
+        assertThat(third.stats().manifests()).as("the snapshot's one delta manifest").isEqualTo(1);
+        assertThat(third.stats().resultedFiles()).isEqualTo(1);
+        assertThat(third.stats().skippedFiles()).isZero();
+
+        Table oneToThree = table.withDynamicOptions(Map.of("incremental-between", "1,3"));
+        StreamScan.Start between =
+                oneToThree.newStreamScan(dt).between(oneToThree.config().stream().between());
+        assertThat(between.changes()).hasSize(2);
+        assertThat(between.changes().get(0).stats().skippedFiles())
+                .as("d2 of snapshot 2")
+                .isEqualTo(1);
+        assertThat(between.stats().manifests()).isEqualTo(2);
+        assertThat(between.stats().skippedFiles()).isEqualTo(1);
+        assertThat(between.stats().resultedFiles()).isEqualTo(1);
+        assertThat(between.nextSnapshotId()).isEqualTo(4);
     }
 
     @Test

@@ -176,6 +176,32 @@ class TableScanTest {
     }
 
     @Test
+    void aPlanCountsTheManifestsItReadAndTheFilesItSkipped() {
+        Table table = fourFiles();
+        int manifests =
+                table.metadata()
+                        .files()
+                        .manifests(table.metadata().latestSnapshot().orElseThrow())
+                        .size();
+
+        ScanStats all = table.newScan().plan().stats();
+        assertThat(all.manifests()).isEqualTo(manifests).isPositive();
+        assertThat(all.skippedFiles()).isZero();
+        assertThat(all.resultedFiles()).isEqualTo(4);
+        assertThat(all.durationMillis()).isNotNegative();
+
+        Predicate between = new Predicate.And(List.of(id(Op.GT_EQ, 12L), id(Op.LT_EQ, 25L)));
+        ScanStats pruned = table.newScan().withFilter(between).plan().stats();
+        assertThat(pruned.manifests()).as("no manifest is skipped").isEqualTo(manifests);
+        assertThat(pruned.skippedFiles()).isEqualTo(2);
+        assertThat(pruned.resultedFiles()).isEqualTo(2);
+
+        ScanStats none = table.newScan().withFilter(id(Op.EQ, 100L)).plan().stats();
+        assertThat(none.skippedFiles()).isEqualTo(4);
+        assertThat(none.resultedFiles()).isZero();
+    }
+
+    @Test
     void nullCountsSkipFiles() {
         Table table =
                 TestTables.create(FileIO.flinkFileSystems(), location, ID_V, List.of(), Map.of());

@@ -1,5 +1,6 @@
 package dev.tarn.connector.source.enumerator;
 
+import dev.tarn.format.read.ScanStats;
 import dev.tarn.format.snapshot.Snapshot;
 import java.util.TreeMap;
 import org.apache.flink.metrics.Gauge;
@@ -8,16 +9,16 @@ import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 /**
  * A streaming read's metrics on the enumerator (README, "Metrics"): how many snapshots the read is
  * behind the newest one it has seen, how long the oldest of them has waited, the splits not yet
- * assigned (Flink's standard {@code unassignedSplits}), and how long the last discovery that found
- * snapshots took. Updated per discovery and per reader report, never per row; the gauges read
- * volatile values. A snapshot counts as read once every split of it is finished, the position a
- * consumer id records.
+ * assigned (Flink's standard {@code unassignedSplits}), and what the last scan planned ({@link
+ * ScanMetrics}: the start, then each discovery that found snapshots). Updated per discovery and per
+ * reader report, never per row; the gauges read volatile values. A snapshot counts as read once
+ * every split of it is finished, the position a consumer id records.
  */
 final class EnumeratorMetrics {
 
     // Worker thread (discovery) writes these.
     private volatile long latestSeen;
-    private volatile long lastScanMillis;
+    private final ScanMetrics scans;
 
     // Coordinator thread writes these.
     private volatile long firstUnread;
@@ -36,7 +37,7 @@ final class EnumeratorMetrics {
         group.gauge("snapshotLag", (Gauge<Long>) this::snapshotLag);
         group.gauge("snapshotLagMillis", (Gauge<Long>) this::snapshotLagMillis);
         group.setUnassignedSplitsGauge((Gauge<Long>) () -> (long) pendingSplits);
-        group.gauge("lastScanDuration", (Gauge<Long>) () -> lastScanMillis);
+        this.scans = new ScanMetrics(group);
     }
 
     /** Snapshots published, as far as the read has seen, whose splits are not all finished. */
@@ -50,9 +51,17 @@ final class EnumeratorMetrics {
         return oldest < 0 ? 0 : Math.max(0, System.currentTimeMillis() - oldest);
     }
 
-    /** Worker thread: a discovery that found snapshots took {@code millis}; {@code latest} seen. */
-    void scanned(long millis, long latest) {
-        lastScanMillis = millis;
+    /** The start was planned as {@code stats} counts. */
+    void started(ScanStats stats) {
+        scans.scanned(stats.durationMillis(), stats);
+    }
+
+    /**
+     * Worker thread: a discovery that found snapshots took {@code millis} and planned what {@code
+     * stats} counts; {@code latest} seen.
+     */
+    void scanned(long millis, ScanStats stats, long latest) {
+        scans.scanned(millis, stats);
         latestSeen = Math.max(latestSeen, latest);
     }
 

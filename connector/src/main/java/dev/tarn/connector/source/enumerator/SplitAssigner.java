@@ -47,9 +47,13 @@ final class SplitAssigner {
         restoredInFlight = new HashSet<>(restored.inFlight().keySet());
     }
 
-    /** Adds a planned split, named by its snapshot and a counter. */
-    void add(Split split) {
-        pending.add(TarnSplit.of(split.snapshotId() + "-" + splitCounter++, split));
+    /**
+     * Adds a planned split, named by its snapshot and a counter.
+     *
+     * @param eventTime the commit time of the split's snapshot
+     */
+    void add(Split split, long eventTime) {
+        pending.add(TarnSplit.of(split.snapshotId() + "-" + splitCounter++, split, eventTime));
     }
 
     /**

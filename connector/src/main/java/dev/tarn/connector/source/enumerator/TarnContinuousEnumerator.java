@@ -4,6 +4,7 @@ import dev.tarn.connector.source.split.SnapshotWatermark;
 import dev.tarn.connector.source.split.SplitsFinished;
 import dev.tarn.connector.source.split.SplitsRestored;
 import dev.tarn.connector.source.split.TarnSplit;
+import dev.tarn.format.read.ScanStats;
 import dev.tarn.format.read.StreamScan;
 import dev.tarn.format.snapshot.Consumers;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -112,7 +114,15 @@ public final class TarnContinuousEnumerator
         } else {
             this.nextSnapshotId = start.nextSnapshotId();
             this.splits = new SplitAssigner();
-            start.splits().forEach(splits::add);
+            long full =
+                    start.fullSnapshot() == null
+                            ? TimestampAssigner.NO_TIMESTAMP
+                            : start.fullSnapshot().commit().timeMillis();
+            start.splits().forEach(split -> splits.add(split, full));
+            for (StreamScan.Changes changes : start.changes()) {
+                long committed = changes.snapshot().commit().timeMillis();
+                changes.splits().forEach(split -> splits.add(split, committed));
+            }
         }
         this.watermarks =
                 settings.watermarks() == null
@@ -126,8 +136,12 @@ public final class TarnContinuousEnumerator
         }
         this.probeId = this.nextSnapshotId;
         this.metrics = new EnumeratorMetrics(context.metricGroup(), this.nextSnapshotId);
-        if (start != null && start.fullSnapshot() != null) {
-            metrics.planned(start.fullSnapshot());
+        if (start != null) {
+            if (start.fullSnapshot() != null) {
+                metrics.planned(start.fullSnapshot());
+            }
+            start.changes().forEach(changes -> metrics.planned(changes.snapshot()));
+            metrics.started(start.stats());
         }
         updatePosition();
     }
@@ -175,7 +189,11 @@ public final class TarnContinuousEnumerator
                     found.size() < MAX_SNAPSHOTS_PER_DISCOVERY
                             ? probeId - 1
                             : scan.latestSnapshotId().orElse(probeId - 1);
-            metrics.scanned((System.nanoTime() - start) / 1_000_000, latest);
+            ScanStats stats = ScanStats.NONE;
+            for (StreamScan.Changes changes : found) {
+                stats = stats.plus(changes.stats());
+            }
+            metrics.scanned((System.nanoTime() - start) / 1_000_000, stats, latest);
         }
         return new Discovery(found, probeId);
     }
@@ -187,7 +205,8 @@ public final class TarnContinuousEnumerator
                     "Cannot follow the table: " + error.getMessage(), error);
         }
         for (StreamScan.Changes changes : discovery.changes()) {
-            changes.splits().forEach(splits::add);
+            long committed = changes.snapshot().commit().timeMillis();
+            changes.splits().forEach(split -> splits.add(split, committed));
             metrics.planned(changes.snapshot());
             if (watermarks != null) {
                 watermarks.planned(changes.snapshot());

@@ -19,14 +19,15 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * version 2 form); version 3 adds, at the end, the table's watermark (a boolean, then the watermark
  * if present) and the readers' reports (a count, then snapshot id and watermark pairs), and still
  * holds splits in their version 2 form; version 4 holds them in their version 3 form (each file
- * with its content), version 5 in their version 4 form (each file with its deletion vector).
- * Versions 1 and 2 are still read, without a watermark, and versions 3 and 4.
+ * with its content), version 5 in their version 4 form (each file with its deletion vector),
+ * version 6 in their version 5 form (with their event time). Versions 1 and 2 are still read,
+ * without a watermark, and versions 3 to 5.
  */
 public final class TarnEnumeratorStateSerializer
         implements SimpleVersionedSerializer<TarnEnumeratorState> {
 
-    private static final int VERSION = 5;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5);
+    private static final int VERSION = 6;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5, 6);
 
     /** The split layout each state version holds its splits in. */
     private static int splitVersion(int version) {
@@ -34,7 +35,8 @@ public final class TarnEnumeratorStateSerializer
             case 1 -> 1;
             case 2, 3 -> 2;
             case 4 -> 3;
-            default -> 4;
+            case 5 -> 4;
+            default -> 5;
         };
     }
 

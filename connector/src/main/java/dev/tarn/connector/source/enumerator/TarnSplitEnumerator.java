@@ -1,6 +1,7 @@
 package dev.tarn.connector.source.enumerator;
 
 import dev.tarn.connector.source.split.TarnSplit;
+import dev.tarn.format.read.ScanStats;
 import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.List;
@@ -16,7 +17,8 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * {@link #addSplitsBack}. A reader asks for several at a time (one per fetcher thread), so once it
  * has been told that no split is left it gets no other, even if a failed reader's come back: it may
  * have ended already. Those go to the next reader that asks, and the failed reader asks again when
- * it restarts. Called on the coordinator thread only.
+ * it restarts. Called on the coordinator thread only. Reports what the scan that planned the splits
+ * read and skipped ({@link ScanMetrics}).
  */
 public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, TarnEnumeratorState> {
 
@@ -26,9 +28,20 @@ public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, Tar
     /** Readers told that no split is left, until they register again after a restart. */
     private final Set<Integer> toldNoMore = new HashSet<>();
 
-    public TarnSplitEnumerator(SplitEnumeratorContext<TarnSplit> context, List<TarnSplit> splits) {
+    /**
+     * @param planned what the scan that planned {@code splits} counted, or null for splits restored
+     *     from a checkpoint
+     */
+    public TarnSplitEnumerator(
+            SplitEnumeratorContext<TarnSplit> context,
+            List<TarnSplit> splits,
+            @Nullable ScanStats planned) {
         this.context = context;
         this.pending = new ArrayDeque<>(splits);
+        ScanMetrics scans = new ScanMetrics(context.metricGroup());
+        if (planned != null) {
+            scans.scanned(planned.durationMillis(), planned);
+        }
     }
 
     @Override

@@ -53,6 +53,7 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
     private final boolean views;
     private final Semaphore viewPermit = new Semaphore(1);
     private final RowLimit limit;
+    private final FetchLag fetchLag;
     private volatile boolean wokenUp;
     @Nullable private Batches.Failed failure;
     private boolean failureHandedOver;
@@ -63,9 +64,11 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
      * @param limit the rows the subtask may still hand over, shared by its lanes
      * @param views hands decoded batches over as views (Flink must not copy the rows: a batch job,
      *     which reuses objects), else as binary rows
+     * @param fetchLag told of each split opened
      */
-    public TarnSplitReader(TableRead read, RowLimit limit, boolean views) {
+    public TarnSplitReader(TableRead read, RowLimit limit, boolean views, FetchLag fetchLag) {
         this.read = read;
+        this.fetchLag = fetchLag;
         this.views = views;
         this.copier = new RowCopier(read.readType());
         this.arity = read.readType().getFieldCount();
@@ -188,6 +191,7 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
         if (current == null) {
             return false;
         }
+        fetchLag.opened(current.eventTime());
         reader = read.open(current.split());
         if (current.fileIndex() < 0) {
             // A position of a version 1 checkpoint: rows of the whole split.

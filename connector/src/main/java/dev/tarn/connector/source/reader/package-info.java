@@ -13,5 +13,7 @@
  * and gives each split to the lane reading the fewest); files are opened and decoded off the task
  * thread, so a slow open never delays a checkpoint barrier; a table's watermark is emitted only
  * once the reader has read every split of the snapshots it covers ({@code SnapshotWatermarks}).
+ * Each row carries its split's event time, the commit time of its snapshot, and the lane that opens
+ * a split reports its fetch lag ({@code FetchLag}).
  */
 package dev.tarn.connector.source.reader;

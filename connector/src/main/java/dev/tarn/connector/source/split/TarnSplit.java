@@ -1,6 +1,7 @@
 package dev.tarn.connector.source.split;
 
 import dev.tarn.format.read.Split;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -10,13 +11,16 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *
  * @param fileIndex the split's file the position is in
  * @param rowsInFile rows of that file already emitted
+ * @param eventTime the commit time (epoch milliseconds) of the snapshot the split was planned from,
+ *     the time its rows carry and the source's event-time lags measure from; {@link
+ *     TimestampAssigner#NO_TIMESTAMP} for a split restored from a checkpoint without it
  */
-public record TarnSplit(String id, Split split, int fileIndex, long rowsInFile)
+public record TarnSplit(String id, Split split, int fileIndex, long rowsInFile, long eventTime)
         implements SourceSplit {
 
-    /** A split not started yet. */
-    public static TarnSplit of(String id, Split split) {
-        return new TarnSplit(id, split, 0, 0);
+    /** A split not started yet, of a snapshot committed at {@code eventTime}. */
+    public static TarnSplit of(String id, Split split, long eventTime) {
+        return new TarnSplit(id, split, 0, 0, eventTime);
     }
 
     @Override
@@ -25,6 +29,6 @@ public record TarnSplit(String id, Split split, int fileIndex, long rowsInFile)
     }
 
     TarnSplit at(int file, long rows) {
-        return new TarnSplit(id, split, file, rows);
+        return new TarnSplit(id, split, file, rows, eventTime);
     }
 }

@@ -10,20 +10,22 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers: its id and
- * the reader's position in it, then the {@link Split} in the format's {@link SplitCodec}. Version 2
- * added the split's kind and the position as file and rows in it; version 3 each file's content;
- * version 4 each file's deletion vector. Version 1 splits (whole snapshots, with a count of rows
- * emitted), version 2 splits (whose files' content their names tell) and version 3 splits (without
- * vectors) are still read.
+ * Versioned binary form of {@link TarnSplit}, kept in checkpoints and sent to readers: its id, the
+ * reader's position in it and its event time, then the {@link Split} in the format's {@link
+ * SplitCodec}. Version 2 added the split's kind and the position as file and rows in it; version 3
+ * each file's content; version 4 each file's deletion vector; version 5 the event time (the commit
+ * time of the split's snapshot). Version 1 splits (whole snapshots, with a count of rows emitted),
+ * version 2 splits (whose files' content their names tell), version 3 splits (without vectors) and
+ * version 4 splits are still read, without an event time.
  */
 public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
 
-    static final int VERSION = 4;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4);
+    static final int VERSION = 5;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5);
 
     @Override
     public int getVersion() {
@@ -43,6 +45,7 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         out.writeUTF(split.id());
         out.writeInt(split.fileIndex());
         out.writeLong(split.rowsInFile());
+        out.writeLong(split.eventTime());
         SplitCodec.write(out, split.split());
     }
 
@@ -67,12 +70,13 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         // Version 1 counted the rows emitted from the whole split: file -1 says so.
         int fileIndex = version == 1 ? -1 : in.readInt();
         long rows = in.readLong();
+        long eventTime = version >= 5 ? in.readLong() : TimestampAssigner.NO_TIMESTAMP;
         Split split =
                 switch (version) {
                     case 1, 2 -> SplitCodec.readWithoutContent(in, id, version == 2);
                     case 3 -> SplitCodec.readWithoutVectors(in, id);
                     default -> SplitCodec.read(in, id);
                 };
-        return new TarnSplit(id, split, fileIndex, rows);
+        return new TarnSplit(id, split, fileIndex, rows, eventTime);
     }
 }

@@ -22,6 +22,11 @@ public final class TarnSplitState {
         return split.split().snapshotId();
     }
 
+    /** The time the split's rows carry ({@link TarnSplit#eventTime}). */
+    public long eventTime() {
+        return split.eventTime();
+    }
+
     public TarnSplit toSplit() {
         return split.at(fileIndex, rowsInFile);
     }

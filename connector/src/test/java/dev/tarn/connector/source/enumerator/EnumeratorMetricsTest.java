@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A following enumerator's metrics: the snapshots it is behind (planned or assigned but not
- * finished), how long the oldest has waited, the splits not assigned and the last scan's duration.
+ * finished), how long the oldest has waited, the splits not assigned and what the last scan read
+ * and planned.
  */
 class EnumeratorMetricsTest {
 
@@ -123,6 +124,10 @@ class EnumeratorMetricsTest {
         assertThat(gauges.value("snapshotLag")).isEqualTo(1);
         assertThat(gauges.value("unassignedSplits")).isEqualTo(2);
         assertThat(gauges.value("snapshotLagMillis")).isPositive();
+        // The start's scan: snapshot 1's manifests, and a file in each bucket.
+        assertThat(gauges.value("lastScannedManifests")).isEqualTo(1);
+        assertThat(gauges.value("lastScanResultedTableFiles")).isEqualTo(2);
+        assertThat(gauges.value("lastScanSkippedTableFiles")).isZero();
 
         commit(2);
         commit(3);
@@ -130,6 +135,9 @@ class EnumeratorMetricsTest {
         assertThat(gauges.value("snapshotLag")).isEqualTo(3);
         assertThat(gauges.value("unassignedSplits")).isEqualTo(6);
         assertThat(gauges.value("lastScanDuration")).isNotNegative();
+        // The discovery's scans: the delta manifest and the two files of each new snapshot.
+        assertThat(gauges.value("lastScannedManifests")).isEqualTo(2);
+        assertThat(gauges.value("lastScanResultedTableFiles")).isEqualTo(4);
 
         for (int reader = 0; reader < 2; reader++) {
             context.registerReader(new ReaderInfo(reader, "localhost"));

@@ -13,19 +13,20 @@ import dev.tarn.format.read.Split;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.junit.jupiter.api.Test;
 
 /**
  * The enumerator's checkpoint keeps the table's watermark, the readers' reports and its pending
- * splits with each file's content.
+ * splits with each file's content and their event time.
  */
 class TarnEnumeratorStateSerializerTest {
 
     private final TarnEnumeratorStateSerializer serializer = new TarnEnumeratorStateSerializer();
 
     @Test
-    void version5KeepsTheWatermarkTheReportsAndTheSplits() throws Exception {
-        assertThat(serializer.getVersion()).isEqualTo(5);
+    void version6KeepsTheWatermarkTheReportsAndTheSplits() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(6);
         TarnSplit pending =
                 new TarnSplit(
                         "8-1",
@@ -37,13 +38,32 @@ class TarnEnumeratorStateSerializerTest {
                                 List.of(file("changelog-1.parquet", FileContent.BEFORE_IMAGES)),
                                 Split.Kind.CHANGELOG),
                         0,
-                        0);
+                        0,
+                        1_764_000_000_123L);
         TarnEnumeratorState state =
                 new TarnEnumeratorState(
                         9, List.of(pending), Map.of("7-0", 7L), 4_000L, Map.of(8L, 6_000L));
-        assertThat(serializer.deserialize(5, serializer.serialize(state))).isEqualTo(state);
+        assertThat(serializer.deserialize(6, serializer.serialize(state))).isEqualTo(state);
         TarnEnumeratorState none = new TarnEnumeratorState(9, List.of(), Map.of(), null, Map.of());
-        assertThat(serializer.deserialize(5, serializer.serialize(none))).isEqualTo(none);
+        assertThat(serializer.deserialize(6, serializer.serialize(none))).isEqualTo(none);
+    }
+
+    @Test
+    void version5HoldsSplitsWithoutAnEventTime() throws Exception {
+        Split split =
+                new Split(
+                        8,
+                        Partition.EMPTY,
+                        1,
+                        2,
+                        List.of(file("data-1.parquet", FileContent.DATA)),
+                        Split.Kind.SNAPSHOT);
+        TarnSplit pending = new TarnSplit("8-1", split, 0, 0, TimestampAssigner.NO_TIMESTAMP);
+        TarnEnumeratorState state =
+                new TarnEnumeratorState(9, List.of(pending), Map.of(), 4_000L, Map.of());
+        byte[] v5 = ContentForms.withoutEventTime(serializer.serialize(state), pending);
+
+        assertThat(serializer.deserialize(5, v5)).isEqualTo(state);
     }
 
     @Test
@@ -56,10 +76,12 @@ class TarnEnumeratorStateSerializerTest {
                         2,
                         List.of(file("data-1.parquet", FileContent.DATA)),
                         Split.Kind.SNAPSHOT);
+        TarnSplit pending = new TarnSplit("8-1", split, 0, 0, TimestampAssigner.NO_TIMESTAMP);
         TarnEnumeratorState state =
-                new TarnEnumeratorState(
-                        9, List.of(new TarnSplit("8-1", split, 0, 0)), Map.of(), null, Map.of());
-        byte[] v4 = ContentForms.withoutVectors(serializer.serialize(state), split);
+                new TarnEnumeratorState(9, List.of(pending), Map.of(), null, Map.of());
+        byte[] v4 =
+                ContentForms.withoutVectors(
+                        ContentForms.withoutEventTime(serializer.serialize(state), pending), split);
 
         assertThat(serializer.deserialize(4, v4)).isEqualTo(state);
     }
@@ -75,12 +97,15 @@ class TarnEnumeratorStateSerializerTest {
                         "8-1",
                         new Split(8, Partition.EMPTY, 1, 2, files, Split.Kind.CHANGELOG),
                         0,
-                        0);
+                        0,
+                        TimestampAssigner.NO_TIMESTAMP);
         TarnEnumeratorState state =
                 new TarnEnumeratorState(9, List.of(pending), Map.of(), 4_000L, Map.of());
         byte[] v3 =
                 ContentForms.withoutContent(
-                        ContentForms.withoutVectors(serializer.serialize(state), pending.split()),
+                        ContentForms.withoutVectors(
+                                ContentForms.withoutEventTime(serializer.serialize(state), pending),
+                                pending.split()),
                         files);
 
         assertThat(serializer.deserialize(3, v3)).isEqualTo(state);
@@ -90,13 +115,13 @@ class TarnEnumeratorStateSerializerTest {
     void version2IsReadWithoutAWatermark() throws Exception {
         TarnEnumeratorState state =
                 new TarnEnumeratorState(9, List.of(), Map.of("7-0", 7L), null, Map.of());
-        byte[] v5 = serializer.serialize(state);
-        // Version 2 is version 5 without the absent watermark's flag and the empty reports.
-        byte[] v2 = Arrays.copyOf(v5, v5.length - 1 - Integer.BYTES);
+        byte[] v6 = serializer.serialize(state);
+        // Version 2 is version 6 without the absent watermark's flag and the empty reports.
+        byte[] v2 = Arrays.copyOf(v6, v6.length - 1 - Integer.BYTES);
         assertThat(serializer.deserialize(2, v2)).isEqualTo(state);
-        assertThatThrownBy(() -> serializer.deserialize(6, v5))
+        assertThatThrownBy(() -> serializer.deserialize(7, v6))
                 .hasMessage(
-                        "Cannot read a Tarn enumerator checkpoint of version 6; supported"
-                                + " versions: [1, 2, 3, 4, 5]");
+                        "Cannot read a Tarn enumerator checkpoint of version 7; supported"
+                                + " versions: [1, 2, 3, 4, 5, 6]");
     }
 }

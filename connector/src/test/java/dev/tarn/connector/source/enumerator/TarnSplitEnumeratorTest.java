@@ -33,7 +33,9 @@ class TarnSplitEnumeratorTest {
         for (int i = 0; i < count; i++) {
             splits.add(
                     TarnSplit.of(
-                            String.valueOf(i), new Split(7, Partition.of("p"), i, 4, List.of())));
+                            String.valueOf(i),
+                            new Split(7, Partition.of("p"), i, 4, List.of()),
+                            1_000L));
         }
         return splits;
     }
@@ -52,7 +54,7 @@ class TarnSplitEnumeratorTest {
 
     @Test
     void aReaderToldThatNoSplitIsLeftGetsNoneOfAFailedReadersSplits() {
-        TarnSplitEnumerator enumerator = new TarnSplitEnumerator(context, splits(4));
+        TarnSplitEnumerator enumerator = new TarnSplitEnumerator(context, splits(4), null);
         enumerator.addReader(0);
         enumerator.addReader(1);
         // Reader 1 asks for three (its lanes), then reader 0 for three.

@@ -30,7 +30,8 @@ class LaneChoiceTest {
     private static TarnSplit split(long snapshot, String partition, int bucket, int buckets) {
         return TarnSplit.of(
                 snapshot + "-" + partition + "-" + bucket,
-                new Split(snapshot, Partition.of(partition), bucket, buckets, List.of()));
+                new Split(snapshot, Partition.of(partition), bucket, buckets, List.of()),
+                0L);
     }
 
     @ParameterizedTest(name = "parallelism {0}")
@@ -71,7 +72,7 @@ class LaneChoiceTest {
         // Three splits of one bucket: nothing keeps them together in a read of one snapshot.
         List<Integer> first = new ArrayList<>();
         for (int file = 0; file < 3; file++) {
-            first.add(lanes.laneOf(TarnSplit.of("s" + file, split(1, "a", 0, 4).split())));
+            first.add(lanes.laneOf(TarnSplit.of("s" + file, split(1, "a", 0, 4).split(), 0L)));
         }
         assertThat(first).containsExactlyInAnyOrder(0, 1, 2);
 
@@ -84,7 +85,7 @@ class LaneChoiceTest {
         // More splits than lanes (a restored reader): the least loaded lane, never one lane alone.
         List<Integer> more = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            more.add(lanes.laneOf(TarnSplit.of("m" + i, split(2, "a", i, 8).split())));
+            more.add(lanes.laneOf(TarnSplit.of("m" + i, split(2, "a", i, 8).split(), 0L)));
         }
         assertThat(more).containsOnly(0, 1, 2).containsExactly(0, 1, 2, 0, 1, 2);
     }
@@ -100,7 +101,7 @@ class LaneChoiceTest {
         for (int step = 0; step < 500; step++) {
             while (held.size() < 3) {
                 String id = "split-" + next++;
-                int lane = lanes.laneOf(TarnSplit.of(id, split(1, "a", next % 4, 4).split()));
+                int lane = lanes.laneOf(TarnSplit.of(id, split(1, "a", next % 4, 4).split(), 0L));
                 assertThat(held.containsValue(lane))
                         .as("lane %d already reads a split at step %d", lane, step)
                         .isFalse();

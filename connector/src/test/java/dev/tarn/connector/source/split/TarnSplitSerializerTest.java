@@ -12,32 +12,47 @@ import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.Split;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.eventtime.TimestampAssigner;
 import org.junit.jupiter.api.Test;
 
 /**
- * A split keeps each file's content and deletion vector; splits of version 3 have no vectors, and
- * those of version 2 take the content from the file names.
+ * A split keeps each file's content and deletion vector and its event time; splits of version 4
+ * have no event time, those of version 3 no vectors, and those of version 2 take the content from
+ * the file names.
  */
 class TarnSplitSerializerTest {
 
+    /** The commit time of a split's snapshot. */
+    private static final long COMMITTED = 1_764_000_000_123L;
+
     private final TarnSplitSerializer serializer = new TarnSplitSerializer();
 
-    private static TarnSplit split(List<DataFile> files) {
+    private static TarnSplit split(List<DataFile> files, long eventTime) {
         return new TarnSplit(
-                "7-0", new Split(7, Partition.EMPTY, 0, 2, files, Split.Kind.CHANGELOG), 1, 42);
+                "7-0",
+                new Split(7, Partition.EMPTY, 0, 2, files, Split.Kind.CHANGELOG),
+                1,
+                42,
+                eventTime);
+    }
+
+    /** {@code split} as a version 4 split: without an event time. */
+    private byte[] version4(TarnSplit split) throws Exception {
+        return ContentForms.withoutEventTime(serializer.serialize(split), split);
     }
 
     @Test
-    void version4KeepsEachFilesContentAndVector() throws Exception {
-        assertThat(serializer.getVersion()).isEqualTo(4);
+    void version5KeepsEachFilesContentAndVectorAndTheEventTime() throws Exception {
+        assertThat(serializer.getVersion()).isEqualTo(5);
         // Names that say another content: what is read back is what was written.
         TarnSplit split =
                 split(
                         List.of(
                                 file("changelog-1.parquet", FileContent.BEFORE_IMAGES),
                                 file("before-2.parquet", FileContent.DATA),
-                                file("data-3.parquet", FileContent.CHANGELOG)));
-        assertThat(serializer.deserialize(4, serializer.serialize(split))).isEqualTo(split);
+                                file("data-3.parquet", FileContent.CHANGELOG)),
+                        COMMITTED);
+        assertThat(serializer.deserialize(5, serializer.serialize(split))).isEqualTo(split);
 
         List<DataFile> data = List.of(file("data-1.parquet", FileContent.DATA));
         TarnSplit withVector =
@@ -49,16 +64,25 @@ class TarnSplitSerializerTest {
                                                 "data-1.parquet",
                                                 new DeletionFile("dv-1.puffin", 4, 40, 3))),
                         0,
-                        5);
-        assertThat(serializer.deserialize(4, serializer.serialize(withVector)))
+                        5,
+                        COMMITTED);
+        assertThat(serializer.deserialize(5, serializer.serialize(withVector)))
                 .isEqualTo(withVector);
+    }
+
+    @Test
+    void version4HasNoEventTime() throws Exception {
+        TarnSplit split = split(List.of(file("data-1.parquet", FileContent.DATA)), COMMITTED);
+
+        assertThat(serializer.deserialize(4, version4(split)))
+                .isEqualTo(split(split.split().files(), TimestampAssigner.NO_TIMESTAMP));
     }
 
     @Test
     void version3HasNoVectors() throws Exception {
         List<DataFile> files = List.of(file("data-1.parquet", FileContent.DATA));
-        TarnSplit split = split(files);
-        byte[] v3 = ContentForms.withoutVectors(serializer.serialize(split), split.split());
+        TarnSplit split = split(files, TimestampAssigner.NO_TIMESTAMP);
+        byte[] v3 = ContentForms.withoutVectors(version4(split), split.split());
 
         assertThat(serializer.deserialize(3, v3)).isEqualTo(split);
     }
@@ -70,15 +94,15 @@ class TarnSplitSerializerTest {
                         file("before-1.parquet", FileContent.BEFORE_IMAGES),
                         file("data-2.parquet", FileContent.DATA),
                         file("changelog-3.parquet", FileContent.CHANGELOG));
-        TarnSplit split = split(files);
+        TarnSplit split = split(files, TimestampAssigner.NO_TIMESTAMP);
         byte[] v2 =
                 ContentForms.withoutContent(
-                        ContentForms.withoutVectors(serializer.serialize(split), split.split()),
-                        files);
+                        ContentForms.withoutVectors(version4(split), split.split()), files);
 
         assertThat(serializer.deserialize(2, v2)).isEqualTo(split);
-        assertThatThrownBy(() -> serializer.deserialize(5, v2))
+        assertThatThrownBy(() -> serializer.deserialize(6, v2))
                 .hasMessage(
-                        "Cannot read a Tarn split of version 5; supported versions: [1, 2, 3, 4]");
+                        "Cannot read a Tarn split of version 6; supported versions: [1, 2, 3, 4,"
+                                + " 5]");
     }
 }
