@@ -115,14 +115,7 @@ public final class IcebergCommit implements CommitHook {
         }
         if (pendingFor == null || !pendingFor.equals(snapshot)) {
             try {
-                pending =
-                        snapshots.build(
-                                null,
-                                snapshot,
-                                table.snapshotReader().liveFiles(snapshot),
-                                List.of(),
-                                table.snapshotReader().vectors(snapshot),
-                                false);
+                pending = snapshots.whole(snapshot);
             } catch (IOException e) {
                 throw iceberg.failure("write", iceberg.versionPath(id), e);
             }

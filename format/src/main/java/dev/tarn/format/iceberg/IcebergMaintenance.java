@@ -40,16 +40,7 @@ public final class IcebergMaintenance {
         Snapshot snapshot = table.snapshotManager().snapshot(snapshotId);
         try {
             if (iceberg.readFor(snapshot) == null) {
-                TableMetadata whole =
-                        new IcebergSnapshots(iceberg)
-                                .build(
-                                        null,
-                                        snapshot,
-                                        table.snapshotReader().liveFiles(snapshot),
-                                        List.of(),
-                                        table.snapshotReader().vectors(snapshot),
-                                        false);
-                iceberg.write(snapshotId, whole);
+                iceberg.write(snapshotId, new IcebergSnapshots(iceberg).whole(snapshot));
             }
             iceberg.writeHint(snapshotId);
             for (FileStatus file : iceberg.list()) {

@@ -182,6 +182,17 @@ final class IcebergSnapshots {
                 .build();
     }
 
+    /** The metadata of {@code snapshot} written whole, with that snapshot alone. */
+    TableMetadata whole(Snapshot snapshot) throws IOException {
+        return build(
+                null,
+                snapshot,
+                table.snapshotReader().liveFiles(snapshot),
+                List.of(),
+                table.snapshotReader().vectors(snapshot),
+                false);
+    }
+
     /**
      * The table part of the metadata (format version, schema, spec, properties) for {@code
      * snapshot}, over {@code base} or new.
