@@ -39,7 +39,9 @@ import org.apache.flink.core.fs.Path;
  * whose full phase reads the last level alone). COMPACT snapshots change no row and bring nothing
  * but the changelog files they store; OVERWRITE snapshots are skipped unless {@code
  * streaming-read-overwrite} is set. Stateless between calls: the caller keeps the position, so a
- * restored reader continues at the snapshot it checkpointed.
+ * restored reader continues at the snapshot it checkpointed. Every start mode and every kind of
+ * snapshot is decided here, in one place (hence the size), so that a streaming read and its
+ * recovery plan the same splits from the same snapshot.
  */
 public final class StreamScan {
 

@@ -17,6 +17,9 @@ import org.apache.flink.core.fs.Path;
  * The snapshot files of one table, {@code <table>/snapshot/snapshot-<id>}, and the LATEST and
  * EARLIEST hints beside them. The truth is which snapshot files exist: a hint is only a place to
  * start looking, and a missing, stale or corrupt hint costs a few probes, never a wrong answer.
+ * Every read and write of the snapshot directory and its hints goes through this one class (hence
+ * its size), so the rules of the hints and of what this process learnt of the first and last
+ * snapshot live in one place.
  */
 public final class SnapshotManager {
 
