@@ -25,16 +25,9 @@ final class IcebergManifestMerge {
     static final long TARGET_SIZE_BYTES = 8L << 20;
 
     private final IcebergTable iceberg;
-    private final int minCount;
 
     IcebergManifestMerge(IcebergTable iceberg) {
-        this(iceberg, MIN_COUNT_TO_MERGE);
-    }
-
-    /** With a smaller threshold, for tests. */
-    IcebergManifestMerge(IcebergTable iceberg, int minCount) {
         this.iceberg = iceberg;
-        this.minCount = minCount;
     }
 
     /**
@@ -53,7 +46,10 @@ final class IcebergManifestMerge {
             }
         }
         for (List<ManifestFile> ofSpec : olderBySpec.values()) {
-            result.addAll(ofSpec.size() >= minCount ? merged(ofSpec, shaped, snapshotId) : ofSpec);
+            result.addAll(
+                    ofSpec.size() >= MIN_COUNT_TO_MERGE
+                            ? merged(ofSpec, shaped, snapshotId)
+                            : ofSpec);
         }
         return result;
     }

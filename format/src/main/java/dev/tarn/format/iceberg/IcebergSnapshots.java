@@ -64,14 +64,10 @@ final class IcebergSnapshots {
     private final int maxLevel;
 
     IcebergSnapshots(IcebergTable iceberg) {
-        this(iceberg, new IcebergManifestMerge(iceberg));
-    }
-
-    IcebergSnapshots(IcebergTable iceberg, IcebergManifestMerge merge) {
         this.iceberg = iceberg;
         this.table = iceberg.context();
         this.files = new IcebergFiles(table);
-        this.merge = merge;
+        this.merge = new IcebergManifestMerge(iceberg);
         this.maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
     }
 

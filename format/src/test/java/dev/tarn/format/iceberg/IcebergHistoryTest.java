@@ -60,6 +60,15 @@ class IcebergHistoryTest {
                 .orElseThrow();
     }
 
+    /**
+     * Commits {@code from} to {@code to - 1} of ten rows each: commit k holds rows 10k to 10k+9.
+     */
+    private static void appendTens(Table table, TableCommit commit, long from, long to) {
+        for (long k = from; k < to; k++) {
+            append(table, commit, k * 10, k * 10 + 10);
+        }
+    }
+
     private IcebergTable iceberg(Table table) {
         return new IcebergTable(TableInternals.context(table));
     }
@@ -111,17 +120,13 @@ class IcebergHistoryTest {
             throws Exception {
         Table table = create();
         try (TableCommit commit = table.newCommit("writer")) {
-            for (long i = 0; i < 5; i++) {
-                append(table, commit, i * 10, i * 10 + 10);
-            }
+            appendTens(table, commit, 0, 5);
         }
         // Snapshot 6 rewrites every file: the manifests of 1..5 are replaced by delete-only ones,
         // which snapshot 7 drops.
         assertThat(table.maintenance().compactFully()).isPresent();
         try (TableCommit commit = table.newCommit("writer")) {
-            for (long i = 5; i < 8; i++) {
-                append(table, commit, i * 10, i * 10 + 10);
-            }
+            appendTens(table, commit, 5, 8);
         }
         Set<String> before = metadataFiles();
 
@@ -151,9 +156,7 @@ class IcebergHistoryTest {
     void aCommitterThatOutlivesAnExpirationNamesOnlyTheSnapshotsKept() throws Exception {
         Table table = create();
         try (TableCommit commit = table.newCommit("writer")) {
-            for (long i = 0; i < 4; i++) {
-                append(table, commit, i * 10, i * 10 + 10);
-            }
+            appendTens(table, commit, 0, 4);
             table.maintenance()
                     .expireSnapshots(new ExpireRequest(2, 2, Long.MAX_VALUE, null), Long.MAX_VALUE);
             // Its next commit builds on the metadata it wrote last, from before the expiration.
@@ -170,9 +173,7 @@ class IcebergHistoryTest {
     void orphanCleanupKeepsWhatIcebergReadersOpenAndRemovesTheRest() throws Exception {
         Table table = create();
         try (TableCommit commit = table.newCommit("writer")) {
-            for (long i = 0; i < 3; i++) {
-                append(table, commit, i * 10, i * 10 + 10);
-            }
+            appendTens(table, commit, 0, 3);
         }
         Path metadataDir = dir.resolve("metadata");
         Path stray = Files.writeString(metadataDir.resolve("0000-lost-race-m0.avro"), "x");
