@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.parquet.bytes.BytesInput;
@@ -138,15 +140,31 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
         }
     }
 
-    /** Decompresses pages into fresh arrays: decoded pages outlive the call. */
+    /**
+     * Decompresses pages into fresh arrays: decoded pages outlive the call. The column chunks of a
+     * row group share it and may be decoded on different threads at once, so each call borrows a
+     * scratch buffer and codec of its own from a pool, which grows to the number of threads that
+     * ever decompressed at once.
+     */
     private static final class Decompressor implements BytesInputDecompressor {
         private final CompressionCodecName codec;
-        private final PageBuffer in = new PageBuffer();
-        private final BlockCodec block;
+        private final Queue<Scratch> idle = new ConcurrentLinkedQueue<>();
+        private final Queue<Scratch> made = new ConcurrentLinkedQueue<>();
 
         Decompressor(CompressionCodecName codec) {
             this.codec = codec;
-            this.block = blockCodec(codec);
+        }
+
+        /** A page buffer and a block codec, used by one thread at a time. */
+        private record Scratch(PageBuffer in, BlockCodec block) {}
+
+        private Scratch borrow() {
+            Scratch scratch = idle.poll();
+            if (scratch == null) {
+                scratch = new Scratch(new PageBuffer(), blockCodec(codec));
+                made.add(scratch);
+            }
+            return scratch;
         }
 
         @Override
@@ -155,9 +173,15 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
                 return bytes;
             }
             int size = Math.toIntExact(bytes.size());
-            in.reset(size);
-            bytes.writeAllTo(in);
-            return BytesInput.from(decompress(in.array(), 0, size, uncompressedSize));
+            Scratch scratch = borrow();
+            try {
+                scratch.in.reset(size);
+                bytes.writeAllTo(scratch.in);
+                return BytesInput.from(
+                        decompress(scratch, scratch.in.array(), 0, size, uncompressedSize));
+            } finally {
+                idle.add(scratch);
+            }
         }
 
         @Override
@@ -168,25 +192,31 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
                 output.put(input.duplicate().limit(input.position() + uncompressedSize));
                 return;
             }
-            byte[] source;
-            int offset;
-            if (input.hasArray()) {
-                source = input.array();
-                offset = input.arrayOffset() + input.position();
-            } else {
-                in.reset(compressedSize);
-                byte[] copy = in.array();
-                input.duplicate().get(copy, 0, compressedSize);
-                source = copy;
-                offset = 0;
+            Scratch scratch = borrow();
+            try {
+                byte[] source;
+                int offset;
+                if (input.hasArray()) {
+                    source = input.array();
+                    offset = input.arrayOffset() + input.position();
+                } else {
+                    scratch.in.reset(compressedSize);
+                    byte[] copy = scratch.in.array();
+                    input.duplicate().get(copy, 0, compressedSize);
+                    source = copy;
+                    offset = 0;
+                }
+                output.put(
+                        decompress(scratch, source, offset, compressedSize, uncompressedSize),
+                        0,
+                        uncompressedSize);
+            } finally {
+                idle.add(scratch);
             }
-            output.put(
-                    decompress(source, offset, compressedSize, uncompressedSize),
-                    0,
-                    uncompressedSize);
         }
 
-        private byte[] decompress(byte[] in, int offset, int length, int uncompressedSize)
+        private byte[] decompress(
+                Scratch scratch, byte[] in, int offset, int length, int uncompressedSize)
                 throws IOException {
             byte[] out = new byte[uncompressedSize];
             int actual;
@@ -197,7 +227,7 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
                 }
             } else {
                 try {
-                    actual = block.decompress(in, offset, length, out, 0, uncompressedSize);
+                    actual = scratch.block.decompress(in, offset, length, out, 0, uncompressedSize);
                 } catch (IOException | RuntimeException e) {
                     throw new IOException("Corrupt " + codec + " page: " + e.getMessage(), e);
                 }
@@ -216,7 +246,9 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
 
         @Override
         public void release() {
-            block.close();
+            for (Scratch scratch : made) {
+                scratch.block.close();
+            }
         }
     }
 

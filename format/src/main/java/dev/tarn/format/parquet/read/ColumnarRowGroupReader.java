@@ -30,6 +30,10 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
     public static final int BATCH_ROWS = 2048;
 
     private final FlatColumnReader[] columns;
+
+    /** Decodes the columns of a batch on two threads; null: on the reader's alone. */
+    @Nullable private final ColumnHalves halves;
+
     private final ColumnDescriptor[] descriptors;
     private final VectorizedColumnBatch batch;
     private final BatchRow row;
@@ -114,6 +118,7 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
                 strings[i] = bytes[i];
             }
         }
+        this.halves = ColumnHalves.worthIt(arity) ? new ColumnHalves(columns) : null;
         this.batch = new VectorizedColumnBatch(vectors);
         this.row = new BatchRow(batch, strings);
         this.transposer = BinaryTransposer.of(outType, vectors, bytes);
@@ -171,8 +176,12 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
     private void readBatch() throws IOException {
         batchStart = groupRows - rowsLeftInGroup;
         int rows = (int) Math.min(batchRows, rowsLeftInGroup);
-        for (FlatColumnReader column : columns) {
-            column.readBatch(rows);
+        if (halves != null) {
+            halves.readBatch(rows);
+        } else {
+            for (FlatColumnReader column : columns) {
+                column.readBatch(rows);
+            }
         }
         if (mapped != null) {
             mapped.convert(rows);
