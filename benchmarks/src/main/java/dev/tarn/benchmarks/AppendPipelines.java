@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * The append benchmark's pipelines in the order of a round, and the sections of its report. The
- * ceiling and the writes run at every parallelism, the highest first; the scans and filters then
- * run at the lowest, after its writes, and read what those wrote.
+ * ceiling and the writes run at every parallelism, the highest first; each parallelism's full scans
+ * follow its writes and read what those wrote; the filters and the job overhead run at the lowest
+ * only.
  */
 final class AppendPipelines {
 
@@ -40,23 +41,14 @@ final class AppendPipelines {
                                 () -> bench.writePaimon(p),
                                 () -> bench.checkTable("paimon")));
             }
+            if (p != Collections.min(parallelisms)) {
+                // The lowest parallelism's scans follow its writes below, with the other reads.
+                scans(bench, p, section, paimon, pipelines);
+            }
         }
         int p = Collections.min(parallelisms);
         Section reads = section(bench, p);
-        pipelines.add(
-                new Pipeline(
-                        "tarn full scan -> blackhole",
-                        reads,
-                        () -> bench.scanTarn(p),
-                        () -> AppendBenchmark.checkReceived(bench.rows())));
-        if (paimon) {
-            pipelines.add(
-                    new Pipeline(
-                            "paimon full scan -> blackhole",
-                            reads,
-                            () -> bench.scanPaimon(p),
-                            () -> AppendBenchmark.checkReceived(bench.rows())));
-        }
+        scans(bench, p, reads, paimon, pipelines);
         pipelines.add(
                 new Pipeline(
                         OVERHEAD,
@@ -78,6 +70,25 @@ final class AppendPipelines {
                             () -> AppendBenchmark.checkReceived(bench.filterRows())));
         }
         return pipelines;
+    }
+
+    /** Full scans at {@code p} of what the writes at {@code p} just wrote. */
+    private static void scans(
+            AppendBenchmark bench, int p, Section section, boolean paimon, List<Pipeline> out) {
+        out.add(
+                new Pipeline(
+                        "tarn full scan -> blackhole",
+                        section,
+                        () -> bench.scanTarn(p),
+                        () -> AppendBenchmark.checkReceived(bench.rows())));
+        if (paimon) {
+            out.add(
+                    new Pipeline(
+                            "paimon full scan -> blackhole",
+                            section,
+                            () -> bench.scanPaimon(p),
+                            () -> AppendBenchmark.checkReceived(bench.rows())));
+        }
     }
 
     /** A table per parallelism, the lowest first. */

@@ -13,32 +13,34 @@ import javax.annotation.Nullable;
 /**
  * End-to-end throughput of Tarn pipelines on an embedded Flink, each compared with the same
  * pipeline into a blackhole sink (the ceiling) and, with {@code --paimon}, into Apache Paimon. The
- * writes and the ceiling run at each parallelism of {@code --parallelism} (1 and 2 by default), the
- * reads at the lowest. Both systems' tables get the same row-group and file sizes ({@link
- * TableSizes}), or with {@code --defaults} each its own. Every pipeline is warmed up, and every run
- * is followed by a check of its result: a wrong one fails the benchmark. Prints medians of several
- * runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code Benchmarks [--rows N]
- * [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT] [--cpu-breakdown]
- * [--primary-key | --deletion-vectors | --commit-latency | --s3-commit | --streaming-read]}, where
- * {@code --only} keeps the pipelines whose name contains the text and {@code --cpu-breakdown}
- * prints each run's CPU time by thread kind. {@code --streaming-read [--rows N] [--runs R]
- * [--paimon] [--defaults]} runs the streaming reads of {@link StreamingReadBenchmarks} instead
- * (freshness, requests of an idle reader, and throughput of a full-then-changes read of {@code
- * --rows} rows, at parallelism 1; {@code --only} keeps the sections and pipelines whose name holds
- * its text, e.g. {@code throughput} or {@code append}). {@code --probe NAME [--rows N] [--runs R]}
- * runs one of the single-threaded {@link Probes} instead. {@code --cold} skips every warm-up and
- * keeps only the pipelines {@code --only} names: with {@code --runs 1}, the figure of a first job
- * in a fresh JVM, as a user's first statement or a per-job cluster sees it. {@code --schema-scan
- * [--rows N] [--runs R]} runs the full scan of {@link SchemaScanBenchmark} instead: files of three
- * schema versions against one. {@code --deletion-vectors} runs the streaming upserts into tables
- * with and without deletion vectors and their full and filtered scans instead ({@link
- * DeletionVectorPipelines}), at parallelism 2 unless {@code --parallelism} says otherwise. {@code
- * --lookup-join [--lookup-keys K] [--lookup-start-keys S]} runs the lookup joins of {@code --rows}
- * facts against a table of K keys (1,000,000 by default; {@link LookupJoinPipelines}), then their
- * start-up, memory and freshness against a table of S keys (10,000,000; {@link
- * LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N] [--rows R] [--paimon]} runs the
- * commit cost of Iceberg metadata and the Iceberg reader's scan rate of {@link
- * IcebergCommitBenchmark} instead.
+ * writes, the ceiling and the full scans run at each parallelism of {@code --parallelism} (1 and 2
+ * by default), the other reads at the lowest. Both systems' tables get the same row-group and file
+ * sizes ({@link TableSizes}), or with {@code --defaults} each its own. Every pipeline is warmed up,
+ * and every run is followed by a check of its result: a wrong one fails the benchmark. Prints
+ * medians of several runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code
+ * Benchmarks [--rows N] [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT]
+ * [--cpu-breakdown] [--primary-key | --deletion-vectors | --commit-latency | --s3-commit |
+ * --streaming-read]}, where {@code --only} keeps the pipelines whose name contains the text and
+ * {@code --cpu-breakdown} prints each run's CPU time by thread kind. {@code --streaming-read
+ * [--rows N] [--runs R] [--paimon] [--defaults]} runs the streaming reads of {@link
+ * StreamingReadBenchmarks} instead (freshness, requests of an idle reader, and throughput of a
+ * full-then-changes read of {@code --rows} rows, at parallelism 1; {@code --only} keeps the
+ * sections and pipelines whose name holds its text, e.g. {@code throughput} or {@code append}).
+ * {@code --probe NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes}
+ * instead. {@code --cold} skips every warm-up and keeps only the pipelines {@code --only} names:
+ * with {@code --runs 1}, the figure of a first job in a fresh JVM, as a user's first statement or a
+ * per-job cluster sees it; {@code --warehouse DIR} keeps the tables in DIR, so that a cold scan in
+ * a fresh JVM reads what an earlier JVM wrote (the scan's {@code --parallelism} the same as the
+ * write's). {@code --schema-scan [--rows N] [--runs R]} runs the full scan of {@link
+ * SchemaScanBenchmark} instead: files of three schema versions against one. {@code
+ * --deletion-vectors} runs the streaming upserts into tables with and without deletion vectors and
+ * their full and filtered scans instead ({@link DeletionVectorPipelines}), at parallelism 2 unless
+ * {@code --parallelism} says otherwise. {@code --lookup-join [--lookup-keys K] [--lookup-start-keys
+ * S]} runs the lookup joins of {@code --rows} facts against a table of K keys (1,000,000 by
+ * default; {@link LookupJoinPipelines}), then their start-up, memory and freshness against a table
+ * of S keys (10,000,000; {@link LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N]
+ * [--rows R] [--paimon]} runs the commit cost of Iceberg metadata and the Iceberg reader's scan
+ * rate of {@link IcebergCommitBenchmark} instead.
  *
  * <p>The file stays over 400 lines because it is the one command line of every benchmark family:
  * each family's flags, defaults and set-up live here so that one usage line documents them all.
@@ -65,7 +67,8 @@ public final class Benchmarks {
                     "schema-scan",
                     "lookup-join",
                     "lookup-keys",
-                    "lookup-start-keys");
+                    "lookup-start-keys",
+                    "warehouse");
 
     public static void main(String[] args) {
         try {
@@ -107,7 +110,9 @@ public final class Benchmarks {
                         new TableSizes(flags.containsKey("defaults")),
                         flags.get("only"),
                         flags.containsKey("cold"),
-                        Files.createTempDirectory("tarn-bench"));
+                        flags.containsKey("warehouse")
+                                ? Files.createDirectories(Path.of(flags.get("warehouse")))
+                                : Files.createTempDirectory("tarn-bench"));
         Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
         SessionCluster.start(Collections.max(setup.parallelisms));
         if (flags.containsKey("streaming-read")) {
