@@ -1,14 +1,10 @@
 package dev.tarn.benchmarks;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
-import javax.annotation.Nullable;
 
 /**
  * End-to-end throughput of Tarn pipelines on an embedded Flink, each compared with the same
@@ -47,29 +43,6 @@ import javax.annotation.Nullable;
  */
 public final class Benchmarks {
 
-    private static final List<String> FLAGS =
-            List.of(
-                    "rows",
-                    "runs",
-                    "parallelism",
-                    "paimon",
-                    "defaults",
-                    "only",
-                    "cpu-breakdown",
-                    "primary-key",
-                    "deletion-vectors",
-                    "commit-latency",
-                    "s3-commit",
-                    "iceberg-commit",
-                    "streaming-read",
-                    "cold",
-                    "probe",
-                    "schema-scan",
-                    "lookup-join",
-                    "lookup-keys",
-                    "lookup-start-keys",
-                    "warehouse");
-
     public static void main(String[] args) {
         try {
             run(args);
@@ -86,7 +59,7 @@ public final class Benchmarks {
     }
 
     private static void run(String[] args) throws Exception {
-        Map<String, String> flags = flags(args);
+        Map<String, String> flags = Setup.flags(args);
         if (flags.containsKey("probe")) {
             Probes.run(flags.get("probe"), flags.get("rows"), flags.get("runs"), System.out);
             return;
@@ -98,39 +71,25 @@ public final class Benchmarks {
                     System.out);
             return;
         }
-        Setup setup =
-                new Setup(
-                        Long.parseLong(flags.getOrDefault("rows", "5000000")),
-                        Integer.parseInt(flags.getOrDefault("runs", "3")),
-                        parallelisms(
-                                flags.getOrDefault(
-                                        "parallelism",
-                                        flags.containsKey("deletion-vectors") ? "2" : "1,2")),
-                        flags.containsKey("paimon"),
-                        new TableSizes(flags.containsKey("defaults")),
-                        flags.get("only"),
-                        flags.containsKey("cold"),
-                        flags.containsKey("warehouse")
-                                ? Files.createDirectories(Path.of(flags.get("warehouse")))
-                                : Files.createTempDirectory("tarn-bench"));
+        Setup setup = Setup.of(flags);
         Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
-        SessionCluster.start(Collections.max(setup.parallelisms));
+        SessionCluster.start(Collections.max(setup.parallelisms()));
         if (flags.containsKey("streaming-read")) {
             new StreamingReadBenchmarks(
-                            setup.rows,
-                            setup.runs,
-                            setup.paimon,
-                            setup.sizes,
-                            setup.warehouse,
-                            setup.only)
+                            setup.rows(),
+                            setup.runs(),
+                            setup.paimon(),
+                            setup.sizes(),
+                            setup.warehouse(),
+                            setup.only())
                     .run();
         } else if (flags.containsKey("schema-scan")) {
-            SchemaScanBenchmark.run(setup.rows, setup.runs, setup.warehouse, setup.sizes);
+            SchemaScanBenchmark.run(setup.rows(), setup.runs(), setup.warehouse(), setup.sizes());
         } else if (flags.containsKey("s3-commit")) {
             S3CommitBenchmark.run(Integer.parseInt(flags.getOrDefault("runs", "100")));
         } else if (flags.containsKey("commit-latency")) {
-            CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));
-            ExpirationBacklogBenchmark.run(setup.warehouse, 5000);
+            CommitLatencyBenchmark.run(setup.warehouse(), List.of(10, 5000));
+            ExpirationBacklogBenchmark.run(setup.warehouse(), 5000);
         } else if (flags.containsKey("primary-key")) {
             primaryKey(setup);
         } else if (flags.containsKey("deletion-vectors")) {
@@ -145,71 +104,35 @@ public final class Benchmarks {
         }
     }
 
-    /** What every benchmark of a run shares. */
-    private record Setup(
-            long rows,
-            int runs,
-            List<Integer> parallelisms,
-            boolean paimon,
-            TableSizes sizes,
-            @Nullable String only,
-            boolean cold,
-            Path warehouse) {
-
-        /**
-         * {@code --only TEXT}: the pipelines whose name holds it, and the reference lines; with
-         * {@code --cold}, those pipelines alone, so the first is the first job of the JVM.
-         */
-        List<Pipeline> only(List<Pipeline> pipelines, String overhead) {
-            List<Pipeline> kept = new ArrayList<>(pipelines);
-            if (only != null) {
-                kept.removeIf(
-                        p ->
-                                (cold
-                                                || !p.name().equals(Pipeline.CEILING)
-                                                        && !p.name().equals(overhead))
-                                        && !p.name().contains(only));
-            }
-            return kept;
-        }
-
-        String describe() {
-            return String.format(
-                    "parallelism %s, %s, %d runs each",
-                    parallelisms.stream().map(String::valueOf).collect(Collectors.joining(" and ")),
-                    sizes.describe(),
-                    runs);
-        }
-    }
-
     private static void append(Setup setup) throws Exception {
         System.out.printf(
-                "Tarn benchmarks: %,d rows of 8 columns, %s%n", setup.rows, setup.describe());
-        System.out.println("Warehouse: " + setup.warehouse.toUri());
+                "Tarn benchmarks: %,d rows of 8 columns, %s%n", setup.rows(), setup.describe());
+        System.out.println("Warehouse: " + setup.warehouse().toUri());
         // Warm up the JIT and load the planner's classes, so the first measured run is not the
         // only one that pays for them: a few small runs of each pipeline warm what runs once per
         // job (planning, job submission and its serialization), then one of 2M rows warms what
         // runs once per page or file (compression, page indexes, footers).
         for (long warmupRows :
-                setup.cold ? new long[0] : new long[] {200_000, 200_000, 200_000, 2_000_000}) {
+                setup.cold() ? new long[0] : new long[] {200_000, 200_000, 200_000, 2_000_000}) {
             AppendBenchmark warmup =
                     new AppendBenchmark(
-                            Math.min(setup.rows, warmupRows),
-                            setup.warehouse.resolve("warmup-" + System.nanoTime()),
-                            setup.sizes);
+                            Math.min(setup.rows(), warmupRows),
+                            setup.warehouse().resolve("warmup-" + System.nanoTime()),
+                            setup.sizes());
             Rounds.warmUp(
                     setup.only(
-                            AppendPipelines.of(warmup, setup.parallelisms, setup.paimon),
+                            AppendPipelines.of(warmup, setup.parallelisms(), setup.paimon()),
                             AppendPipelines.OVERHEAD));
         }
-        AppendBenchmark append = new AppendBenchmark(setup.rows, setup.warehouse, setup.sizes);
+        AppendBenchmark append =
+                new AppendBenchmark(setup.rows(), setup.warehouse(), setup.sizes());
         List<Pipeline> pipelines =
                 setup.only(
-                        AppendPipelines.of(append, setup.parallelisms, setup.paimon),
+                        AppendPipelines.of(append, setup.parallelisms(), setup.paimon()),
                         AppendPipelines.OVERHEAD);
         Rounds.print(
-                AppendPipelines.sections(append, setup.parallelisms),
-                Rounds.measure(pipelines, setup.runs),
+                AppendPipelines.sections(append, setup.parallelisms()),
+                Rounds.measure(pipelines, setup.runs()),
                 System.out);
         if (pipelines.stream().anyMatch(p -> p.name().equals(AppendPipelines.FILTER))) {
             System.out.printf(
@@ -222,30 +145,31 @@ public final class Benchmarks {
 
     /** The primary-key issue's pipelines: upserts over rows / 4 keys, scan and lookup. */
     private static void primaryKey(Setup setup) throws Exception {
-        int keyMultiple = setup.parallelisms.stream().reduce(1, Benchmarks::lcm);
+        int keyMultiple = setup.parallelisms().stream().reduce(1, Benchmarks::lcm);
         PrimaryKeyBenchmark pk =
-                new PrimaryKeyBenchmark(setup.rows, setup.warehouse, setup.sizes, keyMultiple);
+                new PrimaryKeyBenchmark(
+                        setup.rows(), setup.warehouse(), setup.sizes(), keyMultiple);
         System.out.printf(
                 "Primary-key benchmarks: %,d upserts of 8 columns over %,d keys, 4 buckets, %s%n",
-                setup.rows, pk.keys(), setup.describe());
+                setup.rows(), pk.keys(), setup.describe());
         PrimaryKeyBenchmark warmup =
                 new PrimaryKeyBenchmark(
-                        Math.min(setup.rows, 400_000),
-                        setup.warehouse.resolve("warmup"),
-                        setup.sizes,
+                        Math.min(setup.rows(), 400_000),
+                        setup.warehouse().resolve("warmup"),
+                        setup.sizes(),
                         keyMultiple);
-        if (!setup.cold) {
+        if (!setup.cold()) {
             Rounds.warmUp(
                     setup.only(
-                            PrimaryKeyPipelines.of(warmup, setup.parallelisms, setup.paimon),
+                            PrimaryKeyPipelines.of(warmup, setup.parallelisms(), setup.paimon()),
                             PrimaryKeyPipelines.OVERHEAD));
         }
         List<Pipeline> pipelines =
                 setup.only(
-                        PrimaryKeyPipelines.of(pk, setup.parallelisms, setup.paimon),
+                        PrimaryKeyPipelines.of(pk, setup.parallelisms(), setup.paimon()),
                         PrimaryKeyPipelines.OVERHEAD);
-        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs);
-        Rounds.print(PrimaryKeyPipelines.sections(pk, setup.parallelisms), results, System.out);
+        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs());
+        Rounds.print(PrimaryKeyPipelines.sections(pk, setup.parallelisms()), results, System.out);
         System.out.println();
         PrimaryKeyPipelines.printChangelogCost(results, System.out);
         System.out.println();
@@ -257,39 +181,42 @@ public final class Benchmarks {
      * and without vectors, full and filtered scans of each, their ratios, and freshness.
      */
     private static void deletionVectors(Setup setup) throws Exception {
-        int keyMultiple = setup.parallelisms.stream().reduce(1, Benchmarks::lcm);
+        int keyMultiple = setup.parallelisms().stream().reduce(1, Benchmarks::lcm);
         PrimaryKeyBenchmark pk =
-                new PrimaryKeyBenchmark(setup.rows, setup.warehouse, setup.sizes, keyMultiple);
+                new PrimaryKeyBenchmark(
+                        setup.rows(), setup.warehouse(), setup.sizes(), keyMultiple);
         long filtered = DeletionVectorPipelines.filterRows(pk);
         System.out.printf(
                 "Deletion-vector benchmarks: %,d streaming upserts of 8 columns over %,d keys, 4"
                         + " buckets, %s; the filter%s selects %,d rows (%.2f%%)%n",
-                setup.rows,
+                setup.rows(),
                 pk.keys(),
                 setup.describe(),
                 DeletionVectorPipelines.FILTER,
                 filtered,
                 100.0 * filtered / pk.keys());
-        if (!setup.cold) {
+        if (!setup.cold()) {
             PrimaryKeyBenchmark warmup =
                     new PrimaryKeyBenchmark(
-                            Math.min(setup.rows, 400_000),
-                            setup.warehouse.resolve("warmup"),
-                            setup.sizes,
+                            Math.min(setup.rows(), 400_000),
+                            setup.warehouse().resolve("warmup"),
+                            setup.sizes(),
                             keyMultiple);
             Rounds.warmUp(
                     setup.only(
-                            DeletionVectorPipelines.of(warmup, setup.parallelisms, setup.paimon),
+                            DeletionVectorPipelines.of(
+                                    warmup, setup.parallelisms(), setup.paimon()),
                             DeletionVectorPipelines.OVERHEAD));
         }
         List<Pipeline> pipelines =
                 setup.only(
-                        DeletionVectorPipelines.of(pk, setup.parallelisms, setup.paimon),
+                        DeletionVectorPipelines.of(pk, setup.parallelisms(), setup.paimon()),
                         DeletionVectorPipelines.OVERHEAD);
-        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs);
-        Rounds.print(DeletionVectorPipelines.sections(pk, setup.parallelisms), results, System.out);
+        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs());
+        Rounds.print(
+                DeletionVectorPipelines.sections(pk, setup.parallelisms()), results, System.out);
         DeletionVectorPipelines.printRatios(results, System.out);
-        DeletionVectorPipelines.printFreshness(pk, setup.warehouse, pipelines, System.out);
+        DeletionVectorPipelines.printFreshness(pk, setup.warehouse(), pipelines, System.out);
     }
 
     /**
@@ -302,16 +229,16 @@ public final class Benchmarks {
      * the other parts.
      */
     private static void lookupJoin(Setup setup, long dimKeys, long startKeys) throws Exception {
-        int keyMultiple = setup.parallelisms.stream().reduce(1, Benchmarks::lcm);
+        int keyMultiple = setup.parallelisms().stream().reduce(1, Benchmarks::lcm);
         LookupJoinBenchmark bench =
                 new LookupJoinBenchmark(
-                        setup.rows, dimKeys, keyMultiple, setup.warehouse, setup.sizes);
+                        setup.rows(), dimKeys, keyMultiple, setup.warehouse(), setup.sizes());
         System.out.printf(
                 "Lookup-join benchmarks: %,d facts against %,d keys in 4 buckets, %s%n",
-                setup.rows, dimKeys, setup.describe());
-        int writers = Collections.max(setup.parallelisms);
+                setup.rows(), dimKeys, setup.describe());
+        int writers = Collections.max(setup.parallelisms());
         List<String> systems = new ArrayList<>();
-        for (String system : setup.paimon ? List.of("tarn", "paimon") : List.of("tarn")) {
+        for (String system : setup.paimon() ? List.of("tarn", "paimon") : List.of("tarn")) {
             long t0 = System.nanoTime();
             bench.writeDimension(system, writers);
             System.out.printf(
@@ -325,22 +252,22 @@ public final class Benchmarks {
             }
         }
         List<String> streamSections = List.of("start-up", "memory", "freshness");
-        if (setup.only == null || streamSections.stream().noneMatch(setup.only::contains)) {
+        if (setup.only() == null || streamSections.stream().noneMatch(setup.only()::contains)) {
             lookupThroughput(setup, bench, systems, keyMultiple);
         }
         LookupJoinBenchmark start =
                 new LookupJoinBenchmark(
                         "dim_start",
-                        setup.rows,
+                        setup.rows(),
                         startKeys,
                         lcm(keyMultiple, 2),
-                        setup.warehouse,
-                        setup.sizes);
-        new LookupStreamBenchmarks(start, setup.warehouse, systems, System.out)
+                        setup.warehouse(),
+                        setup.sizes());
+        new LookupStreamBenchmarks(start, setup.warehouse(), systems, System.out)
                 .run(
-                        setup.runs,
+                        setup.runs(),
                         streamSections.stream()
-                                .filter(s -> setup.only == null || setup.only.contains(s))
+                                .filter(s -> setup.only() == null || setup.only().contains(s))
                                 .toList());
     }
 
@@ -348,21 +275,22 @@ public final class Benchmarks {
     private static void lookupThroughput(
             Setup setup, LookupJoinBenchmark bench, List<String> systems, int keyMultiple)
             throws Exception {
-        if (!setup.cold) {
+        if (!setup.cold()) {
             LookupJoinBenchmark warmup =
                     new LookupJoinBenchmark(
-                            Math.min(setup.rows, 500_000),
+                            Math.min(setup.rows(), 500_000),
                             bench.dimKeys(),
                             keyMultiple,
-                            setup.warehouse,
-                            setup.sizes);
+                            setup.warehouse(),
+                            setup.sizes());
             Rounds.warmUp(
-                    setup.only(LookupJoinPipelines.of(warmup, setup.parallelisms, systems), ""));
+                    setup.only(LookupJoinPipelines.of(warmup, setup.parallelisms(), systems), ""));
         }
         List<Pipeline> pipelines =
-                setup.only(LookupJoinPipelines.of(bench, setup.parallelisms, systems), "");
-        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs);
-        Rounds.print(LookupJoinPipelines.sections(bench, setup.parallelisms), results, System.out);
+                setup.only(LookupJoinPipelines.of(bench, setup.parallelisms(), systems), "");
+        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs());
+        Rounds.print(
+                LookupJoinPipelines.sections(bench, setup.parallelisms()), results, System.out);
         LookupJoinPipelines.printRatios(bench, results, System.out);
     }
 
@@ -374,49 +302,6 @@ public final class Benchmarks {
             r = t;
         }
         return a / gcd * b;
-    }
-
-    /** {@code --parallelism 1,2}: distinct, positive, in the order given. */
-    private static List<Integer> parallelisms(String list) {
-        List<Integer> parallelisms = new ArrayList<>();
-        for (String item : list.split(",")) {
-            int p;
-            try {
-                p = Integer.parseInt(item.trim());
-            } catch (NumberFormatException e) {
-                p = 0;
-            }
-            if (p < 1) {
-                throw new IllegalArgumentException(
-                        "Invalid --parallelism "
-                                + list
-                                + ": expected positive integers separated by commas, e.g. 1,2");
-            }
-            if (!parallelisms.contains(p)) {
-                parallelisms.add(p);
-            }
-        }
-        return parallelisms;
-    }
-
-    private static Map<String, String> flags(String[] args) {
-        Map<String, String> flags = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("Unexpected argument: " + args[i]);
-            }
-            String key = args[i].substring(2);
-            if (!FLAGS.contains(key)) {
-                throw new IllegalArgumentException(
-                        "Unknown flag --"
-                                + key
-                                + ": expected one of --"
-                                + String.join(", --", FLAGS));
-            }
-            boolean hasValue = i + 1 < args.length && !args[i + 1].startsWith("--");
-            flags.put(key, hasValue ? args[++i] : "true");
-        }
-        return flags;
     }
 
     private Benchmarks() {}
