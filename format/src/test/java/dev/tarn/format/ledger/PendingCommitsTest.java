@@ -228,6 +228,31 @@ class PendingCommitsTest {
     }
 
     @Test
+    void aDoneRecordProtectsNothingFromOrphanCleanup() throws Exception {
+        Table table = table(Map.of());
+        // A record whose checkpoint a snapshot of its user reached, listing a file no snapshot
+        // names (one left behind where expiration could not delete it).
+        TestTables.commit(table, USER, CommitRequest.of(2, carried(table, 1).get(1L)));
+        java.nio.file.Path leftover = dir.resolve("bucket-0/data-leftover.parquet");
+        Files.writeString(leftover, "x");
+        SortedMap<Long, List<CommitMessage>> none = new TreeMap<>();
+        table.pendingCommits().record(USER, 2, none, 1L);
+        Files.writeString(
+                record(),
+                Files.readString(record())
+                        .replace(
+                                "\"committables\":[]",
+                                "\"committables\":[{\"checkpoint\":2,\"files\":"
+                                        + "[\"bucket-0/data-leftover.parquet\"]}]"));
+        assertThat(table.pendingCommits().all().get(0).files())
+                .containsExactly("bucket-0/data-leftover.parquet");
+
+        Instant now = Instant.now();
+        table.maintenance().removeOrphanFiles(now.plus(Duration.ofDays(1)), false, true, now);
+        assertThat(leftover).doesNotExist();
+    }
+
+    @Test
     void aLostPreparedFileNamesTheCheckpointToRestoreFrom() throws Exception {
         Table table = table(Map.of());
         TestTables.append(table, 1, List.of(row(0L, "z")));
