@@ -3,6 +3,7 @@ package dev.tarn.benchmarks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,26 +20,27 @@ import javax.annotation.Nullable;
  * is followed by a check of its result: a wrong one fails the benchmark. Prints medians of several
  * runs: seconds, rows/s and CPU-seconds per million rows. Usage: {@code Benchmarks [--rows N]
  * [--runs R] [--parallelism P,Q] [--paimon] [--defaults] [--only TEXT] [--cpu-breakdown]
- * [--primary-key | --deletion-vectors | --commit-latency | --s3-commit | --streaming-read]}, where
- * {@code --only} keeps the pipelines whose name contains the text and {@code --cpu-breakdown}
- * prints each run's CPU time by thread kind. {@code --streaming-read [--rows N] [--runs R]
- * [--paimon] [--defaults]} runs the streaming reads of {@link StreamingReadBenchmarks} instead
- * (freshness, requests of an idle reader, and throughput of a full-then-changes read of {@code
- * --rows} rows, at parallelism 1; {@code --only} keeps the sections and pipelines whose name holds
- * its text, e.g. {@code throughput} or {@code append}). {@code --probe NAME [--rows N] [--runs R]}
- * runs one of the single-threaded {@link Probes} instead. {@code --cold} skips every warm-up and
- * keeps only the pipelines {@code --only} names: with {@code --runs 1}, the figure of a first job
- * in a fresh JVM, as a user's first statement or a per-job cluster sees it. {@code --schema-scan
- * [--rows N] [--runs R]} runs the full scan of {@link SchemaScanBenchmark} instead: files of three
- * schema versions against one. {@code --deletion-vectors} runs the streaming upserts into tables
- * with and without deletion vectors and their full and filtered scans instead ({@link
- * DeletionVectorPipelines}), at parallelism 2 unless {@code --parallelism} says otherwise. {@code
- * --lookup-join [--lookup-keys K] [--lookup-start-keys S]} runs the lookup joins of {@code --rows}
- * facts against a table of K keys (1,000,000 by default; {@link LookupJoinPipelines}), then their
- * start-up, memory and freshness against a table of S keys (10,000,000; {@link
- * LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N] [--rows R] [--paimon]} runs the
- * commit cost of Iceberg metadata and the Iceberg reader's scan rate of {@link
- * IcebergCommitBenchmark} instead.
+ * [--primary-key | --deletion-vectors | --commit-latency [--history N,M] | --s3-commit |
+ * --streaming-read]}, where {@code --history} lists the snapshot counts the commit latency is
+ * measured at (10,5000 by default), and {@code --only} keeps the pipelines whose name contains the
+ * text and {@code --cpu-breakdown} prints each run's CPU time by thread kind. {@code
+ * --streaming-read [--rows N] [--runs R] [--paimon] [--defaults]} runs the streaming reads of
+ * {@link StreamingReadBenchmarks} instead (freshness, requests of an idle reader, and throughput of
+ * a full-then-changes read of {@code --rows} rows, at parallelism 1; {@code --only} keeps the
+ * sections and pipelines whose name holds its text, e.g. {@code throughput} or {@code append}).
+ * {@code --probe NAME [--rows N] [--runs R]} runs one of the single-threaded {@link Probes}
+ * instead. {@code --cold} skips every warm-up and keeps only the pipelines {@code --only} names:
+ * with {@code --runs 1}, the figure of a first job in a fresh JVM, as a user's first statement or a
+ * per-job cluster sees it. {@code --schema-scan [--rows N] [--runs R]} runs the full scan of {@link
+ * SchemaScanBenchmark} instead: files of three schema versions against one. {@code
+ * --deletion-vectors} runs the streaming upserts into tables with and without deletion vectors and
+ * their full and filtered scans instead ({@link DeletionVectorPipelines}), at parallelism 2 unless
+ * {@code --parallelism} says otherwise. {@code --lookup-join [--lookup-keys K] [--lookup-start-keys
+ * S]} runs the lookup joins of {@code --rows} facts against a table of K keys (1,000,000 by
+ * default; {@link LookupJoinPipelines}), then their start-up, memory and freshness against a table
+ * of S keys (10,000,000; {@link LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N]
+ * [--rows R] [--paimon]} runs the commit cost of Iceberg metadata and the Iceberg reader's scan
+ * rate of {@link IcebergCommitBenchmark} instead.
  *
  * <p>The file stays over 400 lines because it is the one command line of every benchmark family:
  * each family's flags, defaults and set-up live here so that one usage line documents them all.
@@ -57,6 +59,7 @@ public final class Benchmarks {
                     "primary-key",
                     "deletion-vectors",
                     "commit-latency",
+                    "history",
                     "s3-commit",
                     "iceberg-commit",
                     "streaming-read",
@@ -124,7 +127,11 @@ public final class Benchmarks {
         } else if (flags.containsKey("s3-commit")) {
             S3CommitBenchmark.run(Integer.parseInt(flags.getOrDefault("runs", "100")));
         } else if (flags.containsKey("commit-latency")) {
-            CommitLatencyBenchmark.run(setup.warehouse, List.of(10, 5000));
+            CommitLatencyBenchmark.run(
+                    setup.warehouse,
+                    Arrays.stream(flags.getOrDefault("history", "10,5000").split(","))
+                            .map(Integer::valueOf)
+                            .toList());
             ExpirationBacklogBenchmark.run(setup.warehouse, 5000);
         } else if (flags.containsKey("primary-key")) {
             primaryKey(setup);
