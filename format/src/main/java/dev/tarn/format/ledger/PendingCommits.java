@@ -108,13 +108,6 @@ public final class PendingCommits implements AutoCloseable {
         return result;
     }
 
-    /** Waits until the background work queued so far (record writes, deletions) is done. */
-    void drain() {
-        if (background != null) {
-            await(background.submit(() -> null));
-        }
-    }
-
     /**
      * Lets a record write in flight finish (for a while), stops the background thread, then deletes
      * the record of every user whose last commit through this instance was published: a job that
