@@ -2,6 +2,7 @@ package dev.tarn.benchmarks;
 
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +89,11 @@ public final class Benchmarks {
         } else if (flags.containsKey("s3-commit")) {
             S3CommitBenchmark.run(Integer.parseInt(flags.getOrDefault("runs", "100")));
         } else if (flags.containsKey("commit-latency")) {
-            CommitLatencyBenchmark.run(setup.warehouse(), List.of(10, 5000));
+            CommitLatencyBenchmark.run(
+                    setup.warehouse(),
+                    Arrays.stream(flags.getOrDefault("history", "10,5000").split(","))
+                            .map(Integer::valueOf)
+                            .toList());
             ExpirationBacklogBenchmark.run(setup.warehouse(), 5000);
         } else if (flags.containsKey("primary-key")) {
             primaryKey(setup);

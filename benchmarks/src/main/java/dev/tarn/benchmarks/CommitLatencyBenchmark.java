@@ -23,11 +23,28 @@ import org.apache.flink.table.types.logical.VarCharType;
 /**
  * How long publishing one snapshot takes (what a streaming committer does once a checkpoint
  * completes), with few and with many snapshots already in the table: manifest merging must keep it
- * flat. Each commit adds one small file, as a checkpoint of a slow stream would.
+ * flat. Each commit adds one small file, as a checkpoint of a slow stream would. Commits without
+ * and with the ledger of prepared files alternate, so both meet the same load; each is measured in
+ * wall time and in the CPU time of the whole process while it runs (the committing thread, the
+ * ledger's record write and the expiration after it; the JVM's own threads too, which both
+ * configurations share).
  */
 final class CommitLatencyBenchmark {
 
     private static final int MEASURED = 200;
+
+    /**
+     * Idle time after each commit, inside its CPU measurement, for the work it starts on other
+     * threads (a background expiration run takes a few milliseconds).
+     */
+    private static final long SETTLE_MILLIS = 20;
+
+    /** The CPU time of every thread of this process so far. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
 
     static void run(java.nio.file.Path warehouse, List<Integer> historySizes) throws Exception {
         RowType type =
@@ -46,13 +63,15 @@ final class CommitLatencyBenchmark {
         long identifier = 0;
         System.out.println();
         System.out.printf(
-                "%-28s %10s %10s %10s %14s %14s%n",
+                "%-20s %8s %8s %8s %13s %13s %9s %12s%n",
                 "existing snapshots",
                 "p50 ms",
                 "p99 ms",
                 "max ms",
                 "ledger p50 ms",
-                "ledger p99 ms");
+                "ledger p99 ms",
+                "cpu ms",
+                "ledger cpu ms");
         PendingCommits ledger = table.pendingCommits();
         for (int history : historySizes) {
             while (identifier < history) {
@@ -61,25 +80,32 @@ final class CommitLatencyBenchmark {
             // Commits without and with the ledger of prepared files alternate, under one load.
             List<Double> millis = new ArrayList<>();
             List<Double> ledgered = new ArrayList<>();
+            double[] cpu = new double[2];
             for (int i = 0; i < 2 * MEASURED; i++) {
                 List<CommitMessage> messages = oneFile(table, identifier);
                 boolean withLedger = i % 2 == 1;
+                long cpu0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 commit(withLedger ? ledger : null, commit, identifier++, messages);
                 (withLedger ? ledgered : millis).add((System.nanoTime() - t0) / 1e6);
+                // The expiration after the commit runs on its own thread: let it finish inside.
+                Thread.sleep(SETTLE_MILLIS);
+                cpu[withLedger ? 1 : 0] += (processCpuNanos() - cpu0) / 1e6 / MEASURED;
             }
             Collections.sort(ledgered);
             // Bring the history back to the next size's start without counting these.
             identifier = Math.max(identifier, history);
             Collections.sort(millis);
             System.out.printf(
-                    "%-28s %10.2f %10.2f %10.2f %14.2f %14.2f%n",
+                    "%-20s %8.2f %8.2f %8.2f %13.2f %13.2f %9.2f %12.2f%n",
                     history,
                     millis.get(millis.size() / 2),
                     millis.get((int) Math.ceil(millis.size() * 0.99) - 1),
                     millis.get(millis.size() - 1),
                     ledgered.get(ledgered.size() / 2),
-                    ledgered.get((int) Math.ceil(ledgered.size() * 0.99) - 1));
+                    ledgered.get((int) Math.ceil(ledgered.size() * 0.99) - 1),
+                    cpu[0],
+                    cpu[1]);
         }
     }
 

@@ -46,7 +46,8 @@ record Setup(
                     "lookup-join",
                     "lookup-keys",
                     "lookup-start-keys",
-                    "warehouse");
+                    "warehouse",
+                    "history");
 
     /** The setup the flags ask for; a table directory of its own unless {@code --warehouse}. */
     static Setup of(Map<String, String> flags) throws IOException {

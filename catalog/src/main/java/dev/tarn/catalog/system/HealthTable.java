@@ -97,11 +97,11 @@ final class HealthTable {
         return new GenericMapData(byUser);
     }
 
-    /** When the oldest pending commit was recorded; null without any. */
+    /** When the oldest of the pending users' records was written; null without any. */
     @Nullable
     private static Long oldest(PendingCheck.Result pending) {
         return pending.byUser().stream()
-                .map(u -> u.oldestWritten().toEpochMilli())
+                .map(u -> u.recordedAt().toEpochMilli())
                 .min(Long::compare)
                 .orElse(null);
     }

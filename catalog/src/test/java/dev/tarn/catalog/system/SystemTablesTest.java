@@ -198,9 +198,12 @@ class SystemTablesTest {
         append(KEYED, 1, new Object[] {5L, "x", "d"}, new Object[] {9L, "z", "e"});
         append(KEYED, 2, new Object[] {5L, "y", "d"});
         table(KEYED).consumers().record("dashboard", 1, 0);
-        // Checkpoints 8 and 9 of a job whose commits are held back, and 3 of another job.
+        // Checkpoints 8 and 9 of a job whose commits are held back (the record of 9, carrying 8
+        // too, replaced that of 8), and 3 of another job.
         table(KEYED).pendingCommits().record("job-b", 8, new TreeMap<>(Map.of(8L, List.of())), 7);
-        table(KEYED).pendingCommits().record("job-b", 9, new TreeMap<>(Map.of(9L, List.of())), 9);
+        table(KEYED)
+                .pendingCommits()
+                .record("job-b", 9, new TreeMap<>(Map.of(8L, List.of(), 9L, List.of())), 9);
         table(KEYED).pendingCommits().record("job-a", 3, new TreeMap<>(Map.of(3L, List.of())), 8);
 
         RowData row = HealthTable.rows(table(KEYED)).get(0);
@@ -231,8 +234,8 @@ class SystemTablesTest {
                 .as("pending_commits")
                 .isEqualTo(Map.of("job-a", List.of(3L), "job-b", List.of(8L, 9L)));
         assertThat(row.getTimestamp(18, 3))
-                .as("oldest_pending_commit_time")
-                .isEqualTo(SystemTableValues.timestamp(7L));
+                .as("oldest_pending_commit_time: job-a's, job-b's was replaced later")
+                .isEqualTo(SystemTableValues.timestamp(8L));
         assertThat(row.getInt(19)).as("missing_prepared_file_count").isZero();
         assertThat(HealthTable.rows(table(EVENTS)).get(0).isNullAt(6))
                 .as("an append table has no level-0 backlog")

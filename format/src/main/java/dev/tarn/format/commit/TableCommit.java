@@ -335,8 +335,14 @@ public final class TableCommit implements AutoCloseable {
         }
     }
 
+    /**
+     * The live files of {@code latest}; its manifest lists from {@link #written} if this committer
+     * wrote them (its own last snapshot), so an append commit reads no list back.
+     */
     private Map<ManifestEntry.FileId, ManifestEntry> liveFiles(@Nullable Snapshot latest) {
-        return latest == null ? Map.of() : table.snapshotReader().liveFiles(latest);
+        return latest == null
+                ? Map.of()
+                : table.snapshotReader().liveFiles(written.manifests(table, latest));
     }
 
     private Map<ManifestEntry.FileId, DeletionFile> vectors(@Nullable Snapshot latest) {

@@ -8,10 +8,10 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * One record of the ledger: what the committer of {@code user} was about to publish as checkpoint
- * {@code checkpoint}. Its committables are those the committer's state at that checkpoint carries,
- * by the checkpoint that prepared them (the record's own and earlier ones whose commit is still
- * pending), each with the files it prepared, relative to the table directory.
+ * One record of the ledger, the last its user's committer wrote: what it was about to publish as
+ * checkpoint {@code checkpoint}. Its committables are those the committer's state at that
+ * checkpoint carries, by the checkpoint that prepared them (the record's own and earlier ones whose
+ * commit is still pending), each with the files it prepared, relative to the table directory.
  *
  * @param writtenMillis when the record was written, by the committer's clock
  * @param committables checkpoint id to the table-relative paths of its prepared files, ascending;
@@ -24,9 +24,13 @@ public record PendingCommit(
         SortedMap<Long, List<String>> committables) {
 
     public PendingCommit {
-        if (user == null || user.isEmpty() || user.contains("/")) {
+        if (user == null || user.isEmpty() || user.contains("/") || user.startsWith(".")) {
+            // The user names the record's file; a '.'-name is a temporary file of a replacement.
             throw new IllegalArgumentException(
-                    "A pending commit needs a commit user without '/', got '" + user + "'");
+                    "A pending commit needs a commit user without '/' that does not start with"
+                            + " '.', got '"
+                            + user
+                            + "'");
         }
         TreeMap<Long, List<String>> copy = new TreeMap<>();
         committables.forEach((id, files) -> copy.put(id, List.copyOf(files)));

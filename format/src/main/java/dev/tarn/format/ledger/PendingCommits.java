@@ -10,12 +10,14 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,39 +31,38 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ledger of a table's prepared files (SPEC.md, "Pending commits"): {@code
- * pending/<commit-user>/ckp-<checkpoint>}, one record per commit user and checkpoint, written while
- * the commit of the checkpoint is attempted (on a thread of its own, so that the commit does not
- * wait for it) and complete before the commit call returns, and deleted, off the committing thread,
- * once the commit is seen published. A record replaces one of the same name atomically (one PUT on
- * an object store), so readers see a whole record or none. One instance serves one committer: it
- * remembers for which users it has cleared the records of an earlier run.
+ * pending/<commit-user>}, one record per commit user, replaced at each commit by the record of its
+ * checkpoint (one atomic PUT on an object store, a rename over it on a file system, so readers see
+ * a whole record or none), written beside the commit on a thread of its own so that the commit does
+ * not wait for it, and complete before the commit call returns. A record is never deleted after its
+ * publish: readers take it as done once a snapshot of its user has an identifier at or above its
+ * checkpoint, and the user's next commit replaces it. Only {@link #close}, after the last commit
+ * through this instance was published, deletes it, so that a job stopped cleanly leaves none. One
+ * instance serves one committer.
  *
  * <p>Failure: a commit that fails returns only after its record is written, so the files of a
  * commit still pending are listed when its failure reaches the job; a crash during the commit
- * leaves the record or not, and the files are published or not, and a retry (restored from the
- * checkpoint) writes the record again before it returns; a crash after the publish leaves a record
- * of a published checkpoint, deleted by the next commit of the user and ignored by the integrity
- * check.
+ * leaves the new record or the one before it (published, or carried by the new one), and a retry
+ * (restored from the checkpoint) writes the record again before it returns; a crash after the
+ * publish leaves a record of a published checkpoint, which readers look past and the next commit of
+ * the user replaces.
  */
 public final class PendingCommits implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PendingCommits.class);
 
-    private static final String PREFIX = "ckp-";
-
-    /** How long {@link #close} lets queued deletions finish. */
+    /** How long {@link #close} lets a record write in flight finish. */
     private static final long CLOSE_WAIT_SECONDS = 10;
 
     private final TableContext table;
 
-    /** The users whose records of an earlier run this instance has cleared. */
-    private final Set<String> cleared = new HashSet<>();
-
     /**
-     * Writes records while their commit is attempted, and deletes them after it, in the order
-     * queued (a user's first commit clears its records before the next record is written), off the
-     * committing thread. Made on first use.
+     * The users whose last commit through this instance was published (or found published): their
+     * record lists only published files, so {@link #close} may delete it.
      */
+    private final Set<String> published = ConcurrentHashMap.newKeySet();
+
+    /** Writes records while their commit is attempted, off the committing thread. */
     @Nullable private ExecutorService background;
 
     public PendingCommits(TableContext table) {
@@ -69,14 +70,12 @@ public final class PendingCommits implements AutoCloseable {
     }
 
     /**
-     * Records what {@code request} publishes, commits it with {@code commit} and deletes the
-     * record: the record of the request's identifier once it is published or found published; at
-     * the first commit of {@code user} through this instance, every record of the user, since the
-     * committer restored its pending committables (all at or below this identifier, now published)
-     * and a record above it belongs to a checkpoint the job was not restored from.
+     * Records what {@code request} publishes (replacing the user's record) and commits it with
+     * {@code commit}; the commit does not wait for the record, but this call returns only once it
+     * is written.
      *
      * @param carried the messages of {@code request} by the checkpoint that prepared them
-     * @throws UncheckedIOException naming the record if it cannot be written: nothing was committed
+     * @throws UncheckedIOException naming the record if it cannot be written and the commit failed
      */
     public TableCommit.Result commit(
             TableCommit commit,
@@ -84,7 +83,7 @@ public final class PendingCommits implements AutoCloseable {
             CommitRequest request,
             SortedMap<Long, List<CommitMessage>> carried,
             long nowMillis) {
-        boolean first = cleared.add(user);
+        published.remove(user);
         Future<PendingCommit> recorded =
                 background().submit(() -> record(user, request.identifier(), carried, nowMillis));
         TableCommit.Result result;
@@ -97,53 +96,42 @@ public final class PendingCommits implements AutoCloseable {
             } catch (RuntimeException recordFailure) {
                 e.addSuppressed(recordFailure);
             }
-            if (first) {
-                cleared.remove(user);
-            }
             throw e;
         }
-        PendingCommit record;
         try {
-            record = await(recorded);
+            await(recorded);
         } catch (UncheckedIOException e) {
             // Published: the files no longer need the record.
             LOG.warn("Published commit {} of {} without its record", request.identifier(), user, e);
-            record = null;
         }
-        PendingCommit written = record;
-        background()
-                .execute(
-                        () -> {
-                            if (first) {
-                                removeAll(user);
-                            } else if (written != null) {
-                                remove(written);
-                            }
-                        });
+        published.add(user);
         return result;
     }
 
-    /** Waits until the background work queued so far (record writes, deletions) is done. */
-    void drain() {
-        if (background != null) {
-            await(background.submit(() -> null));
-        }
-    }
-
-    /** Finishes the queued deletions (for a while) and stops the background thread. */
+    /**
+     * Lets a record write in flight finish (for a while), stops the background thread, then deletes
+     * the record of every user whose last commit through this instance was published: a job that
+     * stops cleanly leaves no record. Never fails: a record left behind is a published one, which
+     * readers look past.
+     */
     @Override
     public void close() {
-        if (background == null) {
-            return;
-        }
-        background.shutdown();
-        try {
-            if (!background.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("Pending-commit records of {} still being deleted at close", table.name());
+        if (background != null) {
+            background.shutdown();
+            try {
+                if (!background.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    LOG.warn("A pending-commit record of {} still being written", table.name());
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
+        for (String user : published) {
+            delete(path(user));
+        }
+        published.clear();
     }
 
     private ExecutorService background() {
@@ -185,7 +173,7 @@ public final class PendingCommits implements AutoCloseable {
         SortedMap<Long, List<String>> files = new TreeMap<>();
         carried.forEach((id, messages) -> files.put(id, preparedFiles(messages)));
         PendingCommit record = new PendingCommit(user, checkpoint, nowMillis, files);
-        Path path = path(user, checkpoint);
+        Path path = path(user);
         try {
             table.io().overwrite(path, PendingCommitJson.toBytes(record));
         } catch (IOException e) {
@@ -199,24 +187,18 @@ public final class PendingCommits implements AutoCloseable {
         return record;
     }
 
-    /** Every record of the table, by user and checkpoint; corrupt ones as {@link #read} says. */
+    /**
+     * Every record of the table, one per user, by user; corrupt ones as {@link #read} says.
+     * Temporary files of a record being replaced ({@code .}-names) are no records.
+     */
     public List<PendingCommit> all() {
         List<PendingCommit> all = new ArrayList<>();
-        for (FileStatus userDir : list(table.paths().pendingDir())) {
-            if (!userDir.isDir()) {
-                continue;
-            }
-            for (FileStatus file : list(userDir.getPath())) {
-                if (file.getPath().getName().startsWith(PREFIX)) {
-                    read(file.getPath()).ifPresent(all::add);
-                }
+        for (FileStatus file : list(table.paths().pendingDir())) {
+            if (!file.isDir() && !file.getPath().getName().startsWith(".")) {
+                read(file.getPath()).ifPresent(all::add);
             }
         }
-        all.sort(
-                (a, b) ->
-                        a.user().equals(b.user())
-                                ? Long.compare(a.checkpoint(), b.checkpoint())
-                                : a.user().compareTo(b.user()));
+        all.sort(Comparator.comparing(PendingCommit::user));
         return all;
     }
 
@@ -246,46 +228,21 @@ public final class PendingCommits implements AutoCloseable {
         }
     }
 
-    /**
-     * Deletes the record of {@code record}'s checkpoint. Never fails: a record left behind lists
-     * files its published snapshot names, and the user's next commit deletes it.
-     */
-    void remove(PendingCommit record) {
-        delete(path(record.user(), record.checkpoint()));
-    }
-
-    /** Deletes every record of {@code user}; never fails, as {@link #remove}. */
-    void removeAll(String user) {
-        Path dir = new Path(table.paths().pendingDir(), user);
-        FileStatus[] files;
-        try {
-            files = table.io().list(dir);
-        } catch (IOException e) {
-            LOG.warn("Cannot list the pending commits {} of table {}", dir, table.name(), e);
-            return;
-        }
-        for (FileStatus file : files) {
-            if (file.getPath().getName().startsWith(PREFIX)) {
-                delete(file.getPath());
-            }
-        }
-    }
-
     private void delete(Path path) {
         try {
             table.io().deleteIfExists(path);
         } catch (IOException | RuntimeException e) {
             LOG.warn(
-                    "Cannot delete the pending commit {} of table {}; the next commit of its user"
-                            + " will",
+                    "Cannot delete the published pending commit {} of table {}; readers look"
+                            + " past it",
                     path,
                     table.name(),
                     e);
         }
     }
 
-    private Path path(String user, long checkpoint) {
-        return new Path(new Path(table.paths().pendingDir(), user), PREFIX + checkpoint);
+    private Path path(String user) {
+        return new Path(table.paths().pendingDir(), user);
     }
 
     /** The table-relative paths of the files {@code messages} add. */

@@ -22,7 +22,8 @@ import org.apache.flink.core.fs.Path;
  * them are missing, the newest checkpoint of each commit user whose state carries none of them (the
  * restore point), and which users no job has written a record for in {@code
  * pending-commit.retention}. A record whose checkpoint a retained snapshot of its user has
- * published is no pending commit: a crash struck between the publish and the record's deletion.
+ * published is no pending commit: each commit leaves its record until the user's next commit
+ * replaces it.
  */
 public final class PendingCheck {
 
@@ -65,7 +66,7 @@ public final class PendingCheck {
         }
     }
 
-    /** A commit user whose newest record is older than {@code pending-commit.retention}. */
+    /** A commit user whose record is older than {@code pending-commit.retention}. */
     public record Untouched(String user, List<Long> checkpoints, Instant lastWritten) {
 
         /** One line for an operator. */
@@ -73,20 +74,20 @@ public final class PendingCheck {
             return String.format(
                     "Commit user %s has pending checkpoints %s last recorded at %s, longer ago than"
                             + " pending-commit.retention (%s): its job is probably gone; restore"
-                            + " it, or delete its records under pending/%s/ to let orphan cleanup"
+                            + " it, or delete its record pending/%s to let orphan cleanup"
                             + " remove their files",
                     user, joined(checkpoints), lastWritten, retention, user);
         }
     }
 
     /**
-     * The pending commits of one commit user: its records that no retained snapshot of the user
-     * published.
+     * The pending commits of one commit user: the checkpoints its record carries, if no retained
+     * snapshot of the user published it.
      *
-     * @param checkpoints their checkpoints, ascending
-     * @param oldestWritten when the oldest of them was written, by its committer's clock
+     * @param checkpoints the checkpoints whose committables are pending, ascending
+     * @param recordedAt when the record was written (its committer's last attempt), by its clock
      */
-    public record UserPending(String user, List<Long> checkpoints, Instant oldestWritten) {}
+    public record UserPending(String user, List<Long> checkpoints, Instant recordedAt) {}
 
     /**
      * What the ledger says.
@@ -140,23 +141,16 @@ public final class PendingCheck {
                 byUser(pending));
     }
 
-    /** {@code records} (sorted by user, then checkpoint) grouped by user. */
+    /** The pending checkpoints of each of {@code records} (one per user, sorted by user). */
     private static List<UserPending> byUser(List<PendingCommit> records) {
-        Map<String, List<PendingCommit>> byUser = new LinkedHashMap<>();
-        records.forEach(r -> byUser.computeIfAbsent(r.user(), u -> new ArrayList<>()).add(r));
-        List<UserPending> all = new ArrayList<>();
-        byUser.forEach(
-                (user, mine) ->
-                        all.add(
+        return records.stream()
+                .map(
+                        r ->
                                 new UserPending(
-                                        user,
-                                        mine.stream().map(PendingCommit::checkpoint).toList(),
-                                        Instant.ofEpochMilli(
-                                                mine.stream()
-                                                        .mapToLong(PendingCommit::writtenMillis)
-                                                        .min()
-                                                        .getAsLong()))));
-        return List.copyOf(all);
+                                        r.user(),
+                                        List.copyOf(r.committables().keySet()),
+                                        Instant.ofEpochMilli(r.writtenMillis())))
+                .toList();
     }
 
     /** Every record of the table. */
@@ -164,30 +158,26 @@ public final class PendingCheck {
         return new PendingCommits(table).all();
     }
 
-    /** The users whose newest record was written more than the retention before {@code now}. */
+    /** The users whose record was written more than the retention before {@code now}. */
     static List<Untouched> untouched(TableContext table, List<PendingCommit> records, Instant now) {
-        Duration retention = table.config().lifecycle().pendingRetention();
-        Map<String, List<PendingCommit>> byUser = new LinkedHashMap<>();
-        records.forEach(r -> byUser.computeIfAbsent(r.user(), u -> new ArrayList<>()).add(r));
-        List<Untouched> untouched = new ArrayList<>();
-        byUser.forEach(
-                (user, mine) -> {
-                    long last =
-                            mine.stream().mapToLong(PendingCommit::writtenMillis).max().getAsLong();
-                    if (last < now.minus(retention).toEpochMilli()) {
-                        untouched.add(
+        long since = now.minus(table.config().lifecycle().pendingRetention()).toEpochMilli();
+        return records.stream()
+                .filter(r -> r.writtenMillis() < since)
+                .map(
+                        r ->
                                 new Untouched(
-                                        user,
-                                        mine.stream().map(PendingCommit::checkpoint).toList(),
-                                        Instant.ofEpochMilli(last)));
-                    }
-                });
-        return List.copyOf(untouched);
+                                        r.user(),
+                                        List.copyOf(r.committables().keySet()),
+                                        Instant.ofEpochMilli(r.writtenMillis())))
+                .toList();
     }
 
-    /** The records whose checkpoint no snapshot of their user among {@code snapshots} reached. */
-    private static List<PendingCommit> unpublished(
-            List<PendingCommit> records, List<Snapshot> snapshots) {
+    /**
+     * The records whose checkpoint no snapshot of their user among {@code snapshots} reached: the
+     * pending commits. A record of a published checkpoint is left for the user's next commit to
+     * replace (SPEC.md, "Pending commits") and lists nothing that is not in a snapshot.
+     */
+    static List<PendingCommit> unpublished(List<PendingCommit> records, List<Snapshot> snapshots) {
         Map<String, Long> published = new HashMap<>();
         for (Snapshot s : snapshots) {
             published.merge(s.commit().user(), s.commit().identifier(), Math::max);

@@ -23,10 +23,13 @@ import org.apache.flink.core.fs.Path;
  * files of atomic writes (SPEC.md, "Orphan files"). A file written for a commit that has not
  * happened yet looks just like an orphan, so only files older than the threshold go (default one
  * day), and a threshold under an hour ago needs {@code force}. A file that a record of the ledger
- * of pending commits lists is never removed, whatever its age and even with {@code force}. Files
+ * of pending commits lists is never removed while no snapshot of the record's user has reached its
+ * checkpoint, whatever its age and even with {@code force}; a record of a published checkpoint
+ * protects nothing (its files are a snapshot's, deleted by expiration once compacted away). Files
  * are listed before the ledger and then the roots are read: a snapshot published while the listing
  * runs is read afterwards, so every listed file it references counts as referenced, and a record
- * deleted after the ledger was read belongs to a commit published before the roots are read.
+ * replaced or deleted after the ledger was read belongs to a commit published before the roots are
+ * read.
  */
 public final class RemoveOrphanFiles {
 
@@ -101,8 +104,10 @@ public final class RemoveOrphanFiles {
         }
         // Order matters: list first, then read the roots (see the class comment).
         List<TableFiles.Listed> listed = TableFiles.candidates(table);
-        List<PendingCommit> pending = ledger(table);
+        List<PendingCommit> records = ledger(table);
         Roots roots = Roots.gather(table);
+        // Read after the ledger: a commit published in between is in the roots, its files too.
+        List<PendingCommit> pending = PendingCheck.unpublished(records, roots.snapshots());
         ReferencedFiles referenced = ReferencedFiles.walk(table, roots.snapshots());
         refuseIfUnknown(table, roots, referenced.unreadable());
         Set<String> keep = new HashSet<>(referenced.named().keySet());

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -59,6 +60,12 @@ final class SnapshotExpiration {
     private final SnapshotManager snapshots;
     private final SnapshotFiles files;
 
+    /** The oldest snapshot the last {@link #run} left (from the cache, no I/O), null before. */
+    @Nullable private Snapshot oldestKept;
+
+    /** The newest snapshot the last {@link #run} saw, 0 before. */
+    private long latestSeen;
+
     SnapshotExpiration(TableContext table) {
         this.table = table;
         this.snapshots = table.snapshotManager();
@@ -94,6 +101,7 @@ final class SnapshotExpiration {
         }
         long first = earliest.getAsLong();
         long last = latest.getAsLong();
+        latestSeen = last;
         long end = end(first, last, settings, minConsumer(settings, nowMillis));
         if (pending.isPresent()) {
             // An interrupted run decided more: its snapshots may already miss files.
@@ -103,6 +111,7 @@ final class SnapshotExpiration {
             if (pending.isPresent()) {
                 snapshots.clearExpiring();
             }
+            oldestKept = snapshots.snapshot(first);
             return new SnapshotLifecycle.ExpireResult(
                     table.name(), 0, last - first + 1, 0, 0, 0, 0);
         }
@@ -117,6 +126,7 @@ final class SnapshotExpiration {
     private SnapshotLifecycle.ExpireResult expireBefore(long first, long end, long last)
             throws IOException {
         Snapshot kept = snapshots.snapshot(end);
+        oldestKept = kept;
         Set<Long> tagged = new HashSet<>();
         Set<String> keepMetadata = new HashSet<>(files.metadata(kept, false));
         Set<String> keepIndex = new HashSet<>(files.indexFiles(kept, false));
@@ -164,6 +174,19 @@ final class SnapshotExpiration {
         snapshots.clearExpiring();
         return new SnapshotLifecycle.ExpireResult(
                 table.name(), removed, last - end + 1, dataFiles, indexFiles, metadataFiles, 0);
+    }
+
+    /**
+     * The oldest snapshot the last {@link #run} left, read while it ran (the table's snapshots as
+     * that run saw them), or empty if it found no snapshot or failed before it knew.
+     */
+    Optional<Snapshot> oldestKept() {
+        return Optional.ofNullable(oldestKept);
+    }
+
+    /** The newest snapshot id the last {@link #run} saw, 0 if it saw none. */
+    long latestSeen() {
+        return latestSeen;
     }
 
     /** The first snapshot kept, as Apache Paimon's expiration decides it. */

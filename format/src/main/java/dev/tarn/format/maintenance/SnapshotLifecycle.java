@@ -126,18 +126,20 @@ public final class SnapshotLifecycle {
      * expiration after commits, which drains a backlog over several runs.
      */
     public static ExpireResult expire(TableContext table) {
+        long now = System.currentTimeMillis();
+        return new SnapshotExpiration(table).run(automatic(table, now), now);
+    }
+
+    /** The settings of the expiration after commits at {@code nowMillis}: the table's options. */
+    static SnapshotExpiration.Settings automatic(TableContext table, long nowMillis) {
         TableConfig.Lifecycle lifecycle = table.config().lifecycle();
         TableConfig.Retention options = lifecycle.retention();
-        long now = System.currentTimeMillis();
-        return new SnapshotExpiration(table)
-                .run(
-                        new SnapshotExpiration.Settings(
-                                options.min(),
-                                options.max(),
-                                now - options.time().toMillis(),
-                                options.limit(),
-                                lifecycle.consumerExpiration()),
-                        now);
+        return new SnapshotExpiration.Settings(
+                options.min(),
+                options.max(),
+                nowMillis - options.time().toMillis(),
+                options.limit(),
+                lifecycle.consumerExpiration());
     }
 
     /**

@@ -21,12 +21,12 @@ import org.apache.flink.core.fs.Path;
  */
 final class TableFiles {
 
-    /** Directories of metadata that is live by existing: only their temporary files are listed. */
+    /**
+     * Directories of metadata that is live by existing (the ledger of pending commits, a file per
+     * commit user, among them): only their temporary files are listed.
+     */
     private static final Set<String> METADATA_DIRS =
-            Set.of("snapshot", "schema", "consumer", "tag");
-
-    /** The ledger of pending commits, a directory per commit user: only temporary files listed. */
-    private static final String PENDING_DIR = "pending";
+            Set.of("snapshot", "schema", "consumer", "tag", "pending");
 
     /** Directories of files that are live only while a root names them: all are listed. */
     private static final Set<String> NAMED_DIRS = Set.of("manifest", "index");
@@ -57,18 +57,6 @@ final class TableFiles {
                             location,
                             file,
                             !file.isDir() && isTemporary(file.getPath().getName()));
-                }
-            } else if (name.equals(PENDING_DIR)) {
-                for (FileStatus user : list(table, child.getPath())) {
-                    if (user.isDir()) {
-                        for (FileStatus file : list(table, user.getPath())) {
-                            addIf(
-                                    found,
-                                    location,
-                                    file,
-                                    !file.isDir() && isTemporary(file.getPath().getName()));
-                        }
-                    }
                 }
             } else if (NAMED_DIRS.contains(name)
                     || (name.equals(ICEBERG_DIR)

@@ -69,11 +69,11 @@ final class RetentionOptions {
                     .durationType()
                     .defaultValue(Duration.ofDays(7))
                     .withDescription(
-                            "A commit user whose pending-commit records (the ledger of prepared"
+                            "A commit user whose pending-commit record (the ledger of prepared"
                                     + " files) no job has written for this long is reported by"
                                     + " check_table and remove_orphan_files as probably abandoned;"
-                                    + " its records and files are kept until an operator removes"
-                                    + " the records.");
+                                    + " its record and files are kept until an operator removes"
+                                    + " the record.");
 
     static final ConfigOption<String> SCAN_TAG_NAME =
             ConfigOptions.key("scan.tag-name")

@@ -79,7 +79,16 @@ public final class SnapshotReader {
 
     /** The live files of {@code snapshot} (SPEC.md, "Live files"), by file. */
     public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(Snapshot snapshot) {
-        return manifests.liveFiles(manifests(snapshot));
+        return liveFiles(manifests(snapshot));
+    }
+
+    /**
+     * The live files of the snapshot whose manifests are {@code metas} (as {@link #manifests} gives
+     * them), for a caller that has its lists already: a committer building on its own last
+     * snapshot.
+     */
+    public Map<ManifestEntry.FileId, ManifestEntry> liveFiles(List<ManifestFileMeta> metas) {
+        return manifests.liveFiles(metas);
     }
 
     /**

@@ -166,6 +166,24 @@ class CommitRequestTest {
     }
 
     @Test
+    void aCommitterBuildingOnItsOwnSnapshotReadsNoManifestListBack() {
+        FaultInjectingFileIO io = new FaultInjectingFileIO();
+        Table table =
+                TestTables.create(io, new Path(tempDir.toUri()), ID_V_DT, List.of("dt"), Map.of());
+        try (TableCommit commit =
+                new TableCommit(TableInternals.context(table), "job", 0, List.of())) {
+            commit.commit(CommitRequest.of(1, write(table, List.of(row(1L, "a", "x")))));
+            List<CommitMessage> messages = write(table, List.of(row(2L, "b", "x")));
+            io.resetCounts();
+            commit.commit(CommitRequest.of(2, messages));
+        }
+        assertThat(io.calls(Op.READ_ALL_BYTES, named("manifest-list-")))
+                .as("manifest lists read by the second commit")
+                .isZero();
+        assertThat(readAll(table)).containsExactly("1,a,x", "2,b,x");
+    }
+
+    @Test
     void theTablesCommitterExpiresOldSnapshotsAfterItsCommits() {
         Table table =
                 TestTables.create(

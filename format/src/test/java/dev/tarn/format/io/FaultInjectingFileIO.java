@@ -122,6 +122,11 @@ public final class FaultInjectingFileIO implements FileIO {
         return (int) log.stream().filter(e -> e.op() == op && paths.test(e.path())).count();
     }
 
+    /** Every call since the last {@link #resetCounts}, in order: operation and file name. */
+    public List<String> calls() {
+        return log.stream().map(e -> e.op() + " " + e.path().getName()).toList();
+    }
+
     public void resetCounts() {
         log.clear();
     }

@@ -32,10 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ledger of prepared files: a committer records what it publishes before it tries, the record
- * goes once the commit is seen published; a crash on either side of the publish loses nothing and
- * publishes nothing twice; orphan cleanup keeps every file a record lists; the integrity check
- * names the checkpoint to restore from when one is lost; an untouched user is reported.
+ * The ledger of prepared files: a committer replaces its user's one record with what it publishes
+ * while it tries, with one write and no delete per commit; a record a snapshot of its user reached
+ * is done, and a committer that closes after a published commit deletes it; a crash on either side
+ * of the publish loses nothing and publishes nothing twice; orphan cleanup keeps every file a
+ * pending record lists; the integrity check names the checkpoint to restore from when one is lost;
+ * an untouched user is reported.
  */
 class PendingCommitsTest {
 
@@ -69,7 +71,10 @@ class PendingCommitsTest {
         return new TableCommit(TableInternals.context(table), USER);
     }
 
-    /** Commits through a new ledger (a restarted committer), as the streaming committer does. */
+    /**
+     * Commits through a new ledger (a restarted committer), as the streaming committer does, and
+     * closes it (the job stops).
+     */
     private static TableCommit.Result commit(
             Table table, SortedMap<Long, List<CommitMessage>> carried) {
         try (TableCommit commit = committer(table);
@@ -79,8 +84,24 @@ class PendingCommitsTest {
         }
     }
 
-    private java.nio.file.Path record(long checkpoint) {
-        return dir.resolve("pending/" + USER + "/ckp-" + checkpoint);
+    /** As {@link #commit}, but the committer crashes once the call returned: nothing closes. */
+    private static TableCommit.Result commitAndCrash(
+            Table table, SortedMap<Long, List<CommitMessage>> carried) {
+        PendingCommits ledger = table.pendingCommits();
+        return ledger.commit(
+                committer(table), USER, request(carried), carried, System.currentTimeMillis());
+    }
+
+    /** The user's one record. */
+    private java.nio.file.Path record() {
+        return dir.resolve("pending/" + USER);
+    }
+
+    /** The checkpoints of the records that no snapshot of their user reached yet. */
+    private static List<List<Long>> pending(Table table) {
+        return table.maintenance().check(false).pending().byUser().stream()
+                .map(PendingCheck.UserPending::checkpoints)
+                .toList();
     }
 
     private void failEveryPublish() {
@@ -103,7 +124,7 @@ class PendingCommitsTest {
         String first = carried.get(1L).get(0).newFiles().get(0).fileName();
         assertThat(record.committables().get(1L)).containsExactly("bucket-0/" + first);
         assertThat(record.files()).hasSize(2).allMatch(f -> Files.exists(dir.resolve(f)));
-        assertThat(Files.readString(record(2)))
+        assertThat(Files.readString(record()))
                 .startsWith("{\"version\":1,\"commitUser\":\"job-1\",\"checkpoint\":2,")
                 .contains("{\"checkpoint\":1,\"files\":[\"bucket-0/" + first + "\"]}");
     }
@@ -114,60 +135,68 @@ class PendingCommitsTest {
         SortedMap<Long, List<CommitMessage>> carried = carried(table, 1);
         failEveryPublish();
         assertThatThrownBy(() -> commit(table, carried)).isNotNull();
-        assertThat(record(2)).exists();
+        assertThat(record()).as("a failed commit's record outlives its committer").exists();
+        assertThat(pending(table)).containsExactly(List.of(1L, 2L));
 
         io.heal();
         TableCommit.Result result = commit(table, carried);
         assertThat(result.alreadyCommitted()).isFalse();
-        assertThat(record(2)).doesNotExist();
+        assertThat(record()).as("deleted as the committer closed after the publish").doesNotExist();
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
         assertThat(table.metadata().snapshots()).hasSize(1);
     }
 
     @Test
-    void aCrashBetweenTheCommitAndTheRecordsRemovalPublishesNothingTwice() {
+    void aCrashAfterThePublishLeavesADoneRecordAndPublishesNothingTwice() {
         Table table = table(Map.of());
         SortedMap<Long, List<CommitMessage>> carried = carried(table, 1);
-        io.failAlways(Op.DELETE, named("ckp-"));
-        assertThat(commit(table, carried).snapshotId()).hasValue(1);
-        assertThat(record(2)).as("the record the crash left").exists();
-        assertThat(table.maintenance().check(false).pending().restorePoints())
-                .as("a published checkpoint's record asks for no restore")
-                .isEmpty();
+        assertThat(commitAndCrash(table, carried).snapshotId()).hasValue(1);
+        assertThat(record()).as("the record the crash left").exists();
+        assertThat(pending(table)).as("a published checkpoint's record is done").isEmpty();
+        assertThat(table.maintenance().check(false).pending().restorePoints()).isEmpty();
 
-        io.heal();
         TableCommit.Result retried = commit(table, carried);
         assertThat(retried.alreadyCommitted()).isTrue();
-        assertThat(record(2)).doesNotExist();
+        assertThat(record()).doesNotExist();
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
         assertThat(table.metadata().snapshots()).hasSize(1);
     }
 
     @Test
-    void aCommitterDeletesOnlyItsCheckpointsRecordAfterItsFirstCommit() {
+    void eachCommitReplacesTheUsersRecordWithOneWriteAndDeletesNothing() throws Exception {
         Table table = table(Map.of());
         SortedMap<Long, List<CommitMessage>> first = carried(table, 1);
         SortedMap<Long, List<CommitMessage>> second = carried(table, 3);
         PendingCommits ledger = table.pendingCommits();
         try (TableCommit commit = committer(table)) {
+            io.resetCounts();
             ledger.commit(commit, USER, request(first), first, 1L);
-            ledger.drain();
-            // Another record of the user, as if a later checkpoint were pending meanwhile.
-            ledger.record(USER, 9, new TreeMap<>(), 2L);
             ledger.commit(commit, USER, request(second), second, 3L);
-            ledger.drain();
+            java.util.function.Predicate<Path> ledgerFiles = p -> p.toString().contains("/pending");
+            assertThat(io.calls())
+                    .as("calls on the ledger")
+                    .filteredOn(c -> c.endsWith(" " + USER) || c.endsWith(" pending"))
+                    .containsExactly("OVERWRITE " + USER, "OVERWRITE " + USER);
+            assertThat(io.calls(Op.DELETE, ledgerFiles)).isZero();
+            assertThat(table.pendingCommits().all())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.committables().keySet()).containsExactly(3L, 4L));
+            assertThat(pending(table)).isEmpty();
+            ledger.close();
         }
-        assertThat(record(4)).doesNotExist();
-        assertThat(record(9)).as("not this commit's record").exists();
-        assertThat(io.calls(Op.LIST, named(USER))).as("one listing, at the first commit").isOne();
+        assertThat(record()).as("deleted at close, its commit published").doesNotExist();
     }
 
     @Test
-    void aRestoredCommitterDropsTheRecordsOfCheckpointsItWasNotRestoredFrom() {
+    void aRestoredCommitterReplacesTheRecordOfACheckpointItWasNotRestoredFrom() {
         Table table = table(Map.of());
-        table.pendingCommits().record(USER, 7, new TreeMap<>(), 1L);
-        commit(table, carried(table, 1));
-        assertThat(table.pendingCommits().all()).isEmpty();
+        table.pendingCommits().record(USER, 7, carried(table, 6), 1L);
+        assertThat(pending(table)).containsExactly(List.of(6L, 7L));
+        commitAndCrash(table, carried(table, 1));
+        assertThat(table.pendingCommits().all())
+                .singleElement()
+                .satisfies(r -> assertThat(r.checkpoint()).isEqualTo(2));
+        assertThat(pending(table)).isEmpty();
     }
 
     @Test
@@ -196,6 +225,31 @@ class PendingCommitsTest {
         io.heal();
         assertThat(commit(table, carried).snapshotId()).hasValue(1);
         assertThat(readAll(table)).containsExactly("1,a", "2,b");
+    }
+
+    @Test
+    void aDoneRecordProtectsNothingFromOrphanCleanup() throws Exception {
+        Table table = table(Map.of());
+        // A record whose checkpoint a snapshot of its user reached, listing a file no snapshot
+        // names (one left behind where expiration could not delete it).
+        TestTables.commit(table, USER, CommitRequest.of(2, carried(table, 1).get(1L)));
+        java.nio.file.Path leftover = dir.resolve("bucket-0/data-leftover.parquet");
+        Files.writeString(leftover, "x");
+        SortedMap<Long, List<CommitMessage>> none = new TreeMap<>();
+        table.pendingCommits().record(USER, 2, none, 1L);
+        Files.writeString(
+                record(),
+                Files.readString(record())
+                        .replace(
+                                "\"committables\":[]",
+                                "\"committables\":[{\"checkpoint\":2,\"files\":"
+                                        + "[\"bucket-0/data-leftover.parquet\"]}]"));
+        assertThat(table.pendingCommits().all().get(0).files())
+                .containsExactly("bucket-0/data-leftover.parquet");
+
+        Instant now = Instant.now();
+        table.maintenance().removeOrphanFiles(now.plus(Duration.ofDays(1)), false, true, now);
+        assertThat(leftover).doesNotExist();
     }
 
     @Test
@@ -232,10 +286,10 @@ class PendingCommitsTest {
         table.pendingCommits().record(USER, 5, carried(table, 4), 1000L);
 
         String warning =
-                "Commit user job-1 has pending checkpoints 5 last recorded at"
+                "Commit user job-1 has pending checkpoints 4, 5 last recorded at"
                         + " 1970-01-01T00:00:01Z, longer ago than pending-commit.retention"
-                        + " (PT0.001S): its job is probably gone; restore it, or delete its records"
-                        + " under pending/job-1/ to let orphan cleanup remove their files";
+                        + " (PT0.001S): its job is probably gone; restore it, or delete its record"
+                        + " pending/job-1 to let orphan cleanup remove their files";
         Instant now = Instant.now();
         RemoveOrphanFiles.Result removed =
                 table.maintenance()
@@ -246,7 +300,7 @@ class PendingCommitsTest {
                 .singleElement()
                 .satisfies(u -> assertThat(u.warning(Duration.ofMillis(1))).isEqualTo(warning));
         table.maintenance().expireSnapshots();
-        assertThat(record(5)).exists();
+        assertThat(record()).exists();
     }
 
     @Test
@@ -260,8 +314,8 @@ class PendingCommitsTest {
     @Test
     void aCorruptRecordStopsOrphanCleanupNamingTheFile() throws Exception {
         Table table = table(Map.of());
-        Files.createDirectories(record(3).getParent());
-        Files.writeString(record(3), "{\"version\":9}");
+        Files.createDirectories(record().getParent());
+        Files.writeString(record(), "{\"version\":9}");
         Instant now = Instant.now();
         assertThatThrownBy(
                         () ->
@@ -272,7 +326,7 @@ class PendingCommitsTest {
                         "the ledger of pending commits cannot be read, so which prepared files it"
                                 + " protects is unknown and nothing was removed (Corrupt pending"
                                 + " commit file ")
-                .hasMessageContaining("ckp-3 of table")
+                .hasMessageContaining("pending/job-1 of table")
                 .hasMessageContaining("format version 9 is not supported (supported: 1 to 1)");
     }
 }

@@ -136,7 +136,8 @@ class TableHealthTest {
         Table table = keyed(Map.of());
         append(table, 1, List.of(row(1L, "a")));
         // What committers recorded and never published (a commit held back): two checkpoints of
-        // one job, the second carrying the first's committable too, and one of another.
+        // one job, the second carrying the first's committable too and replacing its record, and
+        // one of another.
         SortedMap<Long, List<CommitMessage>> held = new TreeMap<>();
         held.put(7L, TestTables.write(table, List.of(row(7L, "g"))));
         table.pendingCommits().record("job-b", 7, held, 5_000L);
@@ -145,7 +146,7 @@ class TableHealthTest {
         SortedMap<Long, List<CommitMessage>> other = new TreeMap<>();
         other.put(3L, TestTables.write(table, List.of(row(3L, "c"))));
         table.pendingCommits().record("job-a", 3, other, 9_000L);
-        // A record whose checkpoint its user published (a crash before its deletion) is no
+        // A record whose checkpoint its user published (left until the user's next commit) is no
         // pending commit.
         TestTables.commit(
                 table,
@@ -160,7 +161,7 @@ class TableHealthTest {
                         new PendingCheck.UserPending(
                                 "job-a", List.of(3L), Instant.ofEpochMilli(9_000)),
                         new PendingCheck.UserPending(
-                                "job-b", List.of(7L, 8L), Instant.ofEpochMilli(5_000)));
+                                "job-b", List.of(7L, 8L), Instant.ofEpochMilli(6_000)));
         assertThat(pending.pendingCount()).isEqualTo(3);
         assertThat(pending.missing()).isEmpty();
 
