@@ -2,6 +2,7 @@ package org.apache.iceberg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,13 +23,17 @@ public final class TarnSnapshots {
 
     private TarnSnapshots() {}
 
+    /** A snapshot and the manifests its list names, as a reader of the list would find them. */
+    public record Written(Snapshot snapshot, List<ManifestFile> manifests) {}
+
     /**
      * Writes the manifest list of {@code manifests} to {@code out} and returns the snapshot that
-     * names it.
+     * names it, with the manifests as the list holds them (sequence numbers and first row ids
+     * assigned), so that a committer builds the next snapshot without reading the list back.
      *
      * @param nextRowId the table's next row id before this snapshot (format version 3), else null
      */
-    public static Snapshot write(
+    public static Written write(
             int formatVersion,
             OutputFile out,
             long snapshotId,
@@ -54,18 +59,66 @@ public final class TarnSnapshots {
             writer.addAll(manifests);
         }
         Long addedRows = firstRowId == null ? null : writer.nextRowId() - firstRowId;
-        return new BaseSnapshot(
-                snapshotId,
-                snapshotId,
-                parentId,
-                timestampMillis,
-                operation,
-                summary,
-                schemaId,
-                out.location(),
-                firstRowId,
-                addedRows,
-                null);
+        Snapshot snapshot =
+                new BaseSnapshot(
+                        snapshotId,
+                        snapshotId,
+                        parentId,
+                        timestampMillis,
+                        operation,
+                        summary,
+                        schemaId,
+                        out.location(),
+                        firstRowId,
+                        addedRows,
+                        null);
+        return new Written(snapshot, asListed(manifests, snapshotId, firstRowId));
+    }
+
+    /**
+     * {@code manifests} as the list of snapshot {@code snapshotId} (its sequence number too) holds
+     * them: what the list writers assign on the way out (V2Metadata and V3Metadata's manifest file
+     * wrappers) assigned here alike, in the same order.
+     */
+    private static List<ManifestFile> asListed(
+            List<ManifestFile> manifests, long snapshotId, @Nullable Long firstRowId) {
+        List<ManifestFile> listed = new ArrayList<>(manifests.size());
+        Long next = firstRowId;
+        for (ManifestFile m : manifests) {
+            Long rowId = m.firstRowId();
+            if (next != null && m.content() == ManifestContent.DATA && rowId == null) {
+                rowId = next;
+                next += m.existingRowsCount() + m.addedRowsCount();
+            }
+            boolean own = m.snapshotId() != null && m.snapshotId() == snapshotId;
+            long sequence =
+                    m.sequenceNumber() == ManifestWriter.UNASSIGNED_SEQ && own
+                            ? snapshotId
+                            : m.sequenceNumber();
+            long minSequence =
+                    m.minSequenceNumber() == ManifestWriter.UNASSIGNED_SEQ && own
+                            ? snapshotId
+                            : m.minSequenceNumber();
+            listed.add(
+                    new GenericManifestFile(
+                            m.path(),
+                            m.length(),
+                            m.partitionSpecId(),
+                            m.content(),
+                            sequence,
+                            minSequence,
+                            m.snapshotId(),
+                            m.partitions(),
+                            m.keyMetadata(),
+                            m.addedFilesCount(),
+                            m.addedRowsCount(),
+                            m.existingFilesCount(),
+                            m.existingRowsCount(),
+                            m.deletedFilesCount(),
+                            m.deletedRowsCount(),
+                            rowId));
+        }
+        return listed;
     }
 
     /**

@@ -79,8 +79,8 @@ final class IcebergSnapshots {
      * @param delta what {@code snapshot} changed against its parent
      * @param vectorsChanged whether the vectors differ from the parent's
      */
-    TableMetadata build(
-            @Nullable TableMetadata base,
+    IcebergVersion build(
+            @Nullable IcebergVersion base,
             Snapshot snapshot,
             Map<FileId, ManifestEntry> parentFiles,
             List<ManifestEntry> delta,
@@ -96,7 +96,8 @@ final class IcebergSnapshots {
             }
         }
         boolean usesVectors = usesVectors(live.values());
-        TableMetadata shaped = shape(base, snapshot, usesVectors);
+        List<Long> expired = base == null ? List.of() : base.expired(expiredBefore());
+        TableMetadata shaped = shape(base == null ? null : base.head(), snapshot, usesVectors);
         long id = snapshot.id();
         List<ManifestFile> manifests = new ArrayList<>();
         boolean deletes = false;
@@ -125,8 +126,7 @@ final class IcebergSnapshots {
                 }
             }
             deletes = !deleted.isEmpty();
-            org.apache.iceberg.Snapshot parent = base.currentSnapshot();
-            List<ManifestFile> parentManifests = TarnSnapshots.manifests(parent, iceberg.io());
+            List<ManifestFile> parentManifests = base.manifests();
             for (ManifestFile m : parentManifests) {
                 if (m.content() != ManifestContent.DATA) {
                     continue;
@@ -159,12 +159,12 @@ final class IcebergSnapshots {
         Map<String, String> summary = new HashMap<>();
         summary.put(IcebergTable.DELTA_LIST_PROPERTY, snapshot.deltaManifestList());
         summary.put("tarn.commit-kind", snapshot.commit().kind().name());
-        org.apache.iceberg.Snapshot next =
+        TarnSnapshots.Written next =
                 TarnSnapshots.write(
                         shaped.formatVersion(),
                         iceberg.io().newOutputFile(iceberg.newManifestList(id)),
                         id,
-                        base == null ? null : base.currentSnapshot().snapshotId(),
+                        base == null ? null : base.current().snapshotId(),
                         snapshot.commit().timeMillis(),
                         operation(snapshot, deletes, usesVectors && vectorsChanged),
                         summary,
@@ -173,13 +173,19 @@ final class IcebergSnapshots {
                         shaped.formatVersion() >= VECTOR_FORMAT_VERSION
                                 ? shaped.nextRowId()
                                 : null);
-        return TableMetadata.buildFrom(shaped)
-                .setBranchSnapshot(next, SnapshotRef.MAIN_BRANCH)
-                .build();
+        TableMetadata.Builder head =
+                TableMetadata.buildFrom(shaped)
+                        .setBranchSnapshot(next.snapshot(), SnapshotRef.MAIN_BRANCH);
+        if (base == null) {
+            return new IcebergVersion(head.build(), List.of(), List.of(), next.manifests());
+        }
+        // The parent becomes an earlier snapshot, kept as text beside the head.
+        head.removeSnapshots(List.of(base.current().snapshotId()));
+        return base.then(head.build(), expired, next.manifests());
     }
 
     /** The metadata of {@code snapshot} written whole, with that snapshot alone. */
-    TableMetadata whole(Snapshot snapshot) throws IOException {
+    IcebergVersion whole(Snapshot snapshot) throws IOException {
         return build(
                 null,
                 snapshot,
@@ -209,10 +215,6 @@ final class IcebergSnapshots {
             builder = TableMetadata.buildFrom(base);
             if (base.formatVersion() < version) {
                 builder.upgradeFormatVersion(version);
-            }
-            List<Long> expired = IcebergTable.expiredSnapshots(base, expiredBefore());
-            if (!expired.isEmpty()) {
-                builder.removeSnapshots(expired);
             }
             lastColumnId = Math.max(lastColumnId, base.lastColumnId());
         }

@@ -117,18 +117,26 @@ final class IcebergTable {
     /**
      * Writes {@code metadata} as version {@code version}, replacing what is there.
      *
-     * @return the metadata as written, with its location
+     * @return the version as written, its head at its location (so the next version lists it as its
+     *     previous one)
      */
-    TableMetadata write(long version, TableMetadata metadata) throws IOException {
+    IcebergVersion write(long version, IcebergVersion metadata) throws IOException {
         Path path = versionPath(version);
-        String json = TableMetadataParser.toJson(metadata);
-        table.io().overwrite(path, json.getBytes(StandardCharsets.UTF_8));
-        // What was written, at its location (so the next version lists it as its previous one),
-        // without parsing it back: the snapshots keep the manifests they have read.
-        return TableMetadata.buildFrom(metadata)
-                .discardChanges()
-                .withMetadataLocation(path.toString())
-                .build();
+        table.io().overwrite(path, IcebergMetadataJson.toBytes(metadata));
+        // Without parsing it back: the head is small, the rest is kept as written.
+        return metadata.withHead(
+                TableMetadata.buildFrom(metadata.head())
+                        .discardChanges()
+                        .withMetadataLocation(path.toString())
+                        .build());
+    }
+
+    /** Writes the whole {@code metadata} as version {@code version}, replacing what is there. */
+    void write(long version, TableMetadata metadata) throws IOException {
+        table.io()
+                .overwrite(
+                        versionPath(version),
+                        TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Points Iceberg readers at {@code version}. */
