@@ -37,6 +37,7 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.TarnSnapshots;
 import org.apache.iceberg.io.CloseableIterable;
 
@@ -62,6 +63,9 @@ final class IcebergSnapshots {
     private final IcebergFiles files;
     private final IcebergManifestMerge merge;
     private final int maxLevel;
+
+    /** Writes the data manifests of appended files; made again when its key changes. */
+    @Nullable private TarnManifestWriter dataManifests;
 
     IcebergSnapshots(IcebergTable iceberg) {
         this.iceberg = iceberg;
@@ -295,18 +299,21 @@ final class IcebergSnapshots {
 
     private ManifestFile writeData(List<ManifestEntry> entries, TableMetadata shaped, long id)
             throws IOException {
-        ManifestWriter<DataFile> writer =
-                ManifestFiles.write(
-                        shaped.formatVersion(),
-                        shaped.spec(),
-                        iceberg.io().newOutputFile(iceberg.newManifest()),
-                        id);
-        try (writer) {
-            for (ManifestEntry e : entries) {
-                writer.add(files.dataFile(e, shaped.spec(), shaped.schema()));
-            }
+        List<DataFile> added = new ArrayList<>(entries.size());
+        for (ManifestEntry e : entries) {
+            added.add(files.dataFile(e, shaped.spec(), shaped.schema()));
         }
-        return writer.toManifestFile();
+        return manifestWriter(shaped)
+                .write(iceberg.io().newOutputFile(iceberg.newManifest()), id, added);
+    }
+
+    /** The writer of data manifests of {@code shaped}'s spec, schema and format version. */
+    private TarnManifestWriter manifestWriter(TableMetadata shaped) throws IOException {
+        String key = TarnManifestWriter.key(shaped.formatVersion(), shaped.spec());
+        if (dataManifests == null || !dataManifests.key().equals(key)) {
+            dataManifests = new TarnManifestWriter(shaped.formatVersion(), shaped.spec());
+        }
+        return dataManifests;
     }
 
     /**
