@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.Nullable;
-import org.apache.iceberg.encryption.PlaintextEncryptionManager;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 
@@ -27,14 +26,15 @@ public final class TarnSnapshots {
     public record Written(Snapshot snapshot, List<ManifestFile> manifests) {}
 
     /**
-     * Writes the manifest list of {@code manifests} to {@code out} and returns the snapshot that
-     * names it, with the manifests as the list holds them (sequence numbers and first row ids
-     * assigned), so that a committer builds the next snapshot without reading the list back.
+     * Writes the manifest list of {@code manifests} to {@code out} with {@code lists} (of the
+     * table's format version) and returns the snapshot that names it, with the manifests as the
+     * list holds them (sequence numbers and first row ids assigned), so that a committer builds the
+     * next snapshot without reading the list back.
      *
      * @param nextRowId the table's next row id before this snapshot (format version 3), else null
      */
     public static Written write(
-            int formatVersion,
+            TarnManifestListWriter lists,
             OutputFile out,
             long snapshotId,
             @Nullable Long parentId,
@@ -45,20 +45,9 @@ public final class TarnSnapshots {
             List<ManifestFile> manifests,
             @Nullable Long nextRowId)
             throws IOException {
-        Long firstRowId = formatVersion >= 3 ? nextRowId : null;
-        ManifestListWriter writer =
-                ManifestLists.write(
-                        formatVersion,
-                        out,
-                        PlaintextEncryptionManager.instance(),
-                        snapshotId,
-                        parentId,
-                        snapshotId,
-                        firstRowId);
-        try (writer) {
-            writer.addAll(manifests);
-        }
-        Long addedRows = firstRowId == null ? null : writer.nextRowId() - firstRowId;
+        Long firstRowId = lists.formatVersion() >= 3 ? nextRowId : null;
+        Long next = lists.write(out, snapshotId, parentId, firstRowId, manifests);
+        Long addedRows = firstRowId == null ? null : next - firstRowId;
         Snapshot snapshot =
                 new BaseSnapshot(
                         snapshotId,

@@ -37,6 +37,7 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TarnManifestListWriter;
 import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.TarnSnapshots;
 import org.apache.iceberg.io.CloseableIterable;
@@ -66,6 +67,9 @@ final class IcebergSnapshots {
 
     /** Writes the data manifests of appended files; made again when its key changes. */
     @Nullable private TarnManifestWriter dataManifests;
+
+    /** Writes the manifest lists; made again when the format version changes. */
+    @Nullable private TarnManifestListWriter lists;
 
     IcebergSnapshots(IcebergTable iceberg) {
         this.iceberg = iceberg;
@@ -165,7 +169,7 @@ final class IcebergSnapshots {
         summary.put("tarn.commit-kind", snapshot.commit().kind().name());
         TarnSnapshots.Written next =
                 TarnSnapshots.write(
-                        shaped.formatVersion(),
+                        listWriter(shaped.formatVersion()),
                         iceberg.io().newOutputFile(iceberg.newManifestList(id)),
                         id,
                         base == null ? null : base.current().snapshotId(),
@@ -305,6 +309,14 @@ final class IcebergSnapshots {
         }
         return manifestWriter(shaped)
                 .write(iceberg.io().newOutputFile(iceberg.newManifest()), id, added);
+    }
+
+    /** The writer of manifest lists of {@code formatVersion}. */
+    private TarnManifestListWriter listWriter(int formatVersion) {
+        if (lists == null || lists.formatVersion() != formatVersion) {
+            lists = new TarnManifestListWriter(formatVersion);
+        }
+        return lists;
     }
 
     /** The writer of data manifests of {@code shaped}'s spec, schema and format version. */
