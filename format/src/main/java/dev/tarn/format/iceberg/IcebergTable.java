@@ -2,6 +2,7 @@ package dev.tarn.format.iceberg;
 
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -141,23 +142,33 @@ final class IcebergTable {
 
     /** Points Iceberg readers at {@code version}. */
     void writeHint(long version) throws IOException {
-        table.io().overwrite(hintPath(), String.valueOf(version).getBytes(StandardCharsets.UTF_8));
+        table.io()
+                .replaceHint(hintPath(), String.valueOf(version).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The version the hint names, if there is a readable one. */
+    /**
+     * The version the hint names; without a readable hint (it is deleted just before it is
+     * replaced), the highest version there is, as Iceberg's path tables find it; empty if there is
+     * none.
+     */
     OptionalLong hint() {
         try {
-            if (!table.io().exists(hintPath())) {
-                return OptionalLong.empty();
+            if (table.io().exists(hintPath())) {
+                String text =
+                        new String(table.io().readAllBytes(hintPath()), StandardCharsets.UTF_8)
+                                .trim();
+                return OptionalLong.of(Long.parseLong(text));
             }
-            String text =
-                    new String(table.io().readAllBytes(hintPath()), StandardCharsets.UTF_8).trim();
-            return OptionalLong.of(Long.parseLong(text));
-        } catch (NumberFormatException e) {
-            return OptionalLong.empty();
+        } catch (NumberFormatException | FileNotFoundException e) {
+            // Unreadable or gone since: the versions there are tell.
         } catch (IOException e) {
             throw failure("read", hintPath(), e);
         }
+        long highest = -1;
+        for (FileStatus file : list()) {
+            highest = Math.max(highest, version(file.getPath().getName()));
+        }
+        return highest < 0 ? OptionalLong.empty() : OptionalLong.of(highest);
     }
 
     /** The files in {@code metadata/}. */

@@ -256,8 +256,10 @@ class IcebergHistoryTest {
             // This committer wrote version 3 last, so it reads version 4.
             appendTens(table, commit, 3, 5);
             assertParsersText(table, 1L, 2L, 3L, 4L, 5L, 6L);
-            table.maintenance()
-                    .expireSnapshots(new ExpireRequest(3, 3, Long.MAX_VALUE, null), Long.MAX_VALUE);
+        }
+        table.maintenance()
+                .expireSnapshots(new ExpireRequest(3, 3, Long.MAX_VALUE, null), Long.MAX_VALUE);
+        try (TableCommit commit = table.newCommit("writer")) {
             appendTens(table, commit, 5, 6);
             assertParsersText(table, 4L, 5L, 6L, 7L);
         }
@@ -267,5 +269,31 @@ class IcebergHistoryTest {
                     .as("rows of Iceberg snapshot %d", s.snapshotId())
                     .isEqualTo(s.snapshotId() == 4 ? 30 : 10 * (s.snapshotId() - 1));
         }
+    }
+
+    @Test
+    void withoutTheHintMaintenanceTakesTheHighestVersionAsIcebergReadersDo() throws Exception {
+        Table table = create();
+        try (TableCommit commit = table.newCommit("writer")) {
+            appendTens(table, commit, 0, 3);
+        }
+        // A commit deletes the hint before it moves the new one onto its name.
+        Path metadataDir = dir.resolve("metadata");
+        Files.delete(metadataDir.resolve(IcebergTable.HINT));
+        assertThat(iceberg(table).hint()).hasValue(3);
+        Set<String> named = named(table, 1);
+        named.remove(IcebergTable.HINT);
+        FileTime old = FileTime.from(Instant.now().minusSeconds(3 * 86400));
+        try (Stream<Path> files = Files.list(metadataDir)) {
+            for (Path f : files.toList()) {
+                Files.setLastModifiedTime(f, old);
+            }
+        }
+
+        RemoveOrphanFiles.Result result =
+                table.maintenance().removeOrphanFiles(null, false, false, Instant.now());
+
+        assertThat(result.files()).isEmpty();
+        assertThat(metadataFiles()).isEqualTo(named);
     }
 }
