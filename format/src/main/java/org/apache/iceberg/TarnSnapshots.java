@@ -3,9 +3,11 @@ package org.apache.iceberg;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
@@ -120,24 +122,46 @@ public final class TarnSnapshots {
     }
 
     /**
-     * Writes {@code manifest} again to {@code out} without the live files whose locations {@code
-     * deleted} holds: they are recorded as deleted by snapshot {@code snapshotId}, the others as
-     * existing with their sequence numbers.
+     * {@code manifests} without the live files whose locations {@code deleted} holds: each manifest
+     * that holds none stays as it is; the live files of those that hold some are written, for each
+     * partition spec, to one new manifest of snapshot {@code snapshotId} (from {@code out}), the
+     * deleted ones as deleted and the others as existing with their sequence numbers. Each manifest
+     * is read once, and one manifest is written however many held deleted files (a full compaction
+     * deletes the files of every manifest).
      */
-    public static ManifestFile rewriteWithout(
+    public static List<ManifestFile> rewriteWithout(
             int formatVersion,
-            ManifestFile manifest,
+            List<ManifestFile> manifests,
             FileIO io,
             Map<Integer, PartitionSpec> specs,
             Set<String> deleted,
-            OutputFile out,
+            Supplier<OutputFile> out,
             long snapshotId) {
-        ManifestWriter<DataFile> writer =
-                ManifestFiles.write(
-                        formatVersion, specs.get(manifest.partitionSpecId()), out, snapshotId);
-        try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
-            try (writer) {
-                for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
+        List<ManifestFile> kept = new ArrayList<>();
+        Map<Integer, ManifestWriter<DataFile>> writers = new LinkedHashMap<>();
+        try {
+            for (ManifestFile manifest : manifests) {
+                List<ManifestEntry<DataFile>> live = new ArrayList<>();
+                boolean holds = false;
+                try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
+                    for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
+                        live.add(entry.copy());
+                        holds |= deleted.contains(entry.file().location());
+                    }
+                }
+                if (!holds) {
+                    kept.add(manifest);
+                    continue;
+                }
+                int specId = manifest.partitionSpecId();
+                ManifestWriter<DataFile> writer = writers.get(specId);
+                if (writer == null) {
+                    writer =
+                            ManifestFiles.write(
+                                    formatVersion, specs.get(specId), out.get(), snapshotId);
+                    writers.put(specId, writer);
+                }
+                for (ManifestEntry<DataFile> entry : live) {
                     if (deleted.contains(entry.file().location())) {
                         writer.delete(entry);
                     } else {
@@ -145,12 +169,17 @@ public final class TarnSnapshots {
                     }
                 }
             }
+            for (ManifestWriter<DataFile> writer : writers.values()) {
+                writer.close();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "Cannot rewrite Iceberg manifest " + manifest.path() + ": " + e.getMessage(),
-                    e);
+                    "Cannot rewrite Iceberg manifests without deleted files: " + e.getMessage(), e);
         }
-        return writer.toManifestFile();
+        for (ManifestWriter<DataFile> writer : writers.values()) {
+            kept.add(writer.toManifestFile());
+        }
+        return kept;
     }
 
     /**

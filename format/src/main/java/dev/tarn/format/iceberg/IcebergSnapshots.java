@@ -12,7 +12,6 @@ import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,7 +39,6 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TarnManifestListWriter;
 import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.TarnSnapshots;
-import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * Builds the Iceberg table metadata of a Tarn snapshot (SPEC.md, "Iceberg metadata"): from the
@@ -144,7 +142,18 @@ final class IcebergSnapshots {
                     // as Iceberg's own commits drop them.
                     continue;
                 }
-                manifests.add(deleted.isEmpty() ? m : without(m, deleted, shaped, id));
+                manifests.add(m);
+            }
+            if (!deleted.isEmpty()) {
+                manifests =
+                        TarnSnapshots.rewriteWithout(
+                                shaped.formatVersion(),
+                                manifests,
+                                iceberg.io(),
+                                shaped.specsById(),
+                                deleted,
+                                () -> iceberg.io().newOutputFile(iceberg.newManifest()),
+                                id);
             }
             if (!added.isEmpty()) {
                 manifests.add(writeData(List.copyOf(added.values()), shaped, id));
@@ -362,34 +371,5 @@ final class IcebergSnapshots {
             deletes.forEach(writer::add);
         }
         return writer.toManifestFile();
-    }
-
-    /** {@code manifest} without the files at {@code deleted}: itself if it holds none of them. */
-    private ManifestFile without(
-            ManifestFile manifest, Set<String> deleted, TableMetadata shaped, long id) {
-        boolean holds = false;
-        try (CloseableIterable<String> paths =
-                ManifestFiles.readPaths(manifest, iceberg.io(), shaped.specsById())) {
-            for (String path : paths) {
-                if (deleted.contains(path)) {
-                    holds = true;
-                    break;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "Cannot read Iceberg manifest " + manifest.path() + ": " + e.getMessage(), e);
-        }
-        if (!holds || manifest.content() != ManifestContent.DATA) {
-            return manifest;
-        }
-        return TarnSnapshots.rewriteWithout(
-                shaped.formatVersion(),
-                manifest,
-                iceberg.io(),
-                shaped.specsById(),
-                deleted,
-                iceberg.io().newOutputFile(iceberg.newManifest()),
-                id);
     }
 }
