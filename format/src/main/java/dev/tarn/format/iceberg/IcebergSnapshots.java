@@ -66,6 +66,9 @@ final class IcebergSnapshots {
     /** Writes the data manifests of appended files; made again when its key changes. */
     @Nullable private TarnManifestWriter dataManifests;
 
+    /** The shape of the last schema version a snapshot had. */
+    @Nullable private Shape shape;
+
     /** Writes the manifest lists; made again when the format version changes. */
     @Nullable private TarnManifestListWriter lists;
 
@@ -219,10 +222,9 @@ final class IcebergSnapshots {
     private TableMetadata shape(
             @Nullable TableMetadata base, Snapshot snapshot, boolean usesVectors) {
         int version = usesVectors ? VECTOR_FORMAT_VERSION : FORMAT_VERSION;
-        TableSchema tarn = table.schema(snapshot.schemaId());
-        Schema schema = IcebergSchemas.schema(tarn);
+        Shape shape = shapeOf(table.schema(snapshot.schemaId()));
         TableMetadata.Builder builder;
-        int lastColumnId = tarn.highestFieldId();
+        int lastColumnId = shape.tarn().highestFieldId();
         if (base == null) {
             builder =
                     TableMetadata.buildFromEmpty(version)
@@ -235,15 +237,29 @@ final class IcebergSnapshots {
             }
             lastColumnId = Math.max(lastColumnId, base.lastColumnId());
         }
+        return builder.setCurrentSchema(shape.schema(), lastColumnId)
+                .setDefaultPartitionSpec(shape.spec())
+                .setDefaultSortOrder(SortOrder.unsorted())
+                .setProperties(shape.properties())
+                .build();
+    }
+
+    /** The Iceberg schema, partition spec and table properties of a Tarn schema version. */
+    private record Shape(
+            TableSchema tarn, Schema schema, PartitionSpec spec, Map<String, String> properties) {}
+
+    /** The shape of {@code tarn}: made once per schema version, as schema versions never change. */
+    private Shape shapeOf(TableSchema tarn) {
+        if (shape != null && shape.tarn().id() == tarn.id()) {
+            return shape;
+        }
+        Schema schema = IcebergSchemas.schema(tarn);
         Map<String, String> properties = new HashMap<>();
         properties.put(
                 TableProperties.DEFAULT_NAME_MAPPING, IcebergSchemas.nameMapping(schemas(tarn)));
         properties.put(TableProperties.MANIFEST_MERGE_ENABLED, "false");
-        return builder.setCurrentSchema(schema, lastColumnId)
-                .setDefaultPartitionSpec(IcebergSchemas.spec(schema, tarn))
-                .setDefaultSortOrder(SortOrder.unsorted())
-                .setProperties(properties)
-                .build();
+        shape = new Shape(tarn, schema, IcebergSchemas.spec(schema, tarn), Map.copyOf(properties));
+        return shape;
     }
 
     /**
