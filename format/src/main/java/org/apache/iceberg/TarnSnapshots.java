@@ -2,11 +2,13 @@ package org.apache.iceberg;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
-import org.apache.iceberg.encryption.PlaintextEncryptionManager;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.OutputFile;
 
@@ -22,14 +24,19 @@ public final class TarnSnapshots {
 
     private TarnSnapshots() {}
 
+    /** A snapshot and the manifests its list names, as a reader of the list would find them. */
+    public record Written(Snapshot snapshot, List<ManifestFile> manifests) {}
+
     /**
-     * Writes the manifest list of {@code manifests} to {@code out} and returns the snapshot that
-     * names it.
+     * Writes the manifest list of {@code manifests} to {@code out} with {@code lists} (of the
+     * table's format version) and returns the snapshot that names it, with the manifests as the
+     * list holds them (sequence numbers and first row ids assigned), so that a committer builds the
+     * next snapshot without reading the list back.
      *
      * @param nextRowId the table's next row id before this snapshot (format version 3), else null
      */
-    public static Snapshot write(
-            int formatVersion,
+    public static Written write(
+            TarnManifestListWriter lists,
             OutputFile out,
             long snapshotId,
             @Nullable Long parentId,
@@ -40,32 +47,69 @@ public final class TarnSnapshots {
             List<ManifestFile> manifests,
             @Nullable Long nextRowId)
             throws IOException {
-        Long firstRowId = formatVersion >= 3 ? nextRowId : null;
-        ManifestListWriter writer =
-                ManifestLists.write(
-                        formatVersion,
-                        out,
-                        PlaintextEncryptionManager.instance(),
+        Long firstRowId = lists.formatVersion() >= 3 ? nextRowId : null;
+        Long next = lists.write(out, snapshotId, parentId, firstRowId, manifests);
+        Long addedRows = firstRowId == null ? null : next - firstRowId;
+        Snapshot snapshot =
+                new BaseSnapshot(
+                        snapshotId,
                         snapshotId,
                         parentId,
-                        snapshotId,
-                        firstRowId);
-        try (writer) {
-            writer.addAll(manifests);
+                        timestampMillis,
+                        operation,
+                        summary,
+                        schemaId,
+                        out.location(),
+                        firstRowId,
+                        addedRows,
+                        null);
+        return new Written(snapshot, asListed(manifests, snapshotId, firstRowId));
+    }
+
+    /**
+     * {@code manifests} as the list of snapshot {@code snapshotId} (its sequence number too) holds
+     * them: what the list writers assign on the way out (V2Metadata and V3Metadata's manifest file
+     * wrappers) assigned here alike, in the same order.
+     */
+    private static List<ManifestFile> asListed(
+            List<ManifestFile> manifests, long snapshotId, @Nullable Long firstRowId) {
+        List<ManifestFile> listed = new ArrayList<>(manifests.size());
+        Long next = firstRowId;
+        for (ManifestFile m : manifests) {
+            Long rowId = m.firstRowId();
+            if (next != null && m.content() == ManifestContent.DATA && rowId == null) {
+                rowId = next;
+                next += m.existingRowsCount() + m.addedRowsCount();
+            }
+            boolean own = m.snapshotId() != null && m.snapshotId() == snapshotId;
+            long sequence =
+                    m.sequenceNumber() == ManifestWriter.UNASSIGNED_SEQ && own
+                            ? snapshotId
+                            : m.sequenceNumber();
+            long minSequence =
+                    m.minSequenceNumber() == ManifestWriter.UNASSIGNED_SEQ && own
+                            ? snapshotId
+                            : m.minSequenceNumber();
+            listed.add(
+                    new GenericManifestFile(
+                            m.path(),
+                            m.length(),
+                            m.partitionSpecId(),
+                            m.content(),
+                            sequence,
+                            minSequence,
+                            m.snapshotId(),
+                            m.partitions(),
+                            m.keyMetadata(),
+                            m.addedFilesCount(),
+                            m.addedRowsCount(),
+                            m.existingFilesCount(),
+                            m.existingRowsCount(),
+                            m.deletedFilesCount(),
+                            m.deletedRowsCount(),
+                            rowId));
         }
-        Long addedRows = firstRowId == null ? null : writer.nextRowId() - firstRowId;
-        return new BaseSnapshot(
-                snapshotId,
-                snapshotId,
-                parentId,
-                timestampMillis,
-                operation,
-                summary,
-                schemaId,
-                out.location(),
-                firstRowId,
-                addedRows,
-                null);
+        return listed;
     }
 
     /**
@@ -78,24 +122,46 @@ public final class TarnSnapshots {
     }
 
     /**
-     * Writes {@code manifest} again to {@code out} without the live files whose locations {@code
-     * deleted} holds: they are recorded as deleted by snapshot {@code snapshotId}, the others as
-     * existing with their sequence numbers.
+     * {@code manifests} without the live files whose locations {@code deleted} holds: each manifest
+     * that holds none stays as it is; the live files of those that hold some are written, for each
+     * partition spec, to one new manifest of snapshot {@code snapshotId} (from {@code out}), the
+     * deleted ones as deleted and the others as existing with their sequence numbers. Each manifest
+     * is read once, and one manifest is written however many held deleted files (a full compaction
+     * deletes the files of every manifest).
      */
-    public static ManifestFile rewriteWithout(
+    public static List<ManifestFile> rewriteWithout(
             int formatVersion,
-            ManifestFile manifest,
+            List<ManifestFile> manifests,
             FileIO io,
             Map<Integer, PartitionSpec> specs,
             Set<String> deleted,
-            OutputFile out,
+            Supplier<OutputFile> out,
             long snapshotId) {
-        ManifestWriter<DataFile> writer =
-                ManifestFiles.write(
-                        formatVersion, specs.get(manifest.partitionSpecId()), out, snapshotId);
-        try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
-            try (writer) {
-                for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
+        List<ManifestFile> kept = new ArrayList<>();
+        Map<Integer, ManifestWriter<DataFile>> writers = new LinkedHashMap<>();
+        try {
+            for (ManifestFile manifest : manifests) {
+                List<ManifestEntry<DataFile>> live = new ArrayList<>();
+                boolean holds = false;
+                try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
+                    for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
+                        live.add(entry.copy());
+                        holds |= deleted.contains(entry.file().location());
+                    }
+                }
+                if (!holds) {
+                    kept.add(manifest);
+                    continue;
+                }
+                int specId = manifest.partitionSpecId();
+                ManifestWriter<DataFile> writer = writers.get(specId);
+                if (writer == null) {
+                    writer =
+                            ManifestFiles.write(
+                                    formatVersion, specs.get(specId), out.get(), snapshotId);
+                    writers.put(specId, writer);
+                }
+                for (ManifestEntry<DataFile> entry : live) {
                     if (deleted.contains(entry.file().location())) {
                         writer.delete(entry);
                     } else {
@@ -103,12 +169,17 @@ public final class TarnSnapshots {
                     }
                 }
             }
+            for (ManifestWriter<DataFile> writer : writers.values()) {
+                writer.close();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(
-                    "Cannot rewrite Iceberg manifest " + manifest.path() + ": " + e.getMessage(),
-                    e);
+                    "Cannot rewrite Iceberg manifests without deleted files: " + e.getMessage(), e);
         }
-        return writer.toManifestFile();
+        for (ManifestWriter<DataFile> writer : writers.values()) {
+            kept.add(writer.toManifestFile());
+        }
+        return kept;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.exceptions.NotFoundException;
 
 /**
  * The commit step of a table with {@code metadata.iceberg.storage} = {@code table-location}
@@ -31,12 +32,12 @@ public final class IcebergCommit implements CommitHook {
     private final IcebergSnapshots snapshots;
 
     /** The metadata of the snapshot this committer's attempt is about to publish, unwritten. */
-    @Nullable private TableMetadata pending;
+    @Nullable private IcebergVersion pending;
 
     @Nullable private Snapshot pendingFor;
 
     /** The metadata this committer wrote last (of a published snapshot) and its snapshot. */
-    @Nullable private TableMetadata written;
+    @Nullable private IcebergVersion written;
 
     @Nullable private Snapshot writtenFor;
 
@@ -56,9 +57,9 @@ public final class IcebergCommit implements CommitHook {
 
     @Override
     public void beforePublish(Staged staged) throws IOException {
-        TableMetadata base = staged.base() == null ? null : baseOf(staged.base());
+        IcebergVersion base = staged.base() == null ? null : baseOf(staged.base());
         Map<FileId, ManifestEntry> live = staged.baseFiles();
-        TableMetadata next =
+        IcebergVersion next =
                 snapshots.build(
                         base,
                         staged.snapshot(),
@@ -75,7 +76,7 @@ public final class IcebergCommit implements CommitHook {
         if (pendingFor == null || !pendingFor.equals(snapshot)) {
             return;
         }
-        TableMetadata next = pending;
+        IcebergVersion next = pending;
         pending = null;
         pendingFor = null;
         written = null;
@@ -126,13 +127,14 @@ public final class IcebergCommit implements CommitHook {
 
     /** The valid Iceberg metadata of {@code base}, from memory if this committer wrote it. */
     @Nullable
-    private TableMetadata baseOf(Snapshot base) {
+    private IcebergVersion baseOf(Snapshot base) {
         if (written != null && writtenFor != null && writtenFor.equals(base)) {
             return written;
         }
         try {
-            return iceberg.readFor(base);
-        } catch (UncheckedIOException e) {
+            TableMetadata read = iceberg.readFor(base);
+            return read == null ? null : IcebergVersion.of(read, iceberg.io());
+        } catch (UncheckedIOException | NotFoundException e) {
             return null; // Unreadable: written again whole.
         }
     }

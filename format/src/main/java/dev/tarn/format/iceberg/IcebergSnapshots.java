@@ -12,7 +12,6 @@ import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,8 +36,9 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TarnManifestListWriter;
+import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.TarnSnapshots;
-import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * Builds the Iceberg table metadata of a Tarn snapshot (SPEC.md, "Iceberg metadata"): from the
@@ -63,6 +63,15 @@ final class IcebergSnapshots {
     private final IcebergManifestMerge merge;
     private final int maxLevel;
 
+    /** Writes the data manifests of appended files; made again when its key changes. */
+    @Nullable private TarnManifestWriter dataManifests;
+
+    /** The shape of the last schema version a snapshot had. */
+    @Nullable private Shape shape;
+
+    /** Writes the manifest lists; made again when the format version changes. */
+    @Nullable private TarnManifestListWriter lists;
+
     IcebergSnapshots(IcebergTable iceberg) {
         this.iceberg = iceberg;
         this.table = iceberg.context();
@@ -79,8 +88,8 @@ final class IcebergSnapshots {
      * @param delta what {@code snapshot} changed against its parent
      * @param vectorsChanged whether the vectors differ from the parent's
      */
-    TableMetadata build(
-            @Nullable TableMetadata base,
+    IcebergVersion build(
+            @Nullable IcebergVersion base,
             Snapshot snapshot,
             Map<FileId, ManifestEntry> parentFiles,
             List<ManifestEntry> delta,
@@ -96,7 +105,8 @@ final class IcebergSnapshots {
             }
         }
         boolean usesVectors = usesVectors(live.values());
-        TableMetadata shaped = shape(base, snapshot, usesVectors);
+        List<Long> expired = base == null ? List.of() : base.expired(expiredBefore());
+        TableMetadata shaped = shape(base == null ? null : base.head(), snapshot, usesVectors);
         long id = snapshot.id();
         List<ManifestFile> manifests = new ArrayList<>();
         boolean deletes = false;
@@ -125,8 +135,7 @@ final class IcebergSnapshots {
                 }
             }
             deletes = !deleted.isEmpty();
-            org.apache.iceberg.Snapshot parent = base.currentSnapshot();
-            List<ManifestFile> parentManifests = TarnSnapshots.manifests(parent, iceberg.io());
+            List<ManifestFile> parentManifests = base.manifests();
             for (ManifestFile m : parentManifests) {
                 if (m.content() != ManifestContent.DATA) {
                     continue;
@@ -136,7 +145,18 @@ final class IcebergSnapshots {
                     // as Iceberg's own commits drop them.
                     continue;
                 }
-                manifests.add(deleted.isEmpty() ? m : without(m, deleted, shaped, id));
+                manifests.add(m);
+            }
+            if (!deleted.isEmpty()) {
+                manifests =
+                        TarnSnapshots.rewriteWithout(
+                                shaped.formatVersion(),
+                                manifests,
+                                iceberg.io(),
+                                shaped.specsById(),
+                                deleted,
+                                () -> iceberg.io().newOutputFile(iceberg.newManifest()),
+                                id);
             }
             if (!added.isEmpty()) {
                 manifests.add(writeData(List.copyOf(added.values()), shaped, id));
@@ -159,12 +179,12 @@ final class IcebergSnapshots {
         Map<String, String> summary = new HashMap<>();
         summary.put(IcebergTable.DELTA_LIST_PROPERTY, snapshot.deltaManifestList());
         summary.put("tarn.commit-kind", snapshot.commit().kind().name());
-        org.apache.iceberg.Snapshot next =
+        TarnSnapshots.Written next =
                 TarnSnapshots.write(
-                        shaped.formatVersion(),
+                        listWriter(shaped.formatVersion()),
                         iceberg.io().newOutputFile(iceberg.newManifestList(id)),
                         id,
-                        base == null ? null : base.currentSnapshot().snapshotId(),
+                        base == null ? null : base.current().snapshotId(),
                         snapshot.commit().timeMillis(),
                         operation(snapshot, deletes, usesVectors && vectorsChanged),
                         summary,
@@ -173,13 +193,19 @@ final class IcebergSnapshots {
                         shaped.formatVersion() >= VECTOR_FORMAT_VERSION
                                 ? shaped.nextRowId()
                                 : null);
-        return TableMetadata.buildFrom(shaped)
-                .setBranchSnapshot(next, SnapshotRef.MAIN_BRANCH)
-                .build();
+        TableMetadata.Builder head =
+                TableMetadata.buildFrom(shaped)
+                        .setBranchSnapshot(next.snapshot(), SnapshotRef.MAIN_BRANCH);
+        if (base == null) {
+            return new IcebergVersion(head.build(), List.of(), List.of(), next.manifests());
+        }
+        // The parent becomes an earlier snapshot, kept as text beside the head.
+        head.removeSnapshots(List.of(base.current().snapshotId()));
+        return base.then(head.build(), expired, next.manifests());
     }
 
     /** The metadata of {@code snapshot} written whole, with that snapshot alone. */
-    TableMetadata whole(Snapshot snapshot) throws IOException {
+    IcebergVersion whole(Snapshot snapshot) throws IOException {
         return build(
                 null,
                 snapshot,
@@ -196,10 +222,9 @@ final class IcebergSnapshots {
     private TableMetadata shape(
             @Nullable TableMetadata base, Snapshot snapshot, boolean usesVectors) {
         int version = usesVectors ? VECTOR_FORMAT_VERSION : FORMAT_VERSION;
-        TableSchema tarn = table.schema(snapshot.schemaId());
-        Schema schema = IcebergSchemas.schema(tarn);
+        Shape shape = shapeOf(table.schema(snapshot.schemaId()));
         TableMetadata.Builder builder;
-        int lastColumnId = tarn.highestFieldId();
+        int lastColumnId = shape.tarn().highestFieldId();
         if (base == null) {
             builder =
                     TableMetadata.buildFromEmpty(version)
@@ -210,21 +235,31 @@ final class IcebergSnapshots {
             if (base.formatVersion() < version) {
                 builder.upgradeFormatVersion(version);
             }
-            List<Long> expired = IcebergTable.expiredSnapshots(base, expiredBefore());
-            if (!expired.isEmpty()) {
-                builder.removeSnapshots(expired);
-            }
             lastColumnId = Math.max(lastColumnId, base.lastColumnId());
         }
+        return builder.setCurrentSchema(shape.schema(), lastColumnId)
+                .setDefaultPartitionSpec(shape.spec())
+                .setDefaultSortOrder(SortOrder.unsorted())
+                .setProperties(shape.properties())
+                .build();
+    }
+
+    /** The Iceberg schema, partition spec and table properties of a Tarn schema version. */
+    private record Shape(
+            TableSchema tarn, Schema schema, PartitionSpec spec, Map<String, String> properties) {}
+
+    /** The shape of {@code tarn}: made once per schema version, as schema versions never change. */
+    private Shape shapeOf(TableSchema tarn) {
+        if (shape != null && shape.tarn().id() == tarn.id()) {
+            return shape;
+        }
+        Schema schema = IcebergSchemas.schema(tarn);
         Map<String, String> properties = new HashMap<>();
         properties.put(
                 TableProperties.DEFAULT_NAME_MAPPING, IcebergSchemas.nameMapping(schemas(tarn)));
         properties.put(TableProperties.MANIFEST_MERGE_ENABLED, "false");
-        return builder.setCurrentSchema(schema, lastColumnId)
-                .setDefaultPartitionSpec(IcebergSchemas.spec(schema, tarn))
-                .setDefaultSortOrder(SortOrder.unsorted())
-                .setProperties(properties)
-                .build();
+        shape = new Shape(tarn, schema, IcebergSchemas.spec(schema, tarn), Map.copyOf(properties));
+        return shape;
     }
 
     /**
@@ -293,18 +328,29 @@ final class IcebergSnapshots {
 
     private ManifestFile writeData(List<ManifestEntry> entries, TableMetadata shaped, long id)
             throws IOException {
-        ManifestWriter<DataFile> writer =
-                ManifestFiles.write(
-                        shaped.formatVersion(),
-                        shaped.spec(),
-                        iceberg.io().newOutputFile(iceberg.newManifest()),
-                        id);
-        try (writer) {
-            for (ManifestEntry e : entries) {
-                writer.add(files.dataFile(e, shaped.spec(), shaped.schema()));
-            }
+        List<DataFile> added = new ArrayList<>(entries.size());
+        for (ManifestEntry e : entries) {
+            added.add(files.dataFile(e, shaped.spec(), shaped.schema()));
         }
-        return writer.toManifestFile();
+        return manifestWriter(shaped)
+                .write(iceberg.io().newOutputFile(iceberg.newManifest()), id, added);
+    }
+
+    /** The writer of manifest lists of {@code formatVersion}. */
+    private TarnManifestListWriter listWriter(int formatVersion) {
+        if (lists == null || lists.formatVersion() != formatVersion) {
+            lists = new TarnManifestListWriter(formatVersion);
+        }
+        return lists;
+    }
+
+    /** The writer of data manifests of {@code shaped}'s spec, schema and format version. */
+    private TarnManifestWriter manifestWriter(TableMetadata shaped) throws IOException {
+        String key = TarnManifestWriter.key(shaped.formatVersion(), shaped.spec());
+        if (dataManifests == null || !dataManifests.key().equals(key)) {
+            dataManifests = new TarnManifestWriter(shaped.formatVersion(), shaped.spec());
+        }
+        return dataManifests;
     }
 
     /**
@@ -341,34 +387,5 @@ final class IcebergSnapshots {
             deletes.forEach(writer::add);
         }
         return writer.toManifestFile();
-    }
-
-    /** {@code manifest} without the files at {@code deleted}: itself if it holds none of them. */
-    private ManifestFile without(
-            ManifestFile manifest, Set<String> deleted, TableMetadata shaped, long id) {
-        boolean holds = false;
-        try (CloseableIterable<String> paths =
-                ManifestFiles.readPaths(manifest, iceberg.io(), shaped.specsById())) {
-            for (String path : paths) {
-                if (deleted.contains(path)) {
-                    holds = true;
-                    break;
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "Cannot read Iceberg manifest " + manifest.path() + ": " + e.getMessage(), e);
-        }
-        if (!holds || manifest.content() != ManifestContent.DATA) {
-            return manifest;
-        }
-        return TarnSnapshots.rewriteWithout(
-                shaped.formatVersion(),
-                manifest,
-                iceberg.io(),
-                shaped.specsById(),
-                deleted,
-                iceberg.io().newOutputFile(iceberg.newManifest()),
-                id);
     }
 }

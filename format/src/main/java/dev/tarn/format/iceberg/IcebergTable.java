@@ -2,6 +2,7 @@ package dev.tarn.format.iceberg;
 
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -117,39 +118,57 @@ final class IcebergTable {
     /**
      * Writes {@code metadata} as version {@code version}, replacing what is there.
      *
-     * @return the metadata as written, with its location
+     * @return the version as written, its head at its location (so the next version lists it as its
+     *     previous one)
      */
-    TableMetadata write(long version, TableMetadata metadata) throws IOException {
+    IcebergVersion write(long version, IcebergVersion metadata) throws IOException {
         Path path = versionPath(version);
-        String json = TableMetadataParser.toJson(metadata);
-        table.io().overwrite(path, json.getBytes(StandardCharsets.UTF_8));
-        // What was written, at its location (so the next version lists it as its previous one),
-        // without parsing it back: the snapshots keep the manifests they have read.
-        return TableMetadata.buildFrom(metadata)
-                .discardChanges()
-                .withMetadataLocation(path.toString())
-                .build();
+        table.io().overwrite(path, IcebergMetadataJson.toBytes(metadata));
+        // Without parsing it back: the head is small, the rest is kept as written.
+        return metadata.withHead(
+                TableMetadata.buildFrom(metadata.head())
+                        .discardChanges()
+                        .withMetadataLocation(path.toString())
+                        .build());
+    }
+
+    /** Writes the whole {@code metadata} as version {@code version}, replacing what is there. */
+    void write(long version, TableMetadata metadata) throws IOException {
+        table.io()
+                .overwrite(
+                        versionPath(version),
+                        TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Points Iceberg readers at {@code version}. */
     void writeHint(long version) throws IOException {
-        table.io().overwrite(hintPath(), String.valueOf(version).getBytes(StandardCharsets.UTF_8));
+        table.io()
+                .replaceHint(hintPath(), String.valueOf(version).getBytes(StandardCharsets.UTF_8));
     }
 
-    /** The version the hint names, if there is a readable one. */
+    /**
+     * The version the hint names; without a readable hint (it is deleted just before it is
+     * replaced), the highest version there is, as Iceberg's path tables find it; empty if there is
+     * none.
+     */
     OptionalLong hint() {
         try {
-            if (!table.io().exists(hintPath())) {
-                return OptionalLong.empty();
+            if (table.io().exists(hintPath())) {
+                String text =
+                        new String(table.io().readAllBytes(hintPath()), StandardCharsets.UTF_8)
+                                .trim();
+                return OptionalLong.of(Long.parseLong(text));
             }
-            String text =
-                    new String(table.io().readAllBytes(hintPath()), StandardCharsets.UTF_8).trim();
-            return OptionalLong.of(Long.parseLong(text));
-        } catch (NumberFormatException e) {
-            return OptionalLong.empty();
+        } catch (NumberFormatException | FileNotFoundException e) {
+            // Unreadable or gone since: the versions there are tell.
         } catch (IOException e) {
             throw failure("read", hintPath(), e);
         }
+        long highest = -1;
+        for (FileStatus file : list()) {
+            highest = Math.max(highest, version(file.getPath().getName()));
+        }
+        return highest < 0 ? OptionalLong.empty() : OptionalLong.of(highest);
     }
 
     /** The files in {@code metadata/}. */

@@ -8,7 +8,9 @@
  * <pre>
  *   TableCommit --beforePublish--> IcebergCommit --> IcebergSnapshots (manifests, list)
  *                                                 --> IcebergSchemas (field ids, types)
- *               --afterPublish---> IcebergCommit --> version-hint.text
+ *               --afterPublish---> IcebergCommit --> IcebergMetadataJson (v<N> of an
+ *                                                    IcebergVersion kept in memory)
+ *                                                 --> version-hint.text
  *   Rollback    -----------------> IcebergMaintenance
  *   all files through IcebergFileIO over Tarn's FileIO (local or S3)
  * </pre>

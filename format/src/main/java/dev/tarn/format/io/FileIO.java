@@ -65,6 +65,15 @@ public interface FileIO extends Serializable {
      */
     void overwrite(Path path, byte[] content) throws IOException;
 
+    /**
+     * Replaces a small hint file that readers may find missing for a moment (they then look for
+     * what it names, as Iceberg's readers list the versions when {@code version-hint.text} is
+     * missing): {@link #overwrite} where that is cheapest, which is the default.
+     */
+    default void replaceHint(Path path, byte[] content) throws IOException {
+        overwrite(path, content);
+    }
+
     byte[] readAllBytes(Path path) throws IOException;
 
     boolean exists(Path path) throws IOException;

@@ -112,6 +112,11 @@ final class PerLocationFileIO implements FileIO {
     }
 
     @Override
+    public void replaceHint(Path path, byte[] content) throws IOException {
+        of(path).replaceHint(path, content);
+    }
+
+    @Override
     public byte[] readAllBytes(Path path) throws IOException {
         return of(path).readAllBytes(path);
     }

@@ -22,11 +22,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -122,8 +124,8 @@ class IcebergHistoryTest {
         try (TableCommit commit = table.newCommit("writer")) {
             appendTens(table, commit, 0, 5);
         }
-        // Snapshot 6 rewrites every file: the manifests of 1..5 are replaced by delete-only ones,
-        // which snapshot 7 drops.
+        // Snapshot 6 rewrites every file: the manifests of 1..5 are replaced by one delete-only
+        // manifest, which snapshot 7 drops.
         assertThat(table.maintenance().compactFully()).isPresent();
         try (TableCommit commit = table.newCommit("writer")) {
             appendTens(table, commit, 5, 8);
@@ -148,8 +150,9 @@ class IcebergHistoryTest {
                 .contains("v7.metadata.json", "v9.metadata.json")
                 .doesNotContain("v1.metadata.json", "v6.metadata.json");
         assertThat(before.size() - metadataFiles().size())
-                .as("files deleted: 6 versions, 6 lists, 5 appends' and 5 rewritten manifests")
-                .isEqualTo(22);
+                .as(
+                        "files deleted: 6 versions, 6 lists, 5 appends' manifests and the rewritten one")
+                .isEqualTo(18);
     }
 
     @Test
@@ -219,5 +222,79 @@ class IcebergHistoryTest {
         assertThat(metadataFiles())
                 .as("no manifest written in vain: every file is named by a snapshot")
                 .isEqualTo(named(table, 1));
+    }
+
+    /**
+     * Asserts that the version the hint names is the text Iceberg's parser writes for what it
+     * parses (a committer writes its earlier snapshots from stored text), with {@code snapshots}
+     * and a snapshot log of them in order.
+     */
+    private void assertParsersText(Table table, Long... snapshots) throws IOException {
+        IcebergTable iceberg = iceberg(table);
+        long version = iceberg.hint().orElseThrow();
+        String text =
+                Files.readString(dir.resolve("metadata").resolve("v" + version + ".metadata.json"));
+        TableMetadata parsed = TableMetadataParser.fromJson(text);
+        assertThat(TableMetadataParser.toJson(parsed)).as("version %d", version).isEqualTo(text);
+        assertThat(parsed.snapshots()).extracting(Snapshot::snapshotId).containsExactly(snapshots);
+        assertThat(parsed.snapshotLog())
+                .extracting(HistoryEntry::snapshotId)
+                .containsExactly(snapshots);
+        assertThat(parsed.previousFiles())
+                .extracting(e -> new org.apache.flink.core.fs.Path(e.file()).getName())
+                .endsWith("v" + (version - 1) + ".metadata.json");
+    }
+
+    @Test
+    void everyVersionIsTheTextIcebergsParserWritesWhoeverBuiltIt() throws Exception {
+        Table table = create();
+        try (TableCommit commit = table.newCommit("writer")) {
+            appendTens(table, commit, 0, 3);
+            assertParsersText(table, 1L, 2L, 3L);
+            // A full compaction commits through a committer of its own, which reads version 3.
+            assertThat(table.maintenance().compactFully()).isPresent();
+            assertParsersText(table, 1L, 2L, 3L, 4L);
+            // This committer wrote version 3 last, so it reads version 4.
+            appendTens(table, commit, 3, 5);
+            assertParsersText(table, 1L, 2L, 3L, 4L, 5L, 6L);
+        }
+        table.maintenance()
+                .expireSnapshots(new ExpireRequest(3, 3, Long.MAX_VALUE, null), Long.MAX_VALUE);
+        try (TableCommit commit = table.newCommit("writer")) {
+            appendTens(table, commit, 5, 6);
+            assertParsersText(table, 4L, 5L, 6L, 7L);
+        }
+        TableMetadata metadata = current(table);
+        for (Snapshot s : metadata.snapshots()) {
+            assertThat(rows(table, metadata, s))
+                    .as("rows of Iceberg snapshot %d", s.snapshotId())
+                    .isEqualTo(s.snapshotId() == 4 ? 30 : 10 * (s.snapshotId() - 1));
+        }
+    }
+
+    @Test
+    void withoutTheHintMaintenanceTakesTheHighestVersionAsIcebergReadersDo() throws Exception {
+        Table table = create();
+        try (TableCommit commit = table.newCommit("writer")) {
+            appendTens(table, commit, 0, 3);
+        }
+        // A commit deletes the hint before it moves the new one onto its name.
+        Path metadataDir = dir.resolve("metadata");
+        Files.delete(metadataDir.resolve(IcebergTable.HINT));
+        assertThat(iceberg(table).hint()).hasValue(3);
+        Set<String> named = named(table, 1);
+        named.remove(IcebergTable.HINT);
+        FileTime old = FileTime.from(Instant.now().minusSeconds(3 * 86400));
+        try (Stream<Path> files = Files.list(metadataDir)) {
+            for (Path f : files.toList()) {
+                Files.setLastModifiedTime(f, old);
+            }
+        }
+
+        RemoveOrphanFiles.Result result =
+                table.maintenance().removeOrphanFiles(null, false, false, Instant.now());
+
+        assertThat(result.files()).isEmpty();
+        assertThat(metadataFiles()).isEqualTo(named);
     }
 }

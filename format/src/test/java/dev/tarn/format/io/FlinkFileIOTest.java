@@ -154,4 +154,14 @@ class FlinkFileIOTest {
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessage("File system file:/// of " + path("copy") + " has no hard links");
     }
+
+    @Test
+    void aHintIsReplacedWhetherOrNotOneIsThereAndNoTemporaryFileStays() throws IOException {
+        io.replaceHint(path("hint"), "1".getBytes(StandardCharsets.UTF_8));
+        io.replaceHint(path("hint"), "22".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(new String(io.readAllBytes(path("hint")), StandardCharsets.UTF_8))
+                .isEqualTo("22");
+        assertThat(names()).containsExactly("hint");
+    }
 }

@@ -1,0 +1,106 @@
+package dev.tarn.format.iceberg;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.iceberg.HistoryEntry;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.util.JsonUtil;
+
+/**
+ * Writes an {@link IcebergVersion} as the {@code v<N>.metadata.json} Iceberg reads: Iceberg's own
+ * {@link TableMetadataParser} writes the head (every field, the current snapshot and its log
+ * entry), and the earlier snapshots' stored JSON and their log entries go in before the current
+ * ones in the {@code snapshots} and {@code snapshot-log} arrays. The file is what the parser would
+ * write for the whole metadata, in the same order, while the work per commit does not grow with the
+ * snapshots kept: their JSON was written once.
+ */
+final class IcebergMetadataJson {
+
+    private IcebergMetadataJson() {}
+
+    /** The version's metadata file, in UTF-8. */
+    static byte[] toBytes(IcebergVersion version) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(version));
+        try (JsonGenerator generator =
+                new Splicing(JsonUtil.factory().createGenerator(out, JsonEncoding.UTF8), version)) {
+            TableMetadataParser.toJson(version.head(), generator);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot write the Iceberg metadata of snapshot "
+                            + version.current().snapshotId()
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        return out.toByteArray();
+    }
+
+    private static int estimate(IcebergVersion version) {
+        int bytes = 4096;
+        for (IcebergVersion.Earlier e : version.earlier()) {
+            bytes += e.json().length() + 64;
+        }
+        return bytes;
+    }
+
+    /**
+     * Passes the parser's output through, and opens the top-level {@code snapshots} and {@code
+     * snapshot-log} arrays with the earlier entries.
+     */
+    private static final class Splicing extends JsonGeneratorDelegate {
+
+        private final IcebergVersion version;
+        private String field;
+
+        Splicing(JsonGenerator out, IcebergVersion version) {
+            super(out, false);
+            this.version = version;
+        }
+
+        @Override
+        public void writeFieldName(String name) throws IOException {
+            // Only the metadata object's own fields: those of nested objects are not spliced.
+            field = delegate.getOutputContext().getParent().inRoot() ? name : null;
+            super.writeFieldName(name);
+        }
+
+        @Override
+        public void writeStartArray() throws IOException {
+            super.writeStartArray();
+            spliceEarlier();
+        }
+
+        @Override
+        public void writeStartArray(Object forValue) throws IOException {
+            super.writeStartArray(forValue);
+            spliceEarlier();
+        }
+
+        @Override
+        public void writeStartArray(Object forValue, int size) throws IOException {
+            super.writeStartArray(forValue, size);
+            spliceEarlier();
+        }
+
+        private void spliceEarlier() throws IOException {
+            String opened = field;
+            field = null;
+            if ("snapshots".equals(opened)) {
+                for (IcebergVersion.Earlier e : version.earlier()) {
+                    delegate.writeRawValue(e.json());
+                }
+            } else if ("snapshot-log".equals(opened)) {
+                for (HistoryEntry h : version.earlierLog()) {
+                    delegate.writeStartObject();
+                    delegate.writeNumberField("timestamp-ms", h.timestampMillis());
+                    delegate.writeNumberField("snapshot-id", h.snapshotId());
+                    delegate.writeEndObject();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.tarn.format.iceberg;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.HistoryEntry;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.SnapshotParser;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TarnSnapshots;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * One Iceberg table version as a committer holds it between commits, so that the next commit costs
+ * the same whatever the number of snapshots kept: the head (Iceberg's {@link TableMetadata} with
+ * the current snapshot alone: schemas, specs, properties, refs, metadata log), every earlier
+ * snapshot kept as the JSON text Iceberg's parser writes for it (written once, when it stops being
+ * current) with the snapshot log before the current entry, and the manifests the current snapshot's
+ * list names. {@link IcebergMetadataJson} writes it as the one metadata file Iceberg reads.
+ *
+ * @param head the metadata with the current snapshot only; its snapshot log is that snapshot's
+ * @param earlier the snapshots before the current one, oldest first
+ * @param earlierLog the snapshot log before the current snapshot's entry, oldest first
+ * @param manifests what the current snapshot's manifest list names
+ */
+record IcebergVersion(
+        TableMetadata head,
+        List<Earlier> earlier,
+        List<HistoryEntry> earlierLog,
+        List<ManifestFile> manifests) {
+
+    /** An earlier snapshot: its id and its JSON object as Iceberg's snapshot parser writes it. */
+    record Earlier(long id, String json) {}
+
+    IcebergVersion {
+        if (head.currentSnapshot() == null || head.snapshots().size() != 1) {
+            throw new IllegalArgumentException(
+                    "The head of an Iceberg version holds its current snapshot alone, not "
+                            + head.snapshots().size());
+        }
+        earlier = List.copyOf(earlier);
+        earlierLog = List.copyOf(earlierLog);
+        manifests = List.copyOf(manifests);
+    }
+
+    /** A version read from its metadata file: its earlier snapshots as text, its list read. */
+    static IcebergVersion of(TableMetadata full, FileIO io) {
+        org.apache.iceberg.Snapshot current = full.currentSnapshot();
+        List<Long> others = new ArrayList<>();
+        List<Earlier> earlier = new ArrayList<>();
+        for (org.apache.iceberg.Snapshot s : full.snapshots()) {
+            if (s.snapshotId() != current.snapshotId()) {
+                others.add(s.snapshotId());
+                earlier.add(new Earlier(s.snapshotId(), SnapshotParser.toJson(s, false)));
+            }
+        }
+        List<HistoryEntry> log = new ArrayList<>(full.snapshotLog());
+        if (!log.isEmpty() && log.get(log.size() - 1).snapshotId() == current.snapshotId()) {
+            log.remove(log.size() - 1);
+        }
+        // The head built from the file keeps the file in its metadata log, as the next version's
+        // metadata does.
+        TableMetadata head =
+                others.isEmpty()
+                        ? full
+                        : TableMetadata.buildFrom(full).removeSnapshots(others).build();
+        return new IcebergVersion(head, earlier, log, TarnSnapshots.manifests(current, io));
+    }
+
+    /** The current snapshot. */
+    org.apache.iceberg.Snapshot current() {
+        return head.currentSnapshot();
+    }
+
+    /** The ids of the earlier snapshots before {@code firstKept}, oldest first. */
+    List<Long> expired(long firstKept) {
+        List<Long> ids = new ArrayList<>();
+        for (Earlier e : earlier) {
+            if (e.id() < firstKept) {
+                ids.add(e.id());
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * The earlier snapshots and log of the version after this one, whose head is {@code next}: this
+     * version's current snapshot becomes an earlier one, the snapshots {@code removed} go, and with
+     * them the log up to the last entry that names one (as Iceberg's own metadata builder trims the
+     * log, so that it shows no gap).
+     */
+    IcebergVersion then(TableMetadata next, List<Long> removed, List<ManifestFile> listed) {
+        Set<Long> gone = new HashSet<>(removed);
+        List<Earlier> kept = new ArrayList<>(earlier.size() + 1);
+        for (Earlier e : earlier) {
+            if (!gone.contains(e.id())) {
+                kept.add(e);
+            }
+        }
+        org.apache.iceberg.Snapshot current = current();
+        kept.add(new Earlier(current.snapshotId(), SnapshotParser.toJson(current, false)));
+        List<HistoryEntry> log = new ArrayList<>(earlierLog.size() + 1);
+        for (HistoryEntry h : earlierLog) {
+            if (gone.contains(h.snapshotId())) {
+                log.clear();
+            } else {
+                log.add(h);
+            }
+        }
+        log.addAll(head.snapshotLog());
+        return new IcebergVersion(next, kept, log, listed);
+    }
+
+    /** This version with {@code head} as its head (the same snapshots, e.g. once located). */
+    IcebergVersion withHead(TableMetadata located) {
+        return new IcebergVersion(located, earlier, earlierLog, manifests);
+    }
+}

@@ -1,0 +1,149 @@
+package org.apache.iceberg;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.avro.file.Codec;
+import org.apache.avro.file.DataFileConstants;
+import org.apache.avro.file.DeflateCodec;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.iceberg.avro.AvroSchemaUtil;
+import org.apache.iceberg.avro.InternalWriter;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * Writes a snapshot's manifest list as Iceberg's {@link ManifestListWriter} does for format
+ * versions 2 and 3 (the same Avro schema, file metadata, record writer and deflate codec; the file
+ * metadata in the order Avro's writer puts it; one data block), with the Avro schema's text, the
+ * record writer and the codec made once per writer instead of once per list, which cost a commit
+ * more than its few dozen entries. Used by one thread at a time.
+ */
+public final class TarnManifestListWriter {
+
+    /** Iceberg's default codec of manifest lists: gzip, which Avro calls deflate, at level 9. */
+    private static final int LEVEL = 9;
+
+    private final int formatVersion;
+    private final DatumWriter<Object> records;
+    private final byte[] avroSchema;
+    private final byte[] icebergSchema;
+    private final Codec codec = new DeflateCodec(LEVEL);
+    private final ByteArrayOutputStream block = new ByteArrayOutputStream(16384);
+    private BinaryEncoder encoder;
+
+    @SuppressWarnings("unchecked")
+    public TarnManifestListWriter(int formatVersion) {
+        if (formatVersion != 2 && formatVersion != 3) {
+            throw new IllegalArgumentException(
+                    "Cannot write manifest lists of Iceberg format version " + formatVersion);
+        }
+        this.formatVersion = formatVersion;
+        Schema schema =
+                formatVersion == 2
+                        ? V2Metadata.MANIFEST_LIST_SCHEMA
+                        : V3Metadata.MANIFEST_LIST_SCHEMA;
+        org.apache.avro.Schema avro = AvroSchemaUtil.convert(schema, "manifest_file");
+        this.records = (DatumWriter<Object>) (DatumWriter<?>) InternalWriter.create(avro);
+        this.avroSchema = avro.toString().getBytes(StandardCharsets.UTF_8);
+        this.icebergSchema = SchemaParser.toJson(schema).getBytes(StandardCharsets.UTF_8);
+    }
+
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    /**
+     * Writes the list of {@code manifests} of snapshot {@code snapshotId} (its sequence number too)
+     * to {@code out}.
+     *
+     * @param firstRowId the table's next row id before the snapshot (format version 3), else null
+     * @return the next row id after it (format version 3), else null
+     */
+    public Long write(
+            OutputFile out,
+            long snapshotId,
+            Long parentId,
+            Long firstRowId,
+            List<ManifestFile> manifests)
+            throws IOException {
+        // What ManifestListWriter.V2Writer/V3Writer and Avro.WriteBuilder put in the metadata, in
+        // a hash map as Avro's DataFileWriter holds it and in its order, so they come out alike.
+        Map<String, byte[]> meta = new HashMap<>();
+        meta.put(DataFileConstants.CODEC, bytes(codec.getName()));
+        meta.put("snapshot-id", bytes(String.valueOf(snapshotId)));
+        meta.put("parent-snapshot-id", bytes(String.valueOf(parentId)));
+        meta.put("sequence-number", bytes(String.valueOf(snapshotId)));
+        if (formatVersion == 3) {
+            meta.put("first-row-id", bytes(String.valueOf(firstRowId)));
+        }
+        meta.put("format-version", bytes(String.valueOf(formatVersion)));
+        meta.put("iceberg.schema", icebergSchema);
+        meta.put(DataFileConstants.SCHEMA, avroSchema);
+        byte[] sync = new byte[16];
+        ThreadLocalRandom.current().nextBytes(sync);
+
+        block.reset();
+        encoder = EncoderFactory.get().directBinaryEncoder(block, encoder);
+        Long nextRowId = firstRowId;
+        if (formatVersion == 2) {
+            V2Metadata.ManifestFileWrapper wrapper =
+                    new V2Metadata.ManifestFileWrapper(snapshotId, snapshotId);
+            for (ManifestFile m : manifests) {
+                records.write(wrapper.wrap(m), encoder);
+            }
+        } else {
+            V3Metadata.ManifestFileWrapper wrapper =
+                    new V3Metadata.ManifestFileWrapper(snapshotId, snapshotId);
+            for (ManifestFile m : manifests) {
+                // As ManifestListWriter.V3Writer.prepare assigns first row ids.
+                if (m.content() != ManifestContent.DATA || m.firstRowId() != null) {
+                    records.write(wrapper.wrap(m, null), encoder);
+                } else {
+                    records.write(wrapper.wrap(m, nextRowId), encoder);
+                    nextRowId += m.existingRowsCount() + m.addedRowsCount();
+                }
+            }
+        }
+        encoder.flush();
+
+        ByteArrayOutputStream file = new ByteArrayOutputStream(block.size() + 4096);
+        BinaryEncoder head = EncoderFactory.get().directBinaryEncoder(file, null);
+        head.writeFixed(DataFileConstants.MAGIC);
+        head.writeMapStart();
+        head.setItemCount(meta.size());
+        for (Map.Entry<String, byte[]> e : meta.entrySet()) {
+            head.startItem();
+            head.writeString(e.getKey());
+            head.writeBytes(e.getValue());
+        }
+        head.writeMapEnd();
+        head.writeFixed(sync);
+        if (!manifests.isEmpty()) {
+            ByteBuffer compressed = codec.compress(ByteBuffer.wrap(block.toByteArray()));
+            head.writeLong(manifests.size());
+            head.writeLong(compressed.remaining());
+            head.writeFixed(
+                    compressed.array(),
+                    compressed.arrayOffset() + compressed.position(),
+                    compressed.remaining());
+            head.writeFixed(sync);
+        }
+        head.flush();
+        try (OutputStream stream = out.createOrOverwrite()) {
+            file.writeTo(stream);
+        }
+        return formatVersion == 3 ? nextRowId : null;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

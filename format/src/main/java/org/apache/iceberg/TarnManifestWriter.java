@@ -1,0 +1,162 @@
+package org.apache.iceberg;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.file.Codec;
+import org.apache.avro.file.CodecFactory;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.file.DeflateCodec;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.iceberg.avro.AvroSchemaUtil;
+import org.apache.iceberg.avro.InternalWriter;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * Writes the data manifest of the files one commit adds, byte for byte as Iceberg's {@link
+ * ManifestWriter} does for format versions 2 and 3 (the same Avro schema, file metadata, record
+ * writer and deflate codec, one data block), save the Avro sync marker, which is chosen once per
+ * writer rather than per file. Iceberg's writer converts the schemas, writes the Avro header and
+ * starts a codec for every file, which cost a commit that adds a file or two more than the entries
+ * do; this writer does that once per partition spec, schema and format version ({@link #key}). Used
+ * by one thread at a time.
+ */
+public final class TarnManifestWriter {
+
+    private final int formatVersion;
+    private final PartitionSpec spec;
+    private final String key;
+    private final DatumWriter<Object> records;
+    private final byte[] header;
+    private final byte[] sync;
+    private final Codec codec;
+    private final GenericManifestEntry<DataFile> reused;
+    private final ByteArrayOutputStream block = new ByteArrayOutputStream(4096);
+    private BinaryEncoder encoder;
+
+    /** Iceberg's default codec of manifests: gzip, which Avro calls deflate, at level 9. */
+    private static final int LEVEL = 9;
+
+    @SuppressWarnings("unchecked")
+    public TarnManifestWriter(int formatVersion, PartitionSpec spec) throws IOException {
+        if (formatVersion != 2 && formatVersion != 3) {
+            throw new IllegalArgumentException(
+                    "Cannot write manifests of Iceberg format version " + formatVersion);
+        }
+        this.formatVersion = formatVersion;
+        this.spec = spec;
+        this.key = key(formatVersion, spec);
+        Schema entries =
+                formatVersion == 2
+                        ? V2Metadata.entrySchema(spec.partitionType())
+                        : V3Metadata.entrySchema(spec.partitionType());
+        org.apache.avro.Schema avro = AvroSchemaUtil.convert(entries, "manifest_entry");
+        this.records = (DatumWriter<Object>) (DatumWriter<?>) InternalWriter.create(avro);
+        // The header as Avro's writer writes it for Iceberg's (Avro.WriteBuilder and
+        // ManifestWriter.V2Writer/V3Writer.newAppender): every file of this writer starts with it.
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        DataFileWriter<Object> writer = new DataFileWriter<>(records);
+        writer.setCodec(CodecFactory.deflateCodec(LEVEL));
+        writer.setMeta("schema", SchemaParser.toJson(spec.schema()));
+        writer.setMeta("partition-spec", PartitionSpecParser.toJsonFields(spec));
+        writer.setMeta("partition-spec-id", String.valueOf(spec.specId()));
+        writer.setMeta("format-version", String.valueOf(formatVersion));
+        writer.setMeta("content", "data");
+        writer.setMeta("iceberg.schema", SchemaParser.toJson(entries));
+        writer.create(avro, head);
+        writer.flush();
+        this.header = head.toByteArray();
+        this.sync = Arrays.copyOfRange(header, header.length - 16, header.length);
+        this.codec = new DeflateCodec(LEVEL);
+        this.reused =
+                new GenericManifestEntry<>(V1Metadata.entrySchema(spec.partitionType()).asStruct());
+    }
+
+    /** What the files of a writer depend on: writers of equal keys write the same bytes. */
+    public static String key(int formatVersion, PartitionSpec spec) {
+        return formatVersion
+                + "/"
+                + spec.specId()
+                + "/"
+                + PartitionSpecParser.toJsonFields(spec)
+                + "/"
+                + SchemaParser.toJson(spec.schema());
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    /**
+     * Writes the manifest of {@code added}, each added by snapshot {@code snapshotId}, to {@code
+     * out}, and returns it as Iceberg's writer would ({@link ManifestWriter#toManifestFile}).
+     */
+    public ManifestFile write(OutputFile out, long snapshotId, List<DataFile> added)
+            throws IOException {
+        if (added.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Cannot write an empty manifest to " + out.location());
+        }
+        PartitionSummary stats = new PartitionSummary(spec);
+        Object wrapper =
+                formatVersion == 2
+                        ? new V2Metadata.ManifestEntryWrapper<DataFile>(snapshotId)
+                        : new V3Metadata.ManifestEntryWrapper<DataFile>(snapshotId);
+        block.reset();
+        encoder = EncoderFactory.get().directBinaryEncoder(block, encoder);
+        long rows = 0;
+        for (DataFile file : added) {
+            ManifestEntry<DataFile> entry = reused.wrapAppend(snapshotId, file);
+            rows += file.recordCount();
+            stats.update(file.partition());
+            records.write(
+                    formatVersion == 2
+                            ? ((V2Metadata.ManifestEntryWrapper<DataFile>) wrapper).wrap(entry)
+                            : ((V3Metadata.ManifestEntryWrapper<DataFile>) wrapper).wrap(entry),
+                    encoder);
+        }
+        encoder.flush();
+        ByteBuffer compressed = codec.compress(ByteBuffer.wrap(block.toByteArray()));
+        ByteArrayOutputStream file =
+                new ByteArrayOutputStream(header.length + compressed.remaining() + 40);
+        file.write(header);
+        BinaryEncoder counts = EncoderFactory.get().directBinaryEncoder(file, null);
+        counts.writeLong(added.size());
+        counts.writeLong(compressed.remaining());
+        counts.flush();
+        file.write(
+                compressed.array(),
+                compressed.arrayOffset() + compressed.position(),
+                compressed.remaining());
+        file.write(sync);
+        try (OutputStream stream = out.createOrOverwrite()) {
+            file.writeTo(stream);
+        }
+        return new GenericManifestFile(
+                out.location(),
+                file.size(),
+                spec.specId(),
+                ManifestContent.DATA,
+                ManifestWriter.UNASSIGNED_SEQ,
+                ManifestWriter.UNASSIGNED_SEQ,
+                snapshotId,
+                stats.summaries(),
+                null,
+                added.size(),
+                rows,
+                0,
+                0L,
+                0,
+                0L,
+                null);
+    }
+}
