@@ -30,8 +30,12 @@ final class ColumnHalves {
     /** Batches between re-splits of the columns by the cost measured so far. */
     private static final int RESPLIT_BATCHES = 64;
 
-    /** Spins while waiting for a running helper before parking: a half takes microseconds. */
-    private static final int SPINS = 2_000;
+    /**
+     * Spins while waiting for a running helper before parking: a few microseconds, no more, since a
+     * half of a batch takes tens to hundreds of them and a spinning reader holds a core that the
+     * machine's other readers may need.
+     */
+    private static final int SPINS = 100;
 
     private static final int QUEUED = 0;
     private static final int RUNNING = 1;
