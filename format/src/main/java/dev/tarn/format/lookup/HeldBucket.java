@@ -33,7 +33,7 @@ final class HeldBucket implements Closeable {
     @Nullable private final BucketStore keys;
 
     private final RowBytes storeBytes;
-    private final ProjectedRowData storeView;
+    private final PrefixRow storeView;
 
     /** Whether the stored fields are the whole read row (not an append table's). */
     private final boolean storeIsRead;
@@ -64,13 +64,9 @@ final class HeldBucket implements Closeable {
         this.keepFirst = keepFirst;
         this.rows = stores.create(layout.storeType, layout.indexKey, lock);
         this.storeBytes = new RowBytes(layout.storeType);
-        int[] prefix = new int[layout.readStoredFields()];
-        for (int i = 0; i < prefix.length; i++) {
-            prefix[i] = i;
-        }
-        this.storeView = ProjectedRowData.from(prefix);
-        this.storeIsRead =
-                layout.mode != Mode.APPEND && prefix.length == layout.readType.getFieldCount();
+        int stored = layout.readStoredFields();
+        this.storeView = new PrefixRow(stored);
+        this.storeIsRead = layout.mode != Mode.APPEND && stored == layout.readType.getFieldCount();
         this.appendView = new JoinedRowData(storeView, rowId);
         if (layout.mode.mapsKeys) {
             int[] keyRow = layout.keyRowFields;
