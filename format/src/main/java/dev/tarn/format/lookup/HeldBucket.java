@@ -33,12 +33,13 @@ final class HeldBucket implements Closeable {
     @Nullable private final BucketStore keys;
 
     private final RowBytes storeBytes;
-    private final PrefixRow storeView;
+    private final ProjectedRowData storeView;
 
-    /** Whether the stored fields are the whole read row (not an append table's). */
-    private final boolean storeIsRead;
-
-    /** The row being applied. */
+    /**
+     * The row being applied. A stored row is encoded from it directly: the stored fields are its
+     * first fields and the encoder reads only those of its own type, so the reader's row (whose
+     * strings are copied as bytes) needs no view between.
+     */
     private RowData current;
 
     private final RowData appendView;
@@ -64,9 +65,11 @@ final class HeldBucket implements Closeable {
         this.keepFirst = keepFirst;
         this.rows = stores.create(layout.storeType, layout.indexKey, lock);
         this.storeBytes = new RowBytes(layout.storeType);
-        int stored = layout.readStoredFields();
-        this.storeView = new PrefixRow(stored);
-        this.storeIsRead = layout.mode != Mode.APPEND && stored == layout.readType.getFieldCount();
+        int[] prefix = new int[layout.readStoredFields()];
+        for (int i = 0; i < prefix.length; i++) {
+            prefix[i] = i;
+        }
+        this.storeView = ProjectedRowData.from(prefix);
         this.appendView = new JoinedRowData(storeView, rowId);
         if (layout.mode.mapsKeys) {
             int[] keyRow = layout.keyRowFields;
@@ -152,15 +155,6 @@ final class HeldBucket implements Closeable {
         return closed;
     }
 
-    /**
-     * The stored fields of the row being applied: the read row itself where they are all of it (the
-     * encoder then sees the reader's own row, and copies its strings as bytes), else the
-     * projection.
-     */
-    private RowData stored() {
-        return storeIsRead ? current : storeView;
-    }
-
     private boolean joinHasNull() {
         for (int i = 0; i < layout.joinFields; i++) {
             if (storeView.isNullAt(layout.indexKey[i])) {
@@ -180,7 +174,7 @@ final class HeldBucket implements Closeable {
             }
             case KEY, PREFIX -> {
                 if (!keepFirst || !holds()) {
-                    rows.put(storeBytes.encode(stored()));
+                    rows.put(storeBytes.encode(current));
                 }
             }
             case SECONDARY -> {
@@ -196,7 +190,7 @@ final class HeldBucket implements Closeable {
                     keys.remove(keyView);
                     return;
                 }
-                rows.put(storeBytes.encode(stored()));
+                rows.put(storeBytes.encode(current));
                 keys.put(keyBytes.encode(keyView));
             }
         }
