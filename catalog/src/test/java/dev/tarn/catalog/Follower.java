@@ -134,14 +134,20 @@ final class Follower implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        var client = result.getJobClient();
+        cancelAndAwait(result);
+        reader.interrupt();
+    }
+
+    /**
+     * Cancels {@code job} and waits until it is gone: until then its tasks, committer or enumerator
+     * may still write into the test's directory, and removing the directory would fail.
+     */
+    static void cancelAndAwait(TableResult job) throws Exception {
+        var client = job.getJobClient();
         if (client.isPresent()) {
             client.get().cancel();
-            // Until the job is gone its enumerator may still write (a consumer's record): wait,
-            // so the test's directory can be removed.
             awaitTrue(() -> client.get().getJobStatus().get().isGloballyTerminalState());
         }
-        reader.interrupt();
     }
 
     /** A condition a test waits for. */

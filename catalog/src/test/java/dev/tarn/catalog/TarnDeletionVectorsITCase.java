@@ -57,9 +57,9 @@ class TarnDeletionVectorsITCase {
     }
 
     @AfterEach
-    void cancel() {
+    void cancel() throws Exception {
         for (TableResult job : jobs) {
-            job.getJobClient().ifPresent(JobClient::cancel);
+            Follower.cancelAndAwait(job);
         }
     }
 

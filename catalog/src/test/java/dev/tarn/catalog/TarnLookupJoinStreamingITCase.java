@@ -55,9 +55,9 @@ class TarnLookupJoinStreamingITCase {
     }
 
     @AfterEach
-    void cancel() {
+    void cancel() throws Exception {
         for (TableResult job : jobs) {
-            job.getJobClient().ifPresent(JobClient::cancel);
+            Follower.cancelAndAwait(job);
         }
     }
 

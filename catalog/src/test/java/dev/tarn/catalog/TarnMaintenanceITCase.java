@@ -13,7 +13,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -208,7 +207,7 @@ class TarnMaintenanceITCase {
             long after = snapshotCount("s");
             awaitSnapshots("s", after + 2);
         } finally {
-            job.getJobClient().ifPresent(JobClient::cancel);
+            Follower.cancelAndAwait(job);
         }
         assertThat(sql.query("CALL lake.sys.check_table('db.s')"))
                 .singleElement()

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 import org.apache.flink.api.common.JobID;
-import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.Metric;
@@ -159,7 +158,7 @@ class TarnMetricsITCase {
             assertThat(awaitGauge(job, "lastCommittedSnapshotId", id -> id > committed + 1))
                     .isGreaterThan(committed);
         } finally {
-            insert.getJobClient().ifPresent(JobClient::cancel);
+            Follower.cancelAndAwait(insert);
         }
     }
 

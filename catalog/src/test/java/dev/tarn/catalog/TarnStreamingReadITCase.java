@@ -327,7 +327,7 @@ class TarnStreamingReadITCase {
                                     "SELECT COUNT(*), COUNT(DISTINCT id), MIN(id), MAX(id) FROM db.copy"))
                     .containsExactly("+I[40000, 40000, 1, 40000]");
         } finally {
-            copy.getJobClient().get().cancel();
+            Follower.cancelAndAwait(copy);
         }
     }
 

@@ -73,10 +73,10 @@ class TarnStreamingRecoveryITCase {
     }
 
     @AfterEach
-    void cancel() {
+    void cancel() throws Exception {
         Gate.open();
         for (TableResult job : jobs) {
-            job.getJobClient().ifPresent(JobClient::cancel);
+            Follower.cancelAndAwait(job);
         }
     }
 
