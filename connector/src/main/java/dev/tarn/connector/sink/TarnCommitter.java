@@ -13,8 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -24,10 +22,10 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
  * checkpoint completed (or at the end of a bounded input), and only on one subtask: the sink's
  * pre-commit topology routes every committable there. The snapshot records the lowest watermark of
  * the checkpoint's writers: every row at or before it that the job will ever write is in this
- * snapshot or an earlier one, except rows that were already late at the writers. While each commit
- * runs the format's ledger records the files it publishes, so orphan cleanup keeps them while the
- * commit is pending. What follows a commit (expiration) is the format's: the table's committer runs
- * it.
+ * snapshot or an earlier one, except rows that were already late at the writers. The files it
+ * publishes were recorded in the table's ledger while the checkpoint was taken ({@link
+ * CommittableRouter}); a committer that closes deletes the record of each user whose last record it
+ * published. What follows a commit (expiration) is the format's: the table's committer runs it.
  */
 final class TarnCommitter implements Committer<TarnCommittable> {
 
@@ -36,16 +34,27 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     private final Map<String, TableCommit> commits = new HashMap<>();
     private final CommitterMetrics metrics;
 
-    /** Records each commit's prepared files while it is attempted (SPEC.md, "Pending commits"). */
+    /** The ledger of prepared files (SPEC.md, "Pending commits"), written by the router. */
     private final PendingCommits ledger;
+
+    /** Per commit user, the identifier of its last commit published or found published. */
+    private final Map<String, Long> published = new HashMap<>();
+
+    /** This job's commit user; null if unknown (tests), every user then taken as this job's. */
+    @Nullable private final CommitUser own;
 
     /** A committer whose metrics go nowhere (tests). */
     TarnCommitter(Table table, @Nullable OverwriteSpec overwrite) {
-        this(table, overwrite, new CommitterMetrics(new UnregisteredMetricsGroup()));
+        this(table, null, overwrite, new CommitterMetrics(new UnregisteredMetricsGroup()));
     }
 
-    TarnCommitter(Table table, @Nullable OverwriteSpec overwrite, CommitterMetrics metrics) {
+    TarnCommitter(
+            Table table,
+            @Nullable CommitUser own,
+            @Nullable OverwriteSpec overwrite,
+            CommitterMetrics metrics) {
         this.table = table;
+        this.own = own;
         this.overwrite = overwrite;
         this.ledger = table.pendingCommits();
         this.metrics = metrics;
@@ -86,28 +95,17 @@ final class TarnCommitter implements Committer<TarnCommittable> {
         // committables, which need them. What a job abandons is left to orphan cleanup. A retry
         // publishes only what is missing: the compactions if the failure struck between the
         // commit's APPEND and COMPACT snapshots, nothing if it struck after the publish.
-        TableCommit.Result result =
-                ledger.commit(
-                        commit,
-                        user.name(),
-                        request,
-                        byCheckpoint(requests),
-                        System.currentTimeMillis());
+        TableCommit.Result result = commit.commit(request);
+        if (own == null || own.equals(user)) {
+            published.put(user.name(), identifier);
+        } else {
+            // An earlier job's: it writes no record any more, and its last one is abandoned.
+            ledger.forget(user.name(), Long.MAX_VALUE);
+        }
         metrics.committed(result);
         if (result.alreadyCommitted()) {
             requests.forEach(CommitRequest::signalAlreadyCommitted);
         }
-    }
-
-    /** The messages of {@code requests} by the checkpoint that prepared them, for the ledger. */
-    static SortedMap<Long, List<CommitMessage>> byCheckpoint(
-            List<CommitRequest<TarnCommittable>> requests) {
-        SortedMap<Long, List<CommitMessage>> carried = new TreeMap<>();
-        for (CommitRequest<TarnCommittable> request : requests) {
-            TarnCommittable c = request.getCommittable();
-            carried.computeIfAbsent(c.checkpointId(), id -> new ArrayList<>()).addAll(c.messages());
-        }
-        return carried;
     }
 
     /**
@@ -134,6 +132,6 @@ final class TarnCommitter implements Committer<TarnCommittable> {
     @Override
     public void close() {
         commits.values().forEach(TableCommit::close);
-        ledger.close();
+        published.forEach(ledger::forget);
     }
 }

@@ -18,14 +18,16 @@ import org.apache.flink.table.data.RowData;
  * The Tarn Sink V2 sink. Topology:
  *
  * <pre>
- *   rows --> [writer 0..n-1] --committables--> global() --> [committer 0] --> snapshot
- *            closes files at                   (all to one     publishes one snapshot per
- *            each barrier                       subtask)       completed checkpoint
+ *   rows --> [writer 0..n-1] --committables--> global() --> [router 0] --> [committer 0] --> snapshot
+ *            closes files at                   (all to one   records the    publishes one snapshot
+ *            each barrier                       subtask)     ledger at      per completed
+ *                                                            each barrier   checkpoint
  * </pre>
  *
- * Writers prepare files when the checkpoint barrier passes; the committer publishes them only after
- * Flink reports the checkpoint complete. The pre-commit topology sends every committable to
- * committer subtask 0, so each checkpoint becomes exactly one snapshot.
+ * Writers prepare files when the checkpoint barrier passes; the router records them in the table's
+ * ledger before the checkpoint can complete; the committer publishes them only after Flink reports
+ * the checkpoint complete. The pre-commit topology sends every committable to subtask 0, so each
+ * checkpoint becomes exactly one snapshot.
  */
 public final class TarnSink
         implements Sink<RowData>,
@@ -63,7 +65,8 @@ public final class TarnSink
 
     @Override
     public Committer<TarnCommittable> createCommitter(CommitterInitContext context) {
-        return new TarnCommitter(table, overwrite, new CommitterMetrics(context.metricGroup()));
+        return new TarnCommitter(
+                table, commitUser, overwrite, new CommitterMetrics(context.metricGroup()));
     }
 
     @Override
@@ -76,9 +79,10 @@ public final class TarnSink
             DataStream<CommittableMessage<TarnCommittable>> committables) {
         return committables
                 .global()
-                .map(new CheckpointIdTagger())
-                .returns(committables.getType())
-                .name("Tarn committable router");
+                .transform(
+                        "Tarn committable router",
+                        committables.getType(),
+                        new CommittableRouter(table));
     }
 
     @Override

@@ -25,7 +25,7 @@ import org.apache.flink.types.RowKind;
  */
 final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommittable> {
 
-    /** The real checkpoint id is set downstream, by {@link CheckpointIdTagger}. */
+    /** The real checkpoint id is set downstream, by {@link CommittableRouter}. */
     static final long UNTAGGED = -1;
 
     private final Table table;

@@ -10,6 +10,7 @@ import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -89,5 +90,36 @@ class TarnCommitterTest {
         assertThat(table.metadata().latestSnapshot().orElseThrow().records().total()).isEqualTo(3);
         assertThat(table.metadata().latestSnapshot().orElseThrow().commit().identifier())
                 .isEqualTo(7);
+    }
+
+    @Test
+    void aRestoredJobDropsTheEarlierJobsAbandonedRecordAndKeepsItsOwnPendingOne() throws Exception {
+        CommitUser earlier = new CommitUser("job-1", 1L);
+        CommitUser own = new CommitUser("job-2", 2L);
+        // The earlier job stopped with checkpoint 8 recorded; the new job restored checkpoint 7.
+        List<CommitMessage> seven = rows(1);
+        table.pendingCommits().record("job-1", 8, new TreeMap<>(Map.of(8L, rows(2))), 1L);
+        TarnCommitter committer =
+                new TarnCommitter(
+                        table,
+                        own,
+                        null,
+                        new CommitterMetrics(
+                                new org.apache.flink.metrics.groups.UnregisteredMetricsGroup()));
+        committer.commit(List.of(new FakeCommitRequest(new TarnCommittable(earlier, 7, seven))));
+        assertThat(table.pendingCommits().all())
+                .as(
+                        "the earlier job's abandoned record, dropped once its restored commit published")
+                .isEmpty();
+
+        // The job's own checkpoint 10 is published; 11 is recorded, complete but not committed.
+        table.pendingCommits().record("job-2", 10, new TreeMap<>(Map.of(10L, rows(3))), 3L);
+        committer.commit(List.of(new FakeCommitRequest(new TarnCommittable(own, 10, rows(3)))));
+        table.pendingCommits().record("job-2", 11, new TreeMap<>(Map.of(11L, rows(4))), 4L);
+        committer.close();
+        assertThat(table.pendingCommits().all())
+                .as("a record of a checkpoint after the last publish outlives the committer")
+                .singleElement()
+                .satisfies(r -> assertThat(r.checkpoint()).isEqualTo(11));
     }
 }

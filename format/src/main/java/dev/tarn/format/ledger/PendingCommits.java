@@ -1,7 +1,5 @@
 package dev.tarn.format.ledger;
 
-import dev.tarn.format.commit.CommitRequest;
-import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.VectorChange;
 import dev.tarn.format.table.TableContext;
@@ -17,13 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import javax.annotation.Nullable;
 import org.apache.flink.core.fs.FileStatus;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
@@ -31,133 +22,52 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ledger of a table's prepared files (SPEC.md, "Pending commits"): {@code
- * pending/<commit-user>}, one record per commit user, replaced at each commit by the record of its
- * checkpoint (one atomic PUT on an object store, a rename over it on a file system, so readers see
- * a whole record or none), written beside the commit on a thread of its own so that the commit does
- * not wait for it, and complete before the commit call returns. A record is never deleted after its
- * publish: readers take it as done once a snapshot of its user has an identifier at or above its
- * checkpoint, and the user's next commit replaces it. Only {@link #close}, after the last commit
- * through this instance was published, deletes it, so that a job stopped cleanly leaves none. One
- * instance serves one committer.
+ * pending/<commit-user>}, one record per commit user, replaced at each checkpoint that prepared
+ * files by the record of what the committer's state at that checkpoint carries (one atomic PUT on
+ * an object store, a rename over it on a file system, so readers see a whole record or none). The
+ * streaming sink writes it while the checkpoint is taken, before the checkpoint can complete, so
+ * every file of a completed checkpoint is recorded before its commit starts, and the commit itself
+ * never waits for the ledger. A record is never deleted after its publish: readers take it as done
+ * once a snapshot of its user has an identifier at or above its checkpoint, and the user's next
+ * record replaces it. Only {@link #forget}, when a committer closes after its last publish, deletes
+ * it, so that a job stopped cleanly leaves none.
  *
- * <p>Failure: a commit that fails returns only after its record is written, so the files of a
- * commit still pending are listed when its failure reaches the job; a crash during the commit
- * leaves the new record or the one before it (published, or carried by the new one), and a retry
- * (restored from the checkpoint) writes the record again before it returns; a crash after the
- * publish leaves a record of a published checkpoint, which readers look past and the next commit of
- * the user replaces.
+ * <p>Failure: a checkpoint whose record cannot be written fails, so nothing is committed for it and
+ * the next checkpoint carries its files; a crash after the record and before the publish leaves a
+ * pending record, whose files orphan cleanup keeps until the restored job publishes them; a crash
+ * after the publish leaves a record of a published checkpoint, which readers look past and the next
+ * record replaces.
  */
-public final class PendingCommits implements AutoCloseable {
+public final class PendingCommits {
 
     private static final Logger LOG = LoggerFactory.getLogger(PendingCommits.class);
 
-    /** How long {@link #close} lets a record write in flight finish. */
-    private static final long CLOSE_WAIT_SECONDS = 10;
-
     private final TableContext table;
-
-    /**
-     * The users whose last commit through this instance was published (or found published): their
-     * record lists only published files, so {@link #close} may delete it.
-     */
-    private final Set<String> published = ConcurrentHashMap.newKeySet();
-
-    /** Writes records while their commit is attempted, off the committing thread. */
-    @Nullable private ExecutorService background;
 
     public PendingCommits(TableContext table) {
         this.table = table;
     }
 
     /**
-     * Records what {@code request} publishes (replacing the user's record) and commits it with
-     * {@code commit}; the commit does not wait for the record, but this call returns only once it
-     * is written.
-     *
-     * @param carried the messages of {@code request} by the checkpoint that prepared them
-     * @throws UncheckedIOException naming the record if it cannot be written and the commit failed
+     * Deletes the record of {@code user} if it is done by {@code publishedIdentifier}, the
+     * identifier of the user's last commit that was published (or found published): a record of a
+     * later checkpoint, still pending, stays. Called by a committer as it closes. Never fails: a
+     * record left behind is reported by readers as done or pending, as it is.
      */
-    public TableCommit.Result commit(
-            TableCommit commit,
-            String user,
-            CommitRequest request,
-            SortedMap<Long, List<CommitMessage>> carried,
-            long nowMillis) {
-        published.remove(user);
-        Future<PendingCommit> recorded =
-                background().submit(() -> record(user, request.identifier(), carried, nowMillis));
-        TableCommit.Result result;
+    public void forget(String user, long publishedIdentifier) {
+        Path path = path(user);
         try {
-            result = commit.commit(request);
-        } catch (RuntimeException e) {
-            // A failed commit returns only once its record is there (or failed too).
-            try {
-                await(recorded);
-            } catch (RuntimeException recordFailure) {
-                e.addSuppressed(recordFailure);
+            Optional<PendingCommit> record = read(path);
+            if (record.isPresent() && record.get().checkpoint() <= publishedIdentifier) {
+                table.io().deleteIfExists(path);
             }
-            throw e;
-        }
-        try {
-            await(recorded);
-        } catch (UncheckedIOException e) {
-            // Published: the files no longer need the record.
-            LOG.warn("Published commit {} of {} without its record", request.identifier(), user, e);
-        }
-        published.add(user);
-        return result;
-    }
-
-    /**
-     * Lets a record write in flight finish (for a while), stops the background thread, then deletes
-     * the record of every user whose last commit through this instance was published: a job that
-     * stops cleanly leaves no record. Never fails: a record left behind is a published one, which
-     * readers look past.
-     */
-    @Override
-    public void close() {
-        if (background != null) {
-            background.shutdown();
-            try {
-                if (!background.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                    LOG.warn("A pending-commit record of {} still being written", table.name());
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        for (String user : published) {
-            delete(path(user));
-        }
-        published.clear();
-    }
-
-    private ExecutorService background() {
-        if (background == null) {
-            background =
-                    Executors.newSingleThreadExecutor(
-                            runnable -> {
-                                Thread thread = new Thread(runnable, "tarn-ledger-" + table.name());
-                                thread.setDaemon(true);
-                                return thread;
-                            });
-        }
-        return background;
-    }
-
-    private static <T> T await(Future<T> future) {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted waiting for a pending-commit record", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn(
+                    "Cannot delete the published pending commit {} of table {}; readers look"
+                            + " past it",
+                    path,
+                    table.name(),
+                    e);
         }
     }
 
@@ -224,19 +134,6 @@ public final class PendingCommits implements AutoCloseable {
                     String.format(
                             "Corrupt pending commit file %s of table %s: %s",
                             path, table.name(), e.getMessage()),
-                    e);
-        }
-    }
-
-    private void delete(Path path) {
-        try {
-            table.io().deleteIfExists(path);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn(
-                    "Cannot delete the published pending commit {} of table {}; readers look"
-                            + " past it",
-                    path,
-                    table.name(),
                     e);
         }
     }

@@ -32,12 +32,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ledger of prepared files: a committer replaces its user's one record with what it publishes
- * while it tries, with one write and no delete per commit; a record a snapshot of its user reached
- * is done, and a committer that closes after a published commit deletes it; a crash on either side
- * of the publish loses nothing and publishes nothing twice; orphan cleanup keeps every file a
- * pending record lists; the integrity check names the checkpoint to restore from when one is lost;
- * an untouched user is reported.
+ * The ledger of prepared files: each checkpoint replaces its user's one record with what the
+ * committer carries, with one write and no delete per commit; a record a snapshot of its user
+ * reached is done, and a committer that closes after publishing a record's checkpoint deletes it,
+ * never a later one; a crash on either side of the publish loses nothing and publishes nothing
+ * twice; orphan cleanup keeps every file a pending record lists; the integrity check names the
+ * checkpoint to restore from when one is lost; an untouched user is reported.
  */
 class PendingCommitsTest {
 
@@ -72,24 +72,27 @@ class PendingCommitsTest {
     }
 
     /**
-     * Commits through a new ledger (a restarted committer), as the streaming committer does, and
-     * closes it (the job stops).
+     * As the streaming sink does: records what the committer carries (while the checkpoint is
+     * taken), then commits it through a new committer (a restarted job) and closes it (the job
+     * stops), forgetting the record once published.
      */
     private static TableCommit.Result commit(
             Table table, SortedMap<Long, List<CommitMessage>> carried) {
-        try (TableCommit commit = committer(table);
-                PendingCommits ledger = table.pendingCommits()) {
-            return ledger.commit(
-                    commit, USER, request(carried), carried, System.currentTimeMillis());
+        PendingCommits ledger = table.pendingCommits();
+        ledger.record(USER, carried.lastKey(), carried, System.currentTimeMillis());
+        TableCommit.Result result;
+        try (TableCommit commit = committer(table)) {
+            result = commit.commit(request(carried));
         }
+        ledger.forget(USER, carried.lastKey());
+        return result;
     }
 
-    /** As {@link #commit}, but the committer crashes once the call returned: nothing closes. */
+    /** As {@link #commit}, but the job crashes once the commit returned: nothing closes. */
     private static TableCommit.Result commitAndCrash(
             Table table, SortedMap<Long, List<CommitMessage>> carried) {
-        PendingCommits ledger = table.pendingCommits();
-        return ledger.commit(
-                committer(table), USER, request(carried), carried, System.currentTimeMillis());
+        table.pendingCommits().record(USER, carried.lastKey(), carried, System.currentTimeMillis());
+        return committer(table).commit(request(carried));
     }
 
     /** The user's one record. */
@@ -170,8 +173,10 @@ class PendingCommitsTest {
         PendingCommits ledger = table.pendingCommits();
         try (TableCommit commit = committer(table)) {
             io.resetCounts();
-            ledger.commit(commit, USER, request(first), first, 1L);
-            ledger.commit(commit, USER, request(second), second, 3L);
+            ledger.record(USER, 2, first, 1L);
+            commit.commit(request(first));
+            ledger.record(USER, 4, second, 3L);
+            commit.commit(request(second));
             java.util.function.Predicate<Path> ledgerFiles = p -> p.toString().contains("/pending");
             assertThat(io.calls())
                     .as("calls on the ledger")
@@ -182,7 +187,9 @@ class PendingCommitsTest {
                     .singleElement()
                     .satisfies(r -> assertThat(r.committables().keySet()).containsExactly(3L, 4L));
             assertThat(pending(table)).isEmpty();
-            ledger.close();
+            ledger.forget(USER, 2);
+            assertThat(record()).as("kept: a later checkpoint's record").exists();
+            ledger.forget(USER, 4);
         }
         assertThat(record()).as("deleted at close, its commit published").doesNotExist();
     }
