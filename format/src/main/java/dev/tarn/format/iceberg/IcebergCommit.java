@@ -36,14 +36,37 @@ public final class IcebergCommit implements CommitHook {
 
     @Nullable private Snapshot pendingFor;
 
-    /** The metadata this committer wrote last (of a published snapshot) and its snapshot. */
-    @Nullable private IcebergVersion written;
-
-    @Nullable private Snapshot writtenFor;
+    /** The metadata a committer of this table instance wrote last, shared by its committers. */
+    private final LastWritten last;
 
     private IcebergCommit(TableContext table) {
         this.iceberg = new IcebergTable(table);
         this.snapshots = new IcebergSnapshots(iceberg);
+        this.last = table.shared(LastWritten.class, LastWritten::new);
+    }
+
+    /**
+     * The Iceberg version a committer of one table instance wrote last (of a published snapshot)
+     * with its snapshot: every committer of the instance (a stream's, a compaction's) builds the
+     * next version on it without reading it back, as long as the snapshot it builds on is that one.
+     */
+    static final class LastWritten {
+
+        /** An Iceberg version and the Tarn snapshot it is the metadata of. */
+        private record Written(IcebergVersion version, Snapshot snapshot) {}
+
+        private final java.util.concurrent.atomic.AtomicReference<Written> last =
+                new java.util.concurrent.atomic.AtomicReference<>();
+
+        @Nullable
+        IcebergVersion of(Snapshot snapshot) {
+            Written w = last.get();
+            return w != null && w.snapshot().equals(snapshot) ? w.version() : null;
+        }
+
+        void set(IcebergVersion version, Snapshot snapshot) {
+            last.set(new Written(version, snapshot));
+        }
     }
 
     /**
@@ -79,11 +102,8 @@ public final class IcebergCommit implements CommitHook {
         IcebergVersion next = pending;
         pending = null;
         pendingFor = null;
-        written = null;
-        writtenFor = null;
         try {
-            written = iceberg.write(snapshot.id(), next);
-            writtenFor = snapshot;
+            last.set(iceberg.write(snapshot.id(), next), snapshot);
         } catch (IOException e) {
             throw iceberg.failure("write", iceberg.versionPath(snapshot.id()), e);
         }
@@ -125,11 +145,15 @@ public final class IcebergCommit implements CommitHook {
         afterPublish(snapshot);
     }
 
-    /** The valid Iceberg metadata of {@code base}, from memory if this committer wrote it. */
+    /**
+     * The valid Iceberg metadata of {@code base}, from memory if a committer of this table instance
+     * wrote it.
+     */
     @Nullable
     private IcebergVersion baseOf(Snapshot base) {
-        if (written != null && writtenFor != null && writtenFor.equals(base)) {
-            return written;
+        IcebergVersion remembered = last.of(base);
+        if (remembered != null) {
+            return remembered;
         }
         try {
             TableMetadata read = iceberg.readFor(base);

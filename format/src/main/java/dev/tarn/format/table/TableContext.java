@@ -43,6 +43,7 @@ public final class TableContext implements Serializable {
     private transient SnapshotManager snapshots;
     private transient Map<Long, TableSchema> schemas;
     private transient Map<Long, Boolean> vectorMaintained;
+    private transient Map<Class<?>, Object> shared;
 
     /**
      * @param options the schema's options with a query's options over them
@@ -148,6 +149,19 @@ public final class TableContext implements Serializable {
             snapshots = new SnapshotManager(io, paths, name, publisher);
         }
         return snapshots;
+    }
+
+    /**
+     * What the seams built on this instance share across their own instances in one process, made
+     * by {@code create} on first use: e.g. the Iceberg metadata a committer wrote last, on which
+     * the next commit through any committer of this table (a compaction's) builds without reading
+     * it back. One value per type; the value must be safe to use from several threads.
+     */
+    public synchronized <T> T shared(Class<T> type, java.util.function.Supplier<T> create) {
+        if (shared == null) {
+            shared = new java.util.HashMap<>();
+        }
+        return type.cast(shared.computeIfAbsent(type, t -> create.get()));
     }
 
     /** The table's tags: named snapshots kept through expiration. */

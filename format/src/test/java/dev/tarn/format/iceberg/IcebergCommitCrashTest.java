@@ -276,4 +276,30 @@ class IcebergCommitCrashTest {
         assertIcebergReadsAsTarn(4, 4);
         assertThat(iceberg().atHint()).contains("7,c7", "8,d8");
     }
+
+    @Test
+    void everyCommitterOfATableBuildsOnTheVersionTheLastOneWroteWithoutReadingItBack()
+            throws Exception {
+        create(Kind.APPEND, Map.of());
+        twoCommits();
+        Predicate<Path> metadataFiles =
+                p -> p.getName().endsWith(".metadata.json") || p.getName().startsWith("snap-");
+        io.resetCounts();
+        // A third committer, then a compaction's: each a new committer of the same table.
+        commit(table, TestTables.write(table, rows(7, 9, "c")));
+        var plan = table.maintenance().planFullCompaction(p -> true).orElseThrow();
+        List<CommitMessage> rewritten = new ArrayList<>();
+        try (var compactor = table.maintenance().newCompactor()) {
+            for (var unit : plan.units()) {
+                rewritten.addAll(compactor.compact(unit));
+            }
+        }
+        table.maintenance().publishCompaction(plan, rewritten);
+        assertThat(
+                        io.calls(Op.READ_ALL_BYTES, metadataFiles)
+                                + io.calls(Op.NEW_INPUT_STREAM, metadataFiles))
+                .as("reads of Iceberg versions and manifest lists: %s", io.calls())
+                .isZero();
+        assertIcebergReadsAsTarn(latest(), latest());
+    }
 }
