@@ -45,7 +45,10 @@ final class ExpirationBacklogBenchmark {
                 RowType.of(
                         new LogicalType[] {new BigIntType(), VarCharType.STRING_TYPE},
                         new String[] {"id", "v"});
-        Table table =
+        // The backlog is built with a retention that keeps every snapshot (the expiration after
+        // each commit would otherwise remove them as they come), then measured with one that
+        // expires all but the last few.
+        Table building =
                 Table.create(
                         FileIO.flinkFileSystems(),
                         new Path(warehouse.resolve("expiration-backlog").toUri()),
@@ -56,17 +59,29 @@ final class ExpirationBacklogBenchmark {
                                 List.of(),
                                 Map.of(
                                         "snapshot.time-retained",
-                                        "1 ms",
+                                        "1 h",
                                         "snapshot.num-retained.min",
                                         String.valueOf(RETAINED)),
                                 null));
-        TableCommit commit = table.newCommit("bench");
         long[] identifier = {0};
-        for (int i = 0; i < RETAINED + backlog; i++) {
-            commit.commit(
-                    CommitRequest.of(
-                            identifier[0]++, CommitLatencyBenchmark.oneFile(table, identifier[0])));
+        try (TableCommit setup = building.newCommit("bench")) {
+            for (int i = 0; i < RETAINED + backlog; i++) {
+                setup.commit(
+                        CommitRequest.of(
+                                identifier[0]++,
+                                CommitLatencyBenchmark.oneFile(building, identifier[0])));
+            }
         }
+        building.alter(
+                List.of(
+                        new dev.tarn.format.schema.SchemaChange.SetOption(
+                                "snapshot.time-retained", "1 ms")));
+        Table table =
+                Table.load(
+                        FileIO.flinkFileSystems(),
+                        new Path(warehouse.resolve("expiration-backlog").toUri()),
+                        "bench.backlog");
+        TableCommit commit = table.newCommit("bench");
         System.out.println();
         System.out.printf(
                 "Commit latency with background expiration (%d commits %d ms apart per phase):%n",
