@@ -4,23 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FileIO;
 import dev.tarn.format.ledger.PendingCommit;
-import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,13 +36,7 @@ class CommittableRouterTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        RowType type = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
-        table =
-                Table.create(
-                        FileIO.flinkFileSystems(),
-                        new Path(dir.toURI()),
-                        "db.t",
-                        TableSchema.create(type, List.of(), List.of(), Map.of(), null));
+        table = IdTable.create(dir);
         harness = new OneInputStreamOperatorTestHarness<>(new CommittableRouter(table));
         harness.open();
     }
@@ -62,12 +47,7 @@ class CommittableRouterTest {
     }
 
     private List<CommitMessage> rows(long... ids) throws Exception {
-        try (TableWrite write = table.newWrite()) {
-            for (long id : ids) {
-                write.write(GenericRowData.of(id));
-            }
-            return write.prepareCommit();
-        }
+        return IdTable.rows(table, ids);
     }
 
     /** A writer's committable of {@code checkpoint}, as it leaves the writer (id not yet set). */

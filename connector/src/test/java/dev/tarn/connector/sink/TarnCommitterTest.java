@@ -3,19 +3,11 @@ package dev.tarn.connector.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.io.FileIO;
-import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,22 +23,11 @@ class TarnCommitterTest {
 
     @BeforeEach
     void setUp() {
-        RowType type = RowType.of(new LogicalType[] {new BigIntType()}, new String[] {"id"});
-        table =
-                Table.create(
-                        FileIO.flinkFileSystems(),
-                        new Path(dir.toURI()),
-                        "db.t",
-                        TableSchema.create(type, List.of(), List.of(), Map.of(), null));
+        table = IdTable.create(dir);
     }
 
     private List<CommitMessage> rows(long... ids) throws Exception {
-        try (TableWrite write = table.newWrite()) {
-            for (long id : ids) {
-                write.write(GenericRowData.of(id));
-            }
-            return write.prepareCommit();
-        }
+        return IdTable.rows(table, ids);
     }
 
     @Test
