@@ -28,6 +28,9 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * without any lock of its own; a caller that applies several changes of one commit as one step
  * holds its own per-bucket lock around them. Another store's put may spill this one (it then takes
  * this store's exclusive lock only if it is free at once, so two stores never wait for each other).
+ *
+ * <p>Just over 400 lines: memory, runs, spill and merge are one lock's domain; split apart, each
+ * would need the others' state under that lock.
  */
 final class SpillingBucketStore implements BucketStore {
 

@@ -33,6 +33,9 @@ import org.apache.flink.table.types.logical.RowType;
  * rows ({@link BucketLoader}); where they are not, it reloads the buckets they touch. Always: every
  * held bucket answers from one applied snapshot, and {@link #get} sees a bucket before or after a
  * snapshot's changes, never half of them.
+ *
+ * <p>Just over 400 lines: the gets and the refresh share the bucket map and its per-bucket locks,
+ * and the rule above holds only if the code that takes those locks sits in one class.
  */
 public final class TableLookup implements Closeable {
 
