@@ -1,18 +1,12 @@
 package dev.tarn.benchmarks;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.ChangelogMode;
-import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
 /**
@@ -22,7 +16,7 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
  * INT or a BIGINT) is the key or batch id it records. A writer takes the arrivals registered by
  * {@link #expect} when it starts, so a job still cancelling cannot count into the next run's.
  */
-public final class ArrivalSinkFactory implements DynamicTableSinkFactory {
+public final class ArrivalSinkFactory extends BenchSinkFactory {
 
     private static final Map<String, Arrivals> ARRIVALS = new ConcurrentHashMap<>();
 
@@ -38,24 +32,12 @@ public final class ArrivalSinkFactory implements DynamicTableSinkFactory {
         return arrivals;
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "bench-arrivals";
+    public ArrivalSinkFactory() {
+        super("bench-arrivals", ChangelogMode.all());
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.createTableFactoryHelper(this, context).validate();
+    Sink<RowData> sink(Context context) {
         LogicalTypeRoot first =
                 context.getPhysicalRowDataType()
                         .getChildren()
@@ -69,30 +51,8 @@ public final class ArrivalSinkFactory implements DynamicTableSinkFactory {
                             + " must be an INT or BIGINT key, not "
                             + first);
         }
-        return new TableSink(
+        return new ArrivalSink(
                 context.getObjectIdentifier().getObjectName(), first == LogicalTypeRoot.INTEGER);
-    }
-
-    private record TableSink(String table, boolean intKey) implements DynamicTableSink {
-        @Override
-        public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-            return ChangelogMode.all();
-        }
-
-        @Override
-        public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-            return SinkV2Provider.of(new ArrivalSink(table, intKey));
-        }
-
-        @Override
-        public DynamicTableSink copy() {
-            return this;
-        }
-
-        @Override
-        public String asSummaryString() {
-            return "bench-arrivals";
-        }
     }
 
     private record ArrivalSink(String table, boolean intKey) implements Sink<RowData> {

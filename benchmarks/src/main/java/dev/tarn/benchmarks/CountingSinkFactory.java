@@ -1,19 +1,13 @@
 package dev.tarn.benchmarks;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.ChangelogMode;
-import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 
 /**
  * {@code 'connector' = 'bench-blackhole'}: Flink's blackhole (a Sink V2 writer that drops every
@@ -21,7 +15,7 @@ import org.apache.flink.table.factories.FactoryUtil;
  * counts in a field and adds its count, when it closes, to its table's total in this JVM, where the
  * benchmark's cluster runs: {@link #check} compares and resets it once the job is done.
  */
-public final class CountingSinkFactory implements DynamicTableSinkFactory {
+public final class CountingSinkFactory extends BenchSinkFactory {
 
     private static final Map<String, AtomicLong> RECEIVED = new ConcurrentHashMap<>();
 
@@ -39,47 +33,13 @@ public final class CountingSinkFactory implements DynamicTableSinkFactory {
         }
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "bench-blackhole";
+    public CountingSinkFactory() {
+        super("bench-blackhole", ChangelogMode.insertOnly());
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.createTableFactoryHelper(this, context).validate();
-        return new TableSink(context.getObjectIdentifier().getObjectName());
-    }
-
-    private record TableSink(String table) implements DynamicTableSink {
-        @Override
-        public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-            return ChangelogMode.insertOnly();
-        }
-
-        @Override
-        public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-            return SinkV2Provider.of(new CountingSink(table));
-        }
-
-        @Override
-        public DynamicTableSink copy() {
-            return this;
-        }
-
-        @Override
-        public String asSummaryString() {
-            return "bench-blackhole";
-        }
+    Sink<RowData> sink(Context context) {
+        return new CountingSink(context.getObjectIdentifier().getObjectName());
     }
 
     private record CountingSink(String table) implements Sink<RowData> {

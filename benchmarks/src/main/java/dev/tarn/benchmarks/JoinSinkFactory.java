@@ -1,19 +1,13 @@
 package dev.tarn.benchmarks;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.ChangelogMode;
-import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
-import org.apache.flink.table.factories.FactoryUtil;
 
 /**
  * {@code 'connector' = 'bench-join-sink'}: a blackhole for the lookup-join benchmark's output
@@ -23,7 +17,7 @@ import org.apache.flink.table.factories.FactoryUtil;
  * writer adds its totals, when it closes, to its table's in this JVM, where the benchmark's cluster
  * runs; {@link #check} compares and resets them once the job is done.
  */
-public final class JoinSinkFactory implements DynamicTableSinkFactory {
+public final class JoinSinkFactory extends BenchSinkFactory {
 
     /** Rows and checksum sum a table's writers delivered. */
     record Totals(long rows, long checksum) {
@@ -78,47 +72,13 @@ public final class JoinSinkFactory implements DynamicTableSinkFactory {
         }
     }
 
-    @Override
-    public String factoryIdentifier() {
-        return "bench-join-sink";
+    public JoinSinkFactory() {
+        super("bench-join-sink", ChangelogMode.insertOnly());
     }
 
     @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
-    }
-
-    @Override
-    public DynamicTableSink createDynamicTableSink(Context context) {
-        FactoryUtil.createTableFactoryHelper(this, context).validate();
-        return new TableSink(context.getObjectIdentifier().getObjectName());
-    }
-
-    private record TableSink(String table) implements DynamicTableSink {
-        @Override
-        public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-            return ChangelogMode.insertOnly();
-        }
-
-        @Override
-        public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-            return SinkV2Provider.of(new JoinSink(table));
-        }
-
-        @Override
-        public DynamicTableSink copy() {
-            return this;
-        }
-
-        @Override
-        public String asSummaryString() {
-            return "bench-join-sink";
-        }
+    Sink<RowData> sink(Context context) {
+        return new JoinSink(context.getObjectIdentifier().getObjectName());
     }
 
     /** The sink of table {@code table}; its writers add to the table's totals when they close. */
