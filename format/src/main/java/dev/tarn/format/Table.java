@@ -243,8 +243,8 @@ public final class Table implements Serializable {
     }
 
     /**
-     * The ledger of the table's prepared files (SPEC.md, "Pending commits"): a streaming committer
-     * records through it what it is about to publish; one instance per committer.
+     * The ledger of the table's prepared files (SPEC.md, "Pending commits"): a streaming sink
+     * records through it, at each checkpoint, what its committer is about to publish.
      */
     public PendingCommits pendingCommits() {
         return new PendingCommits(context);
