@@ -7,6 +7,7 @@ import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.read.TableRead;
+import dev.tarn.format.schema.SchemaChange;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
@@ -72,15 +73,8 @@ final class ExpirationBacklogBenchmark {
                                 CommitLatencyBenchmark.oneFile(building, identifier[0])));
             }
         }
-        building.alter(
-                List.of(
-                        new dev.tarn.format.schema.SchemaChange.SetOption(
-                                "snapshot.time-retained", "1 ms")));
-        Table table =
-                Table.load(
-                        FileIO.flinkFileSystems(),
-                        new Path(warehouse.resolve("expiration-backlog").toUri()),
-                        "bench.backlog");
+        building.alter(List.of(new SchemaChange.SetOption("snapshot.time-retained", "1 ms")));
+        Table table = Table.load(building.io(), building.location(), building.name());
         TableCommit commit = table.newCommit("bench");
         System.out.println();
         System.out.printf(

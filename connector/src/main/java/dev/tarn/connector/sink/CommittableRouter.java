@@ -5,8 +5,10 @@ import dev.tarn.format.ledger.PendingCommits;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -51,7 +53,7 @@ final class CommittableRouter extends AbstractStreamOperator<CommittableMessage<
     private transient Map<String, SortedMap<Long, List<CommitMessage>>> carried;
 
     /** The users whose checkpoints since the last record prepared files. */
-    private transient Map<String, Long> unrecorded;
+    private transient Set<String> unrecorded;
 
     /** The id of the last checkpoint whose barrier passed, or -1. */
     private transient long lastBarrier;
@@ -65,7 +67,7 @@ final class CommittableRouter extends AbstractStreamOperator<CommittableMessage<
         super.open();
         ledger = table.pendingCommits();
         carried = new HashMap<>();
-        unrecorded = new HashMap<>();
+        unrecorded = new HashSet<>();
         lastBarrier = -1;
     }
 
@@ -83,7 +85,7 @@ final class CommittableRouter extends AbstractStreamOperator<CommittableMessage<
                     .computeIfAbsent(checkpoint, id -> new ArrayList<>())
                     .addAll(c.messages());
             if (!c.messages().isEmpty()) {
-                unrecorded.merge(user, checkpoint, Math::max);
+                unrecorded.add(user);
                 if (checkpoint <= lastBarrier) {
                     // Behind its barrier (an unaligned checkpoint): recorded now, as the committer
                     // may commit it with the next completed checkpoint.
@@ -117,7 +119,7 @@ final class CommittableRouter extends AbstractStreamOperator<CommittableMessage<
     }
 
     private void recordAll() {
-        for (String user : List.copyOf(unrecorded.keySet())) {
+        for (String user : List.copyOf(unrecorded)) {
             record(user);
         }
     }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.annotation.Nullable;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -55,8 +56,7 @@ public final class IcebergCommit implements CommitHook {
         /** An Iceberg version and the Tarn snapshot it is the metadata of. */
         private record Written(IcebergVersion version, Snapshot snapshot) {}
 
-        private final java.util.concurrent.atomic.AtomicReference<Written> last =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        private final AtomicReference<Written> last = new AtomicReference<>();
 
         @Nullable
         IcebergVersion of(Snapshot snapshot) {
