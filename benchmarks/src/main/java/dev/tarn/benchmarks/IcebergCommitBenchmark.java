@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
@@ -29,7 +30,7 @@ import org.apache.flink.table.data.StringData;
  * Iceberg's reader (Spark, through {@link SparkIcebergReader}) against Tarn's own scan. A system
  * that refuses the option prints {@code n/a (option not available)} for it. Usage: {@code
  * Benchmarks --iceberg-commit [--runs N] [--rows R] [--paimon]}, N measured append commits (100 by
- * default), R rows (5,000,000).
+ * default), R rows (5,000,000). The tables with the option on and off are committed in lockstep.
  */
 final class IcebergCommitBenchmark {
 
@@ -115,13 +116,9 @@ final class IcebergCommitBenchmark {
                 "%-8s %-11s %-8s %10s %10s %10s %10s%n",
                 "system", "commit", "iceberg", "p50", "p99", "cpu p50", "cpu p99");
         for (IcebergCommitTarget.Factory system : systems) {
-            Map<String, Costs> off = measure(system, false, runs, warehouse);
-            Map<String, Costs> on;
-            try {
-                on = measure(system, true, runs, warehouse);
-            } catch (IcebergCommitTarget.OptionNotAvailableException e) {
-                on = null;
-            }
+            Map<Boolean, Map<String, Costs>> costs = measure(system, runs, warehouse);
+            Map<String, Costs> off = costs.get(false);
+            Map<String, Costs> on = costs.get(true);
             for (String kind : List.of("append", "compaction")) {
                 row(out, system.name(), kind, "off", off.get(kind));
                 if (on == null) {
@@ -158,34 +155,76 @@ final class IcebergCommitBenchmark {
                 Costs.p99(c.cpuMillis()));
     }
 
-    /** The costs of {@code system}'s append and compaction commits, by kind. */
-    private static Map<String, Costs> measure(
-            IcebergCommitTarget.Factory system, boolean iceberg, int runs, Path warehouse)
-            throws Exception {
-        Path dir =
-                Files.createDirectories(
-                        warehouse.resolve(system.name() + "-" + (iceberg ? "on" : "off")));
-        try (IcebergCommitTarget target = system.open(dir, iceberg)) {
+    /**
+     * The costs of {@code system}'s append and compaction commits, by kind, with the option off
+     * ({@code false}) and on ({@code true}; absent if the system refuses it). The two tables are
+     * committed in lockstep, each commit of one followed by the same commit of the other, which of
+     * them goes first alternating, so that the JIT's warm-up and the file system's background work
+     * weigh on both alike.
+     */
+    private static Map<Boolean, Map<String, Costs>> measure(
+            IcebergCommitTarget.Factory system, int runs, Path warehouse) throws Exception {
+        List<IcebergCommitTarget> targets = new ArrayList<>();
+        try {
+            targets.add(system.open(Files.createDirectories(dir(warehouse, system, false)), false));
+            try {
+                targets.add(
+                        system.open(Files.createDirectories(dir(warehouse, system, true)), true));
+            } catch (IcebergCommitTarget.OptionNotAvailableException e) {
+                // Measured off alone.
+            }
             for (int i = 0; i < HISTORY; i++) {
-                target.prepareAppend().run();
-            }
-            Costs appends = new Costs(new ArrayList<>(), new ArrayList<>());
-            for (int i = 0; i < runs; i++) {
-                time(target.prepareAppend(), appends);
-            }
-            Costs compactions = new Costs(new ArrayList<>(), new ArrayList<>());
-            for (int i = 0; i < COMPACTIONS; i++) {
-                for (int f = 0; f < FILES_PER_COMPACTION; f++) {
+                for (IcebergCommitTarget target : targets) {
                     target.prepareAppend().run();
                 }
-                time(target.prepareCompaction(), compactions);
             }
-            for (Costs c : List.of(appends, compactions)) {
-                Collections.sort(c.millis());
-                Collections.sort(c.cpuMillis());
+            List<Costs> appends = new ArrayList<>();
+            List<Costs> compactions = new ArrayList<>();
+            for (int t = 0; t < targets.size(); t++) {
+                appends.add(new Costs(new ArrayList<>(), new ArrayList<>()));
+                compactions.add(new Costs(new ArrayList<>(), new ArrayList<>()));
             }
-            return Map.of("append", appends, "compaction", compactions);
+            for (int i = 0; i < runs; i++) {
+                for (int t : order(i, targets.size())) {
+                    time(targets.get(t).prepareAppend(), appends.get(t));
+                }
+            }
+            for (int i = 0; i < COMPACTIONS; i++) {
+                for (int t : order(i, targets.size())) {
+                    for (int f = 0; f < FILES_PER_COMPACTION; f++) {
+                        targets.get(t).prepareAppend().run();
+                    }
+                    time(targets.get(t).prepareCompaction(), compactions.get(t));
+                }
+            }
+            Map<Boolean, Map<String, Costs>> byMode = new HashMap<>();
+            for (int t = 0; t < targets.size(); t++) {
+                for (Costs c : List.of(appends.get(t), compactions.get(t))) {
+                    Collections.sort(c.millis());
+                    Collections.sort(c.cpuMillis());
+                }
+                byMode.put(
+                        t == 1, Map.of("append", appends.get(t), "compaction", compactions.get(t)));
+            }
+            return byMode;
+        } finally {
+            for (IcebergCommitTarget target : targets) {
+                target.close();
+            }
         }
+    }
+
+    private static Path dir(Path warehouse, IcebergCommitTarget.Factory system, boolean iceberg) {
+        return warehouse.resolve(system.name() + "-" + (iceberg ? "on" : "off"));
+    }
+
+    /** The order of the targets in round {@code i}: forwards in even rounds, backwards in odd. */
+    private static List<Integer> order(int i, int targets) {
+        List<Integer> order = new ArrayList<>();
+        for (int t = 0; t < targets; t++) {
+            order.add(i % 2 == 0 ? t : targets - 1 - t);
+        }
+        return order;
     }
 
     private static void time(IcebergCommitTarget.Publish publish, Costs costs) throws Exception {

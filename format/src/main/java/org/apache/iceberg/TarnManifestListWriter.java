@@ -137,7 +137,7 @@ public final class TarnManifestListWriter {
             head.writeFixed(sync);
         }
         head.flush();
-        try (OutputStream stream = out.createOrOverwrite()) {
+        try (OutputStream stream = out.create()) {
             file.writeTo(stream);
         }
         return formatVersion == 3 ? nextRowId : null;

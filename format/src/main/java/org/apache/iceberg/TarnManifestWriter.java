@@ -36,6 +36,7 @@ public final class TarnManifestWriter {
     private final byte[] sync;
     private final Codec codec;
     private final GenericManifestEntry<DataFile> reused;
+    private final AppendedEntry appended;
     private final ByteArrayOutputStream block = new ByteArrayOutputStream(4096);
     private BinaryEncoder encoder;
 
@@ -75,6 +76,60 @@ public final class TarnManifestWriter {
         this.codec = new DeflateCodec(LEVEL);
         this.reused =
                 new GenericManifestEntry<>(V1Metadata.entrySchema(spec.partitionType()).asStruct());
+        this.appended = new AppendedEntry(formatVersion);
+    }
+
+    /**
+     * The record of an appended file's entry as Iceberg's V2 and V3 entry wrappers give it to the
+     * record writer (the same five fields: status, snapshot id, data and file sequence numbers, the
+     * file through the format version's file wrapper), made once per writer: Iceberg's wrapper
+     * derives its entry schema anew for every manifest. Its entries are this writer's own appends,
+     * whose sequence numbers the manifest list assigns.
+     */
+    private static final class AppendedEntry implements StructLike {
+
+        private final V2Metadata.DataFileWrapper<DataFile> v2Files;
+        private final V3Metadata.DataFileWrapper<DataFile> v3Files;
+        private ManifestEntry<DataFile> entry;
+
+        AppendedEntry(int formatVersion) {
+            this.v2Files = formatVersion == 2 ? new V2Metadata.DataFileWrapper<>() : null;
+            this.v3Files = formatVersion == 2 ? null : new V3Metadata.DataFileWrapper<>();
+        }
+
+        AppendedEntry wrap(ManifestEntry<DataFile> appendedEntry) {
+            this.entry = appendedEntry;
+            return this;
+        }
+
+        @Override
+        public int size() {
+            return 5;
+        }
+
+        @Override
+        public <T> void set(int pos, T value) {
+            throw new UnsupportedOperationException("The entry record is written, not set");
+        }
+
+        @Override
+        public <T> T get(int pos, Class<T> javaClass) {
+            Object value =
+                    switch (pos) {
+                        case 0 -> entry.status().id();
+                        case 1 -> entry.snapshotId();
+                        case 2 -> entry.dataSequenceNumber();
+                        case 3 -> entry.fileSequenceNumber();
+                        case 4 ->
+                                v2Files != null
+                                        ? v2Files.wrap(entry.file())
+                                        : v3Files.wrap(entry.file());
+                        default ->
+                                throw new UnsupportedOperationException(
+                                        "No field " + pos + " in a manifest entry");
+                    };
+            return javaClass.cast(value);
+        }
     }
 
     /** What the files of a writer depend on: writers of equal keys write the same bytes. */
@@ -107,10 +162,6 @@ public final class TarnManifestWriter {
                     "Cannot write an empty manifest to " + out.location());
         }
         PartitionSummary stats = new PartitionSummary(spec);
-        Object wrapper =
-                formatVersion == 2
-                        ? new V2Metadata.ManifestEntryWrapper<DataFile>(snapshotId)
-                        : new V3Metadata.ManifestEntryWrapper<DataFile>(snapshotId);
         block.reset();
         encoder = EncoderFactory.get().directBinaryEncoder(block, encoder);
         long rows = 0;
@@ -118,11 +169,7 @@ public final class TarnManifestWriter {
             ManifestEntry<DataFile> entry = reused.wrapAppend(snapshotId, file);
             rows += file.recordCount();
             stats.update(file.partition());
-            records.write(
-                    formatVersion == 2
-                            ? ((V2Metadata.ManifestEntryWrapper<DataFile>) wrapper).wrap(entry)
-                            : ((V3Metadata.ManifestEntryWrapper<DataFile>) wrapper).wrap(entry),
-                    encoder);
+            records.write(appended.wrap(entry), encoder);
         }
         encoder.flush();
         ByteBuffer compressed = codec.compress(ByteBuffer.wrap(block.toByteArray()));
@@ -138,7 +185,7 @@ public final class TarnManifestWriter {
                 compressed.arrayOffset() + compressed.position(),
                 compressed.remaining());
         file.write(sync);
-        try (OutputStream stream = out.createOrOverwrite()) {
+        try (OutputStream stream = out.create()) {
             file.writeTo(stream);
         }
         return new GenericManifestFile(

@@ -109,9 +109,11 @@ public final class IcebergFileIO implements FileIO {
     }
 
     /**
-     * A file to write whole: its bytes are kept in memory and put in one atomic write when the
-     * stream closes ({@link dev.tarn.format.io.FileIO#overwrite}), so a reader never sees part of
-     * it, on file systems and object stores alike. Iceberg's metadata files are small.
+     * A file to write whole: its bytes are kept in memory and put in one write when the stream
+     * closes. Iceberg's metadata files are small. One created new is written under its name ({@link
+     * dev.tarn.format.io.FileIO#writeNew}: no reader opens it before a published version names it);
+     * one that may replace a file, in one atomic write ({@link
+     * dev.tarn.format.io.FileIO#overwrite}), so a reader never sees part of it.
      */
     private static final class Out implements OutputFile {
 
@@ -123,14 +125,15 @@ public final class IcebergFileIO implements FileIO {
             this.location = location;
         }
 
+        /** A new file (Iceberg names its manifests and lists uniquely): written straight. */
         @Override
         public PositionOutputStream create() {
-            return new Sink(io, new Path(location));
+            return new Sink(io, new Path(location), true);
         }
 
         @Override
         public PositionOutputStream createOrOverwrite() {
-            return create();
+            return new Sink(io, new Path(location), false);
         }
 
         @Override
@@ -182,12 +185,14 @@ public final class IcebergFileIO implements FileIO {
 
         private final dev.tarn.format.io.FileIO io;
         private final Path path;
+        private final boolean created;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private boolean closed;
 
-        Sink(dev.tarn.format.io.FileIO io, Path path) {
+        Sink(dev.tarn.format.io.FileIO io, Path path, boolean created) {
             this.io = io;
             this.path = path;
+            this.created = created;
         }
 
         @Override
@@ -209,7 +214,11 @@ public final class IcebergFileIO implements FileIO {
         public void close() throws IOException {
             if (!closed) {
                 closed = true;
-                io.overwrite(path, bytes.toByteArray());
+                if (created) {
+                    io.writeNew(path, bytes.toByteArray());
+                } else {
+                    io.overwrite(path, bytes.toByteArray());
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.util.JsonUtil;
@@ -16,7 +17,7 @@ import org.apache.iceberg.util.JsonUtil;
  * entry), and the earlier snapshots' stored JSON and their log entries go in before the current
  * ones in the {@code snapshots} and {@code snapshot-log} arrays. The file is what the parser would
  * write for the whole metadata, in the same order, while the work per commit does not grow with the
- * snapshots kept: their JSON was written once.
+ * snapshots kept but for a copy of their bytes: their JSON was written and encoded once.
  */
 final class IcebergMetadataJson {
 
@@ -26,7 +27,8 @@ final class IcebergMetadataJson {
     static byte[] toBytes(IcebergVersion version) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(version));
         try (JsonGenerator generator =
-                new Splicing(JsonUtil.factory().createGenerator(out, JsonEncoding.UTF8), version)) {
+                new Splicing(
+                        JsonUtil.factory().createGenerator(out, JsonEncoding.UTF8), out, version)) {
             TableMetadataParser.toJson(version.head(), generator);
         } catch (IOException e) {
             throw new UncheckedIOException(
@@ -42,22 +44,26 @@ final class IcebergMetadataJson {
     private static int estimate(IcebergVersion version) {
         int bytes = 4096;
         for (IcebergVersion.Earlier e : version.earlier()) {
-            bytes += e.json().length() + 64;
+            bytes += e.json().length + 64;
         }
         return bytes;
     }
 
     /**
      * Passes the parser's output through, and opens the top-level {@code snapshots} and {@code
-     * snapshot-log} arrays with the earlier entries.
+     * snapshot-log} arrays with the earlier entries, written as bytes straight to the output.
      */
     private static final class Splicing extends JsonGeneratorDelegate {
 
+        private static final byte[] COMMA = {','};
+
+        private final ByteArrayOutputStream out;
         private final IcebergVersion version;
         private String field;
 
-        Splicing(JsonGenerator out, IcebergVersion version) {
-            super(out, false);
+        Splicing(JsonGenerator generator, ByteArrayOutputStream out, IcebergVersion version) {
+            super(generator, false);
+            this.out = out;
             this.version = version;
         }
 
@@ -89,18 +95,41 @@ final class IcebergMetadataJson {
         private void spliceEarlier() throws IOException {
             String opened = field;
             field = null;
-            if ("snapshots".equals(opened)) {
+            if ("snapshots".equals(opened) && !version.earlier().isEmpty()) {
+                delegate.flush();
+                boolean first = true;
                 for (IcebergVersion.Earlier e : version.earlier()) {
-                    delegate.writeRawValue(e.json());
+                    if (!first) {
+                        out.write(COMMA);
+                    }
+                    out.write(e.json());
+                    first = false;
                 }
-            } else if ("snapshot-log".equals(opened)) {
+                countWritten();
+            } else if ("snapshot-log".equals(opened) && !version.earlierLog().isEmpty()) {
+                StringBuilder log = new StringBuilder(version.earlierLog().size() * 56);
                 for (HistoryEntry h : version.earlierLog()) {
-                    delegate.writeStartObject();
-                    delegate.writeNumberField("timestamp-ms", h.timestampMillis());
-                    delegate.writeNumberField("snapshot-id", h.snapshotId());
-                    delegate.writeEndObject();
+                    if (log.length() > 0) {
+                        log.append(',');
+                    }
+                    log.append("{\"timestamp-ms\":")
+                            .append(h.timestampMillis())
+                            .append(",\"snapshot-id\":")
+                            .append(h.snapshotId())
+                            .append('}');
                 }
+                delegate.flush();
+                out.write(log.toString().getBytes(StandardCharsets.US_ASCII));
+                countWritten();
             }
+        }
+
+        /**
+         * Tells the generator that the array holds a value now (the entries written past it), so
+         * that it puts a comma before the next one: an empty raw value writes no text.
+         */
+        private void countWritten() throws IOException {
+            delegate.writeRawValue("");
         }
     }
 }

@@ -230,6 +230,8 @@ final class IcebergSnapshots {
                     TableMetadata.buildFromEmpty(version)
                             .assignUUID(uuid())
                             .setLocation(table.location().toString());
+        } else if (unchanged(base, shape, version, lastColumnId)) {
+            return base; // Most commits: building it anew would copy it for nothing.
         } else {
             builder = TableMetadata.buildFrom(base);
             if (base.formatVersion() < version) {
@@ -242,6 +244,24 @@ final class IcebergSnapshots {
                 .setDefaultSortOrder(SortOrder.unsorted())
                 .setProperties(shape.properties())
                 .build();
+    }
+
+    /** Whether {@code base} has the shape, format version and last column id already. */
+    private static boolean unchanged(
+            TableMetadata base, Shape shape, int version, int lastColumnId) {
+        if (base.formatVersion() < version
+                || base.lastColumnId() < lastColumnId
+                || !base.schema().sameSchema(shape.schema())
+                || !base.spec().compatibleWith(shape.spec())
+                || !base.sortOrder().isUnsorted()) {
+            return false;
+        }
+        for (Map.Entry<String, String> p : shape.properties().entrySet()) {
+            if (!p.getValue().equals(base.properties().get(p.getKey()))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The Iceberg schema, partition spec and table properties of a Tarn schema version. */

@@ -1,5 +1,6 @@
 package dev.tarn.format.iceberg;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,8 +31,18 @@ record IcebergVersion(
         List<HistoryEntry> earlierLog,
         List<ManifestFile> manifests) {
 
-    /** An earlier snapshot: its id and its JSON object as Iceberg's snapshot parser writes it. */
-    record Earlier(long id, String json) {}
+    /**
+     * An earlier snapshot: its id and its JSON object as Iceberg's snapshot parser writes it, in
+     * UTF-8 (what the metadata file holds, so writing it is a copy).
+     */
+    record Earlier(long id, byte[] json) {
+
+        static Earlier of(org.apache.iceberg.Snapshot snapshot) {
+            return new Earlier(
+                    snapshot.snapshotId(),
+                    SnapshotParser.toJson(snapshot, false).getBytes(StandardCharsets.UTF_8));
+        }
+    }
 
     IcebergVersion {
         if (head.currentSnapshot() == null || head.snapshots().size() != 1) {
@@ -52,7 +63,7 @@ record IcebergVersion(
         for (org.apache.iceberg.Snapshot s : full.snapshots()) {
             if (s.snapshotId() != current.snapshotId()) {
                 others.add(s.snapshotId());
-                earlier.add(new Earlier(s.snapshotId(), SnapshotParser.toJson(s, false)));
+                earlier.add(Earlier.of(s));
             }
         }
         List<HistoryEntry> log = new ArrayList<>(full.snapshotLog());
@@ -99,7 +110,7 @@ record IcebergVersion(
             }
         }
         org.apache.iceberg.Snapshot current = current();
-        kept.add(new Earlier(current.snapshotId(), SnapshotParser.toJson(current, false)));
+        kept.add(Earlier.of(current));
         List<HistoryEntry> log = new ArrayList<>(earlierLog.size() + 1);
         for (HistoryEntry h : earlierLog) {
             if (gone.contains(h.snapshotId())) {

@@ -66,6 +66,17 @@ public interface FileIO extends Serializable {
     void overwrite(Path path, byte[] content) throws IOException;
 
     /**
+     * Writes the new file {@code path}, whose name is unique and which no reader opens before a
+     * later publish names it (a manifest, a manifest list): on a file system straight under its
+     * name, without the temporary file and move that {@link #overwrite} needs for a name readers
+     * know. A failed call deletes what it wrote; a crash may leave part of the file, under a name
+     * nothing references. Where there is nothing cheaper, {@link #overwrite}, which is the default.
+     */
+    default void writeNew(Path path, byte[] content) throws IOException {
+        overwrite(path, content);
+    }
+
+    /**
      * Replaces a small hint file that readers may find missing for a moment (they then look for
      * what it names, as Iceberg's readers list the versions when {@code version-hint.text} is
      * missing): {@link #overwrite} where that is cheapest, which is the default.

@@ -1,10 +1,13 @@
 package dev.tarn.format.io;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -37,6 +40,31 @@ final class LocalFileIO extends FlinkFileIO {
                                 local(target),
                                 StandardCopyOption.ATOMIC_MOVE,
                                 StandardCopyOption.REPLACE_EXISTING));
+    }
+
+    /** One create of a file that must not exist, its parent made if missing; no move. */
+    @Override
+    public void writeNew(Path path, byte[] content) throws IOException {
+        java.nio.file.Path file = local(path);
+        try {
+            write(file, content);
+        } catch (NoSuchFileException e) {
+            Files.createDirectories(file.getParent());
+            write(file, content);
+        }
+    }
+
+    private static void write(java.nio.file.Path file, byte[] content) throws IOException {
+        try (OutputStream out =
+                Files.newOutputStream(
+                        file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            out.write(content);
+        } catch (NoSuchFileException | FileAlreadyExistsException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
     }
 
     /**

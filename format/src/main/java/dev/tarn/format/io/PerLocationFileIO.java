@@ -112,6 +112,11 @@ final class PerLocationFileIO implements FileIO {
     }
 
     @Override
+    public void writeNew(Path path, byte[] content) throws IOException {
+        of(path).writeNew(path, content);
+    }
+
+    @Override
     public void replaceHint(Path path, byte[] content) throws IOException {
         of(path).replaceHint(path, content);
     }

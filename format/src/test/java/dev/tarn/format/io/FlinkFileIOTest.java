@@ -102,6 +102,23 @@ class FlinkFileIOTest {
         assertThat(io.readAllBytes(path("data-1.parquet"))).isEqualTo(bytes("x"));
     }
 
+    @Test
+    void aNewFileIsWrittenUnderItsNameItsDirectoryMadeButNeverOverAnother() throws IOException {
+        Path manifest = path("metadata/m-1.avro");
+        io.writeNew(manifest, bytes("manifest"));
+
+        assertThat(io.readAllBytes(manifest)).isEqualTo(bytes("manifest"));
+        assertThat(names()).as("no temporary file beside it").containsExactly("metadata");
+        try (Stream<java.nio.file.Path> files = Files.list(tempDir.resolve("metadata"))) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList())
+                    .containsExactly("m-1.avro");
+        }
+        assertThatThrownBy(() -> io.writeNew(manifest, bytes("other")))
+                .isInstanceOf(java.nio.file.FileAlreadyExistsException.class)
+                .hasMessageContaining("m-1.avro");
+        assertThat(io.readAllBytes(manifest)).isEqualTo(bytes("manifest"));
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
