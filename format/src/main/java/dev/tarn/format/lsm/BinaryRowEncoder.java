@@ -1,5 +1,6 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.row.SegmentBytes;
 import dev.tarn.format.row.StringBytes;
 import java.util.Arrays;
 import org.apache.flink.core.memory.MemorySegment;
@@ -105,7 +106,7 @@ final class BinaryRowEncoder {
             return;
         }
         int start = reserveFor(length);
-        BinarySegmentUtils.copyToBytes(source, offset, buffer, start, length);
+        SegmentBytes.copy(source, offset, buffer, start, length);
         segment.putLong(slot, ((long) (start - base) << 32) | length);
     }
 

@@ -1,9 +1,9 @@
 package dev.tarn.format.lsm;
 
+import dev.tarn.format.row.SegmentBytes;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 
@@ -64,7 +64,7 @@ public final class RowCopier {
         if (preparedBinary == null) {
             System.arraycopy(encoder.buffer(), 0, target, offset, preparedSize);
         } else {
-            BinarySegmentUtils.copyToBytes(
+            SegmentBytes.copy(
                     preparedBinary.getSegments(),
                     preparedBinary.getOffset(),
                     target,

@@ -1,5 +1,6 @@
 package dev.tarn.format.lsm.lookup;
 
+import dev.tarn.format.row.SegmentBytes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,7 +9,6 @@ import java.util.function.LongPredicate;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.core.memory.MemorySegmentFactory;
 import org.apache.flink.table.data.binary.BinaryRowData;
-import org.apache.flink.table.data.binary.BinarySegmentUtils;
 
 /**
  * The rows of a {@link LookupIndex}: entries {@code [row capacity, row length, row bytes]} in heap
@@ -20,13 +20,24 @@ import org.apache.flink.table.data.binary.BinarySegmentUtils;
  */
 public final class RowPages {
 
-    /** Bytes of a page: large enough to hold many rows, small enough for the garbage collector. */
+    /** Bytes of the first page: a small index stays small. */
     public static final int PAGE_BYTES = 256 * 1024;
 
-    /** An address is {@code (page << OFFSET_BITS | offset / 8) + 1}: 2^15 words make a page. */
-    private static final int OFFSET_BITS = 15;
+    /**
+     * Bytes of the largest page: each new page is twice the last, up to this. 4 MiB less a little,
+     * so that under G1 a large page is a humongous object that fills its regions whole: it is
+     * allocated in the old generation and never copied, where smaller pages of rows that stay live
+     * were copied by every young collection while a lookup loaded (a fifth of its time).
+     */
+    static final int MAX_PAGE_BYTES = (4 << 20) - 64;
 
-    /** 2^16 pages of 256 KB: 16 GB, beyond any limit a writer task sets. */
+    /** An address is {@code (page << OFFSET_BITS | offset / 8) + 1}: 2^19 words make 4 MiB. */
+    private static final int OFFSET_BITS = 19;
+
+    /** What an address can point at within a page. */
+    private static final int ADDRESSABLE_BYTES = 8 << OFFSET_BITS;
+
+    /** 2^12 pages: up to 16 GB, beyond any limit a writer or lookup sets. */
     private static final int MAX_PAGES = 1 << (31 - OFFSET_BITS);
 
     /** Entry header: row capacity, row length. */
@@ -98,9 +109,16 @@ public final class RowPages {
                 compact(live);
             }
             if (pages.isEmpty() || !fits(pages.size() - 1, position, bytes)) {
-                int pageSize = Math.max(PAGE_BYTES, bytes);
-                if (pages.size() >= MAX_PAGES || !reserve.test(pageSize)) {
+                int pageSize = Math.max(nextPageBytes(), bytes);
+                if (pages.size() >= MAX_PAGES) {
                     return 0;
+                }
+                if (!reserve.test(pageSize)) {
+                    // A tight budget may still hold a first-size page.
+                    pageSize = Math.max(PAGE_BYTES, bytes);
+                    if (!reserve.test(pageSize)) {
+                        return 0;
+                    }
                 }
                 pages.add(new MemorySegment[] {MemorySegmentFactory.wrap(new byte[pageSize])});
                 pageBytes += pageSize;
@@ -115,6 +133,15 @@ public final class RowPages {
         copy(row, page, offset + HEADER);
         position += bytes;
         return address(pageIndex, offset);
+    }
+
+    /** The size of the next page: twice the last one's, from the first size to the largest. */
+    private int nextPageBytes() {
+        if (pages.isEmpty()) {
+            return PAGE_BYTES;
+        }
+        long last = pages.get(pages.size() - 1)[0].size();
+        return (int) Math.min(MAX_PAGE_BYTES, Math.max(PAGE_BYTES, last * 2));
     }
 
     /** Forgets every page; their memory is the owner's to release. */
@@ -159,16 +186,17 @@ public final class RowPages {
     }
 
     /**
-     * Whether an entry of {@code bytes} fits at {@code offset} of a page: anywhere within the first
-     * {@link #PAGE_BYTES} (what an address can point at), or alone in a larger page of its own.
+     * Whether an entry of {@code bytes} fits at {@code offset} of a page: anywhere within its first
+     * {@link #ADDRESSABLE_BYTES} (what an address can point at), or alone in a larger page of its
+     * own.
      */
     private boolean fits(int page, int offset, int bytes) {
         int size = pages.get(page)[0].size();
-        return offset == 0 ? bytes <= size : offset + bytes <= Math.min(size, PAGE_BYTES);
+        return offset == 0 ? bytes <= size : offset + bytes <= Math.min(size, ADDRESSABLE_BYTES);
     }
 
     private static void copy(BinaryRowData row, MemorySegment page, int offset) {
-        BinarySegmentUtils.copyToBytes(
+        SegmentBytes.copy(
                 row.getSegments(), row.getOffset(), page.getArray(), offset, row.getSizeInBytes());
     }
 
