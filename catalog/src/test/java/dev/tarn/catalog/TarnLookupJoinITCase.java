@@ -285,7 +285,9 @@ class TarnLookupJoinITCase {
                         "f.k = d.id",
                         jobs);
         assertThat(rows).hasSizeGreaterThan(2000);
-        assertThat(gauges(jobs.get(0), "lookupDiskBytes")).isNotEmpty().allMatch(b -> b > 0);
+        // The facts are one file, read by one subtask: the other lookup subtask gets no key, and
+        // its load, which no lookup waits for, is stopped when the job ends.
+        assertThat(gauges(jobs.get(0), "lookupDiskBytes")).hasSize(2).anyMatch(b -> b > 0);
         assertThat(gauges(jobs.get(0), "lookupMemoryBytes"))
                 .isNotEmpty()
                 .allMatch(b -> b <= 1L << 20);

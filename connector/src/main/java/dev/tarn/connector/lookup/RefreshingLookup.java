@@ -67,8 +67,8 @@ final class RefreshingLookup implements Serializable {
     }
 
     /**
-     * Loads this subtask's rows (its share of the buckets if the input is shuffled by bucket, else
-     * every bucket), registers the gauges and starts the refresh thread.
+     * Starts loading this subtask's rows (its share of the buckets if the input is shuffled by
+     * bucket, else every bucket), registers the gauges and starts the refresh thread.
      */
     void open(FunctionContext context) throws IOException {
         int subtask = shuffled ? context.getTaskInfo().getIndexOfThisSubtask() : 0;
@@ -79,7 +79,8 @@ final class RefreshingLookup implements Serializable {
         lookup =
                 table.newLookup(
                         new LookupSpec(joinKeys, projection, filter, subtask, subtasks, localDir));
-        lookup.open();
+        // Returns once planned: each lookup waits for its own bucket, the refresh for them all.
+        lookup.start();
         sample();
         context.getMetricGroup().gauge("lookupMemoryBytes", (Gauge<Long>) () -> memoryBytes);
         context.getMetricGroup().gauge("lookupDiskBytes", (Gauge<Long>) () -> diskBytes);
@@ -93,7 +94,8 @@ final class RefreshingLookup implements Serializable {
                             t.setDaemon(true);
                             return t;
                         });
-        refresher.scheduleWithFixedDelay(this::refresh, interval, interval, TimeUnit.MILLISECONDS);
+        // The first run waits for the whole first load, so the gauges show it once it is in.
+        refresher.scheduleWithFixedDelay(this::refresh, 0, interval, TimeUnit.MILLISECONDS);
     }
 
     private void refresh() {
@@ -142,6 +144,8 @@ final class RefreshingLookup implements Serializable {
         }
         try {
             if (lookup != null) {
+                // The gauges keep what the lookup held last, for a job that ends.
+                sample();
                 lookup.close();
             }
         } finally {

@@ -11,15 +11,20 @@ import dev.tarn.format.table.TableContext;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -66,6 +71,26 @@ final class BucketLoader {
             java.util.function.Predicate<BucketId> holds,
             @Nullable Set<BucketId> only)
             throws IOException {
+        Loading loading = start(snapshot, holds, only, null);
+        try {
+            return loading.awaitAll();
+        } catch (IOException | RuntimeException e) {
+            loading.cancel();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts loading the buckets {@link #load} would, on {@code read.decode-threads} threads, and
+     * returns at once. Each bucket loaded is handed to {@code loaded} (which then owns it) if not
+     * null, else kept for {@link Loading#awaitAll}.
+     */
+    Loading start(
+            Snapshot snapshot,
+            java.util.function.Predicate<BucketId> holds,
+            @Nullable Set<BucketId> only,
+            @Nullable BiConsumer<BucketId, HeldBucket> loaded)
+            throws IOException {
         Map<BucketId, List<Split>> splits = new LinkedHashMap<>();
         for (Split split : new TableScan(table).withFilter(filter).plan(snapshot).splits()) {
             BucketId id = new BucketId(split.partition(), split.bucket());
@@ -73,81 +98,180 @@ final class BucketLoader {
                 splits.computeIfAbsent(id, b -> new ArrayList<>()).add(split);
             }
         }
-        int threads = Math.max(1, Math.min(table.config().decodeThreads(), splits.size()));
-        ExecutorService pool =
-                Executors.newFixedThreadPool(
-                        threads,
-                        r -> {
-                            Thread t = new Thread(r, "tarn-lookup-load-" + table.name());
-                            t.setDaemon(true);
-                            return t;
-                        });
-        Loads loads = new Loads();
-        try {
-            Map<BucketId, Future<HeldBucket>> pending = new LinkedHashMap<>();
-            splits.forEach(
-                    (id, bucketSplits) ->
-                            pending.put(id, pool.submit(() -> loads.made(load(bucketSplits)))));
-            Map<BucketId, HeldBucket> loaded = new LinkedHashMap<>();
-            for (Map.Entry<BucketId, Future<HeldBucket>> e : pending.entrySet()) {
-                loaded.put(e.getKey(), await(e.getKey(), e.getValue()));
-            }
-            return loaded;
-        } catch (IOException | RuntimeException e) {
-            loads.fail(e);
-            throw e;
-        } finally {
-            pool.shutdownNow();
-        }
+        return new Loading(splits, loaded);
     }
 
     /**
-     * The buckets one {@link #load} made so far. Once it failed, every bucket made (before, or
-     * later by a thread still loading) is closed, so none holds budget or local files.
+     * One load of several buckets under way. The buckets wait in plan order for a free thread;
+     * {@link #await} of one not started yet moves it to the front, so a lookup's first get waits
+     * for its own bucket rather than for all. The first failure fails every bucket not yet loaded
+     * and closes every bucket this load still owns, so none holds budget or local files.
      */
-    private static final class Loads {
-        private final List<HeldBucket> made = new ArrayList<>();
+    final class Loading {
+        private final Map<BucketId, List<Split>> splits;
+        @Nullable private final BiConsumer<BucketId, HeldBucket> handOver;
+        private final Map<BucketId, CompletableFuture<HeldBucket>> futures = new LinkedHashMap<>();
+        private final CompletableFuture<Void> all;
+        private final ExecutorService pool;
+
+        /** Guarded by this: buckets not started, next first; buckets made and still owned here. */
+        private final Deque<BucketId> waiting;
+
+        private final List<HeldBucket> owned = new ArrayList<>();
         private boolean failed;
 
-        synchronized HeldBucket made(HeldBucket bucket) throws IOException {
-            if (failed) {
-                bucket.close();
-            } else {
-                made.add(bucket);
+        private Loading(
+                Map<BucketId, List<Split>> splits,
+                @Nullable BiConsumer<BucketId, HeldBucket> handOver) {
+            this.splits = splits;
+            this.handOver = handOver;
+            this.waiting = new ArrayDeque<>(splits.keySet());
+            splits.keySet().forEach(id -> futures.put(id, new CompletableFuture<>()));
+            this.all = CompletableFuture.allOf(futures.values().toArray(CompletableFuture[]::new));
+            int threads = Math.max(1, Math.min(table.config().decodeThreads(), splits.size()));
+            this.pool =
+                    Executors.newFixedThreadPool(
+                            threads,
+                            r -> {
+                                Thread t = new Thread(r, "tarn-lookup-load-" + table.name());
+                                t.setDaemon(true);
+                                return t;
+                            });
+            for (int i = 0; i < threads; i++) {
+                pool.execute(this::work);
             }
-            return bucket;
+            pool.shutdown();
         }
 
-        synchronized void fail(Exception failure) {
-            failed = true;
-            for (HeldBucket bucket : made) {
+        private void work() {
+            for (BucketId id = next(); id != null; id = next()) {
                 try {
-                    bucket.close();
-                } catch (IOException | RuntimeException e) {
-                    failure.addSuppressed(e);
+                    HeldBucket bucket = load(splits.get(id));
+                    if (!keep(bucket)) {
+                        return;
+                    }
+                    if (handOver != null) {
+                        handOver.accept(id, bucket);
+                    }
+                    futures.get(id).complete(bucket);
+                } catch (IOException | RuntimeException | Error e) {
+                    fail(e);
+                    return;
                 }
             }
-            made.clear();
         }
-    }
 
-    private HeldBucket await(BucketId id, Future<HeldBucket> future) throws IOException {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException(
-                    "Interrupted while loading bucket " + id + " of table " + table.name());
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
+        @Nullable
+        private synchronized BucketId next() {
+            return failed ? null : waiting.pollFirst();
+        }
+
+        /** Whether this load still runs: the bucket is then owned here, else closed. */
+        private synchronized boolean keep(HeldBucket bucket) throws IOException {
+            if (failed) {
+                bucket.close();
+                return false;
             }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
+            if (handOver == null) {
+                owned.add(bucket);
             }
-            throw new IOException(
-                    "Cannot load bucket " + id + " of table " + table.name() + ": " + cause, cause);
+            return true;
+        }
+
+        private void fail(Throwable failure) {
+            synchronized (this) {
+                if (failed) {
+                    return;
+                }
+                failed = true;
+                waiting.clear();
+                for (HeldBucket bucket : owned) {
+                    try {
+                        bucket.close();
+                    } catch (IOException | RuntimeException e) {
+                        failure.addSuppressed(e);
+                    }
+                }
+                owned.clear();
+            }
+            futures.values().forEach(f -> f.completeExceptionally(failure));
+        }
+
+        /**
+         * The bucket {@code id} once loaded, or null if this load has no rows of it; moves it to
+         * the front if no thread has started it yet.
+         */
+        @Nullable
+        HeldBucket await(BucketId id) throws IOException {
+            CompletableFuture<HeldBucket> future = futures.get(id);
+            if (future == null) {
+                return null;
+            }
+            if (!future.isDone()) {
+                prefer(id);
+            }
+            return unwrap(id, future);
+        }
+
+        /** Moves bucket {@code id} to the front of the buckets no thread has started yet. */
+        synchronized void prefer(BucketId id) {
+            if (waiting.remove(id)) {
+                waiting.addFirst(id);
+            }
+        }
+
+        /** Whether every bucket is loaded (or the load failed). */
+        boolean done() {
+            return all.isDone();
+        }
+
+        /** Every bucket loaded, by id; this load's own buckets are the caller's from now. */
+        Map<BucketId, HeldBucket> awaitAll() throws IOException {
+            Map<BucketId, HeldBucket> loaded = new LinkedHashMap<>();
+            for (Map.Entry<BucketId, CompletableFuture<HeldBucket>> e : futures.entrySet()) {
+                loaded.put(e.getKey(), unwrap(e.getKey(), e.getValue()));
+            }
+            synchronized (this) {
+                owned.clear();
+            }
+            return loaded;
+        }
+
+        /** Stops the load: buckets not started are never loaded, those still owned are closed. */
+        void cancel() {
+            fail(new CancellationException("The load of table " + table.name() + " was stopped"));
+            pool.shutdownNow();
+            try {
+                pool.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private HeldBucket unwrap(BucketId id, CompletableFuture<HeldBucket> future)
+                throws IOException {
+            try {
+                return future.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancel();
+                throw new InterruptedIOException(
+                        "Interrupted while loading bucket " + id + " of table " + table.name());
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                throw new IOException(
+                        "Cannot load bucket " + id + " of table " + table.name() + ": " + cause,
+                        cause);
+            }
         }
     }
 

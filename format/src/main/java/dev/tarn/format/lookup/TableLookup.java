@@ -3,6 +3,7 @@ package dev.tarn.format.lookup;
 import dev.tarn.format.bucket.BucketChannels;
 import dev.tarn.format.bucket.BucketHasher;
 import dev.tarn.format.manifest.BucketId;
+import dev.tarn.format.manifest.Partition;
 import dev.tarn.format.read.Split;
 import dev.tarn.format.schema.MergeEngine;
 import dev.tarn.format.schema.TableSchema.TableKind;
@@ -74,6 +75,16 @@ public final class TableLookup implements Closeable {
     private final int[] keyAtStorePositions;
 
     private final SnapshotChanges changes;
+
+    /** The load {@link #start} began, while under way: gets wait in it for their bucket. */
+    @Nullable private volatile BucketLoader.Loading first;
+
+    /** The snapshot {@link #first} loads. */
+    @Nullable private Snapshot firstSnapshot;
+
+    /** Set by {@link #close}, under the {@link #buckets} lock: a bucket loaded later is closed. */
+    private boolean closed;
+
     private long reloads;
     private volatile boolean opened;
     private volatile long snapshotId = -1;
@@ -148,14 +159,83 @@ public final class TableLookup implements Closeable {
 
     /**
      * Loads the held buckets' current rows as of the latest snapshot (empty if none), the buckets
-     * read in parallel on {@code read.decode-threads} threads.
+     * read in parallel on {@code read.decode-threads} threads, and returns when all are loaded.
      */
     public void open() throws IOException {
+        start();
+        BucketLoader.Loading loading = first;
+        if (loading != null) {
+            loading.awaitAll();
+        }
+    }
+
+    /**
+     * Starts loading what {@link #open} loads and returns once the load is planned: each {@link
+     * #get} then waits only for the bucket it reads (moved to the front of the load if not started
+     * yet), and {@link #refresh} for the whole load. A bucket that fails to load fails every get
+     * and refresh after it, with the reason.
+     */
+    public void start() throws IOException {
         OptionalLong latest = context.snapshotManager().latestId();
         if (latest.isPresent()) {
-            reloadAll(context.snapshotManager().snapshot(latest.getAsLong()));
+            Snapshot snapshot = context.snapshotManager().snapshot(latest.getAsLong());
+            BucketLoader.Loading loading =
+                    loader.start(snapshot, this::holds, null, this::installLoaded);
+            first = loading;
+            firstSnapshot = snapshot;
+            if (loading.done()) {
+                finishFirst();
+            }
         }
         opened = true;
+    }
+
+    /** A bucket of the first load, ready: visible to gets from now. On a loading thread. */
+    private void installLoaded(BucketId id, HeldBucket bucket) {
+        synchronized (buckets) {
+            if (closed) {
+                closeQuietly(bucket);
+                return;
+            }
+            buckets.put(id, bucket);
+            number();
+        }
+    }
+
+    private static void closeQuietly(HeldBucket bucket) {
+        bucket.lock.writeLock().lock();
+        try {
+            bucket.close();
+        } catch (IOException e) {
+            // The bucket was never visible; its local files go with the lookup's directory.
+        } finally {
+            bucket.lock.writeLock().unlock();
+        }
+    }
+
+    /** Waits for the first load's bucket {@code id}, if that load is still under way. */
+    private void awaitFirst(BucketId id) throws IOException {
+        BucketLoader.Loading loading = first;
+        if (loading != null) {
+            loading.await(id);
+            if (loading.done()) {
+                finishFirst();
+            }
+        }
+    }
+
+    /** Waits for the whole first load, if still under way, then counts its snapshot applied. */
+    private void finishFirst() throws IOException {
+        BucketLoader.Loading loading = first;
+        if (loading != null) {
+            loading.awaitAll();
+            synchronized (buckets) {
+                if (first == loading) {
+                    applied(firstSnapshot);
+                    first = null;
+                }
+            }
+        }
     }
 
     /**
@@ -181,8 +261,11 @@ public final class TableLookup implements Closeable {
         List<RowData> out = new ArrayList<>(1);
         Consumer<RowData> collect = row -> out.add(project(row));
         if (routed) {
-            scan(locators.get().bucketOf(key), probe, collect);
+            BucketId id = locators.get().bucketOf(key);
+            awaitFirst(id);
+            scan(id, probe, collect);
         } else {
+            finishFirst();
             for (BucketId id : buckets.keySet()) {
                 scan(id, probe, collect);
             }
@@ -197,6 +280,9 @@ public final class TableLookup implements Closeable {
      */
     private List<RowData> getByKey(RowData key) throws IOException {
         int number = keyBuckets.bucket(key, totalBuckets);
+        if (first != null) {
+            awaitFirst(new BucketId(Partition.EMPTY, number));
+        }
         ProjectedRowData view = ProjectedRowData.from(keyAtStorePositions);
         view.replaceRow(key);
         // One scratch row: candidates are pointed at while probing, then the row found.
@@ -268,6 +354,7 @@ public final class TableLookup implements Closeable {
             throw new IllegalStateException(
                     "The lookup of table " + context.name() + " is not open: call open() first");
         }
+        finishFirst();
         checkNotDropped();
         SnapshotManager snapshots = context.snapshotManager();
         OptionalLong latest = snapshots.latestId();
@@ -382,12 +469,17 @@ public final class TableLookup implements Closeable {
         }
     }
 
-    /** Renumbers {@link #byNumber} after {@link #buckets} changed. On the refresh thread. */
+    /**
+     * Renumbers {@link #byNumber} after {@link #buckets} changed: on the refresh thread, or on a
+     * loading thread of the first load (under the {@link #buckets} lock, so loads do not race).
+     */
     private void number() {
         if (keyBuckets != null) {
-            HeldBucket[] numbered = new HeldBucket[totalBuckets];
-            buckets.forEach((id, bucket) -> numbered[id.bucket()] = bucket);
-            byNumber = numbered;
+            synchronized (buckets) {
+                HeldBucket[] numbered = new HeldBucket[totalBuckets];
+                buckets.forEach((id, bucket) -> numbered[id.bucket()] = bucket);
+                byNumber = numbered;
+            }
         }
     }
 
@@ -419,6 +511,13 @@ public final class TableLookup implements Closeable {
 
     @Override
     public void close() throws IOException {
+        BucketLoader.Loading loading = first;
+        if (loading != null) {
+            loading.cancel();
+        }
+        synchronized (buckets) {
+            closed = true;
+        }
         install(Map.of(), new HashSet<>(buckets.keySet()));
     }
 }
