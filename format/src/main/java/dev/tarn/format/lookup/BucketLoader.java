@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,9 @@ import org.apache.flink.table.data.binary.BinaryRowData;
  * snapshot's change splits, as owned copies, for the lookup to apply under the bucket's lock.
  */
 final class BucketLoader {
+
+    /** A loading thread looks whether to pause every this many rows, plus one (a bit mask). */
+    private static final int PAUSE_CHECK_ROWS = (1 << 12) - 1;
 
     private final TableContext table;
     private final LookupLayout layout;
@@ -102,10 +106,12 @@ final class BucketLoader {
     }
 
     /**
-     * One load of several buckets under way. The buckets wait in plan order for a free thread;
-     * {@link #await} of one not started yet moves it to the front, so a lookup's first get waits
-     * for its own bucket rather than for all. The first failure fails every bucket not yet loaded
-     * and closes every bucket this load still owns, so none holds budget or local files.
+     * One load of several buckets under way. The buckets wait in plan order for a free thread. A
+     * bucket {@link #await}ed is demanded: if no thread has started it, the awaiting thread loads
+     * it itself, and while any bucket is demanded the threads loading buckets nobody waits for
+     * pause, so a lookup's first get waits for its own bucket, loaded with the machine to itself,
+     * rather than for all. The first failure fails every bucket not yet loaded and closes every
+     * bucket this load still owns, so none holds budget or local files.
      */
     final class Loading {
         private final Map<BucketId, List<Split>> splits;
@@ -118,6 +124,13 @@ final class BucketLoader {
         private final Deque<BucketId> waiting;
 
         private final List<HeldBucket> owned = new ArrayList<>();
+
+        /** Guarded by this: buckets awaited and not yet loaded. */
+        private final Set<BucketId> demanded = new HashSet<>();
+
+        /** Whether {@link #demanded} is not empty: read by loading threads without the lock. */
+        private volatile boolean anyDemanded;
+
         private boolean failed;
 
         private Loading(
@@ -145,20 +158,91 @@ final class BucketLoader {
 
         private void work() {
             for (BucketId id = next(); id != null; id = next()) {
-                try {
-                    HeldBucket bucket = load(splits.get(id));
-                    if (!keep(bucket)) {
-                        return;
-                    }
-                    if (handOver != null) {
-                        handOver.accept(id, bucket);
-                    }
-                    futures.get(id).complete(bucket);
-                } catch (IOException | RuntimeException | Error e) {
-                    fail(e);
+                if (!loadOne(id)) {
                     return;
                 }
             }
+        }
+
+        /** Loads bucket {@code id} on this thread; false if this load failed. */
+        private boolean loadOne(BucketId id) {
+            try {
+                HeldBucket bucket = load(id);
+                if (!keep(bucket)) {
+                    return false;
+                }
+                if (handOver != null) {
+                    handOver.accept(id, bucket);
+                }
+                futures.get(id).complete(bucket);
+                return true;
+            } catch (IOException | RuntimeException | Error e) {
+                fail(e);
+                return false;
+            }
+        }
+
+        private HeldBucket load(BucketId id) throws IOException {
+            HeldBucket bucket = newBucket();
+            TableRead read = read();
+            // No get sees the bucket before it is loaded: holding its lock throughout makes each
+            // put's own locking a re-entry (another store's put still spills it only when the
+            // lock is free).
+            bucket.lock.writeLock().lock();
+            try {
+                int rows = 0;
+                for (Split split : splits.get(id)) {
+                    try (TableRead.SplitReader reader = read.open(split)) {
+                        for (RowData row = reader.next(); row != null; row = reader.next()) {
+                            bucket.apply(row);
+                            if ((++rows & PAUSE_CHECK_ROWS) == 0 && anyDemanded) {
+                                pauseUnlessDemanded(id);
+                            }
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        bucket.close();
+                        throw e;
+                    }
+                }
+            } finally {
+                bucket.lock.writeLock().unlock();
+            }
+            return bucket;
+        }
+
+        /** Waits while another bucket is demanded and {@code id} is not (or the load failed). */
+        private synchronized void pauseUnlessDemanded(BucketId id) throws IOException {
+            while (!failed && !demanded.isEmpty() && !demanded.contains(id)) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException(
+                            "Interrupted while loading bucket " + id + " of table " + table.name());
+                }
+            }
+            if (failed) {
+                throw new CancellationException(
+                        "The load of table " + table.name() + " failed or was stopped");
+            }
+        }
+
+        /**
+         * Counts {@code id} demanded until it is loaded (or fails); true if a thread must start it.
+         */
+        private synchronized boolean demand(BucketId id, CompletableFuture<HeldBucket> future) {
+            if (!failed && demanded.add(id)) {
+                anyDemanded = true;
+                future.whenComplete((bucket, failure) -> satisfied(id));
+            }
+            notifyAll();
+            return !failed && waiting.remove(id);
+        }
+
+        private synchronized void satisfied(BucketId id) {
+            demanded.remove(id);
+            anyDemanded = !demanded.isEmpty();
+            notifyAll();
         }
 
         @Nullable
@@ -185,6 +269,7 @@ final class BucketLoader {
                 }
                 failed = true;
                 waiting.clear();
+                notifyAll();
                 for (HeldBucket bucket : owned) {
                     try {
                         bucket.close();
@@ -198,8 +283,9 @@ final class BucketLoader {
         }
 
         /**
-         * The bucket {@code id} once loaded, or null if this load has no rows of it; moves it to
-         * the front if no thread has started it yet.
+         * The bucket {@code id} once loaded, or null if this load has no rows of it. If no thread
+         * has started it yet, this thread loads it; while it is awaited, the threads loading
+         * buckets nobody waits for pause.
          */
         @Nullable
         HeldBucket await(BucketId id) throws IOException {
@@ -207,17 +293,10 @@ final class BucketLoader {
             if (future == null) {
                 return null;
             }
-            if (!future.isDone()) {
-                prefer(id);
+            if (!future.isDone() && demand(id, future)) {
+                loadOne(id);
             }
             return unwrap(id, future);
-        }
-
-        /** Moves bucket {@code id} to the front of the buckets no thread has started yet. */
-        synchronized void prefer(BucketId id) {
-            if (waiting.remove(id)) {
-                waiting.addFirst(id);
-            }
         }
 
         /** Whether every bucket is loaded (or the load failed). */
@@ -273,29 +352,6 @@ final class BucketLoader {
                         cause);
             }
         }
-    }
-
-    private HeldBucket load(List<Split> splits) throws IOException {
-        HeldBucket bucket = newBucket();
-        TableRead read = read();
-        // No get sees the bucket before it is loaded: holding its lock throughout makes each put's
-        // own locking a re-entry (another store's put still spills it only when the lock is free).
-        bucket.lock.writeLock().lock();
-        try {
-            for (Split split : splits) {
-                try (TableRead.SplitReader reader = read.open(split)) {
-                    for (RowData row = reader.next(); row != null; row = reader.next()) {
-                        bucket.apply(row);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    bucket.close();
-                    throw e;
-                }
-            }
-        } finally {
-            bucket.lock.writeLock().unlock();
-        }
-        return bucket;
     }
 
     /** The rows of {@code splits}, in order, as owned rows of the read type with their kinds. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.tarn.format.Table;
 import dev.tarn.format.TableInternals;
 import dev.tarn.format.TestTables;
+import dev.tarn.format.io.FaultInjectingFileIO;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.read.Split;
@@ -14,14 +15,18 @@ import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.table.TableContext;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -32,8 +37,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Loading a lookup's buckets: a bucket asked for before it started loads next, and a bucket that
- * cannot be read leaves no other bucket holding memory.
+ * Loading a lookup's buckets: a bucket awaited before any thread started it is loaded by the thread
+ * awaiting it while loads nobody awaits pause, and a bucket that cannot be read leaves no other
+ * bucket holding memory.
  */
 class BucketLoaderTest {
 
@@ -42,7 +48,7 @@ class BucketLoaderTest {
     @Test
     void aBucketThatFailsToLoadClosesTheBucketsLoadedBeforeIt() throws IOException {
         // One decode thread: the buckets load one after the other, in the order of the plan.
-        TableContext context = fourBuckets();
+        TableContext context = fourBuckets(2_000, null);
         Snapshot snapshot = latest(context);
         // The last bucket of the plan loses its file: the three before it load first.
         List<Split> splits = new TableScan(context).plan(snapshot).splits();
@@ -75,21 +81,16 @@ class BucketLoaderTest {
     }
 
     @Test
-    void aBucketAwaitedBeforeItStartsLoadsNext() throws Exception {
-        // One decode thread, held in the plan's first bucket while the last one is asked for.
-        TableContext context = fourBuckets();
+    void aBucketAwaitedBeforeAnyThreadStartsItIsLoadedByTheAwaitingThread() throws Exception {
+        // One decode thread, held before the plan's first bucket while the last one is awaited.
+        TableContext context = fourBuckets(2_000, null);
         Snapshot snapshot = latest(context);
-        List<BucketId> plan = new ArrayList<>();
-        for (Split split : new TableScan(context).plan(snapshot).splits()) {
-            plan.add(new BucketId(split.partition(), split.bucket()));
-        }
-        assertThat(plan).hasSize(4);
-
-        LookupLayout layout = layout(context);
-        LookupBudget budget = new LookupBudget(64L << 20, Long.MAX_VALUE);
+        List<BucketId> plan = plan(context, snapshot);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger made = new AtomicInteger();
+        LookupLayout layout = layout(context);
+        LookupBudget budget = new LookupBudget(64L << 20, Long.MAX_VALUE);
         BucketLoader loader =
                 new BucketLoader(
                         context,
@@ -97,11 +98,73 @@ class BucketLoaderTest {
                         () -> {
                             if (made.getAndIncrement() == 0) {
                                 started.countDown();
-                                try {
-                                    release.await();
-                                } catch (InterruptedException e) {
-                                    throw new IllegalStateException(e);
-                                }
+                                awaitQuietly(release);
+                            }
+                            return newBucket(layout, budget);
+                        },
+                        null);
+        Map<BucketId, Thread> loadedOn = new ConcurrentHashMap<>();
+        List<HeldBucket> loaded = new CopyOnWriteArrayList<>();
+        BucketLoader.Loading loading =
+                loader.start(
+                        snapshot,
+                        id -> true,
+                        null,
+                        (id, bucket) -> {
+                            loadedOn.put(id, Thread.currentThread());
+                            loaded.add(bucket);
+                        });
+        try {
+            assertThat(started.await(30, TimeUnit.SECONDS)).as("first bucket started").isTrue();
+            HeldBucket last = loading.await(plan.get(3));
+            assertThat(last).as("the last bucket, awaited").isNotNull();
+            assertThat(loadedOn.get(plan.get(3))).isSameAs(Thread.currentThread());
+            assertThat(loadedOn).as("buckets loaded while the first is held").hasSize(1);
+
+            release.countDown();
+            assertThat(loading.awaitAll()).hasSize(4);
+            assertThat(loadedOn.get(plan.get(0))).isNotSameAs(Thread.currentThread());
+        } finally {
+            release.countDown();
+            loading.cancel();
+            for (HeldBucket bucket : loaded) {
+                bucket.close();
+            }
+        }
+    }
+
+    @Test
+    void aLoadNobodyAwaitsPausesWhileAnotherBucketIsAwaited() throws Exception {
+        // 10,000 rows a bucket: the loading thread looks whether to pause every 4,096 rows. The
+        // awaited bucket's file is slow to open, so a load that did not pause would finish first.
+        CountDownLatch awaitedOpens = new CountDownLatch(1);
+        FaultInjectingFileIO io = new FaultInjectingFileIO();
+        TableContext context = fourBuckets(40_000, io);
+        Snapshot snapshot = latest(context);
+        List<BucketId> plan = plan(context, snapshot);
+        io.beforeNth(
+                FaultInjectingFileIO.Op.NEW_INPUT_STREAM,
+                p -> p.getParent().getName().equals("bucket-" + plan.get(3).bucket()),
+                0,
+                (path, real) -> {
+                    awaitedOpens.countDown();
+                    try {
+                        Thread.sleep(500);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger made = new AtomicInteger();
+        LookupLayout layout = layout(context);
+        LookupBudget budget = new LookupBudget(64L << 20, Long.MAX_VALUE);
+        BucketLoader loader =
+                new BucketLoader(
+                        context,
+                        layout,
+                        () -> {
+                            if (made.getAndIncrement() == 0) {
+                                awaitQuietly(release);
                             }
                             return newBucket(layout, budget);
                         },
@@ -118,13 +181,22 @@ class BucketLoaderTest {
                             loaded.add(bucket);
                         });
         try {
-            assertThat(started.await(30, TimeUnit.SECONDS)).as("first bucket started").isTrue();
-            loading.prefer(plan.get(3));
+            CompletableFuture<HeldBucket> awaited =
+                    CompletableFuture.supplyAsync(
+                            () -> {
+                                try {
+                                    return loading.await(plan.get(3));
+                                } catch (IOException e) {
+                                    throw new UncheckedIOException(e);
+                                }
+                            });
+            assertThat(awaitedOpens.await(30, TimeUnit.SECONDS)).isTrue();
             release.countDown();
+            assertThat(awaited.get(30, TimeUnit.SECONDS)).isNotNull();
             loading.awaitAll();
             assertThat(handedOver)
                     .as("the order buckets were loaded in")
-                    .containsExactly(plan.get(0), plan.get(3), plan.get(1), plan.get(2));
+                    .containsExactly(plan.get(3), plan.get(0), plan.get(1), plan.get(2));
         } finally {
             release.countDown();
             loading.cancel();
@@ -134,11 +206,28 @@ class BucketLoaderTest {
         }
     }
 
-    /** A primary-key table of 2,000 rows in four buckets, read on one decode thread. */
-    private TableContext fourBuckets() throws IOException {
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static List<BucketId> plan(TableContext context, Snapshot snapshot) throws IOException {
+        List<BucketId> plan = new ArrayList<>();
+        for (Split split : new TableScan(context).plan(snapshot).splits()) {
+            plan.add(new BucketId(split.partition(), split.bucket()));
+        }
+        assertThat(plan).hasSize(4);
+        return plan;
+    }
+
+    /** A primary-key table of {@code rows} rows in four buckets, read on one decode thread. */
+    private TableContext fourBuckets(int rowCount, @Nullable FileIO io) throws IOException {
         Table table =
                 Table.create(
-                        FileIO.flinkFileSystems(),
+                        io == null ? FileIO.flinkFileSystems() : io,
                         new Path(dir.resolve("t").toUri()),
                         "db.t",
                         TableSchema.create(
@@ -152,7 +241,7 @@ class BucketLoaderTest {
                                 Map.of("bucket", "4", "read.decode-threads", "1"),
                                 null));
         List<RowData> rows = new ArrayList<>();
-        for (long id = 0; id < 2_000; id++) {
+        for (long id = 0; id < rowCount; id++) {
             rows.add(TestTables.row(id, "v" + id));
         }
         TestTables.append(table, 1, rows);
