@@ -34,7 +34,8 @@ final class ReadOptions {
                                     + "; each holds the row group it is reading). A batch read gives"
                                     + " each split to a free thread; a streaming read gives each"
                                     + " bucket's splits to one of them, in order, so a key's"
-                                    + " changes keep their order. Formerly"
+                                    + " changes keep their order. A lookup join subtask loads"
+                                    + " the table's buckets on as many threads. Formerly"
                                     + " '"
                                     + FORMER_DECODE_THREADS_KEY
                                     + "', which is still read.");
