@@ -196,7 +196,14 @@ final class BucketLoader {
                         for (RowData row = reader.next(); row != null; row = reader.next()) {
                             bucket.apply(row);
                             if ((++rows & PAUSE_CHECK_ROWS) == 0 && anyDemanded) {
-                                pauseUnlessDemanded(id);
+                                // Paused, the bucket's lock is free, so a bucket being awaited
+                                // can spill this one to make room (else both would wait).
+                                bucket.lock.writeLock().unlock();
+                                try {
+                                    pauseUnlessDemanded(id);
+                                } finally {
+                                    bucket.lock.writeLock().lock();
+                                }
                             }
                         }
                     } catch (IOException | RuntimeException e) {

@@ -163,17 +163,14 @@ public final class TableLookup implements Closeable {
      */
     public void open() throws IOException {
         start();
-        BucketLoader.Loading loading = first;
-        if (loading != null) {
-            loading.awaitAll();
-        }
+        finishFirst();
     }
 
     /**
      * Starts loading what {@link #open} loads and returns once the load is planned: each {@link
-     * #get} then waits only for the bucket it reads (moved to the front of the load if not started
-     * yet), and {@link #refresh} for the whole load. A bucket that fails to load fails every get
-     * and refresh after it, with the reason.
+     * #get} then waits only for the bucket it reads (loading it on its own thread if no loading
+     * thread has started it), and {@link #refresh} for the whole load. A bucket that fails to load
+     * fails every get and refresh after it, with the reason; this method does not wait for any.
      */
     public void start() throws IOException {
         OptionalLong latest = context.snapshotManager().latestId();
@@ -181,11 +178,8 @@ public final class TableLookup implements Closeable {
             Snapshot snapshot = context.snapshotManager().snapshot(latest.getAsLong());
             BucketLoader.Loading loading =
                     loader.start(snapshot, this::holds, null, this::installLoaded);
-            first = loading;
             firstSnapshot = snapshot;
-            if (loading.done()) {
-                finishFirst();
-            }
+            first = loading;
         }
         opened = true;
     }

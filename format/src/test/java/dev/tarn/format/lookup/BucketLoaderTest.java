@@ -135,6 +135,23 @@ class BucketLoaderTest {
 
     @Test
     void aLoadNobodyAwaitsPausesWhileAnotherBucketIsAwaited() throws Exception {
+        long spilled = pausedWhileAwaited(new LookupBudget(64L << 20, Long.MAX_VALUE));
+        assertThat(spilled).as("the paused bucket's spilled bytes").isZero();
+    }
+
+    @Test
+    void anAwaitedBucketLoadsWhenAPausedLoadHoldsTheWholeBudget() throws Exception {
+        // A budget of about two first-size row pages: the paused bucket holds it when the
+        // awaited bucket's first row asks for room; the awaited load must still go on.
+        long spilled = pausedWhileAwaited(new LookupBudget(512L << 10, Long.MAX_VALUE));
+        assertThat(spilled).as("the paused bucket's spilled bytes").isPositive();
+    }
+
+    /**
+     * Loads four buckets on one thread, the last one awaited while the first is loading, and checks
+     * the order they were loaded in; returns the bytes the first one spilled.
+     */
+    private long pausedWhileAwaited(LookupBudget budget) throws Exception {
         // 10,000 rows a bucket: the loading thread looks whether to pause every 4,096 rows. The
         // awaited bucket's file is slow to open, so a load that did not pause would finish first.
         CountDownLatch awaitedOpens = new CountDownLatch(1);
@@ -157,7 +174,6 @@ class BucketLoaderTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger made = new AtomicInteger();
         LookupLayout layout = layout(context);
-        LookupBudget budget = new LookupBudget(64L << 20, Long.MAX_VALUE);
         BucketLoader loader =
                 new BucketLoader(
                         context,
@@ -197,6 +213,7 @@ class BucketLoaderTest {
             assertThat(handedOver)
                     .as("the order buckets were loaded in")
                     .containsExactly(plan.get(3), plan.get(0), plan.get(1), plan.get(2));
+            return loaded.get(1).diskBytes();
         } finally {
             release.countDown();
             loading.cancel();
