@@ -79,6 +79,11 @@ final class LookupBudget {
         stores.remove(store);
     }
 
+    /** Whether {@code bytes} fit the limit at all, with nothing else reserved. */
+    boolean couldFit(long bytes) {
+        return bytes <= memoryLimit;
+    }
+
     /** Reserves memory if it is there; false, reserving nothing, if not. */
     synchronized boolean tryReserve(long bytes) {
         if (memoryUsed + bytes > memoryLimit) {

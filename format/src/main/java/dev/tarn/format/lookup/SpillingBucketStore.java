@@ -51,6 +51,10 @@ final class SpillingBucketStore implements BucketStore {
     private volatile long memoryBytes;
     private volatile long diskBytes;
     private boolean force;
+
+    /** The last reservation refused: one larger than the whole budget is forced at once. */
+    private long refused;
+
     private boolean closed;
 
     SpillingBucketStore(IndexOrder order, LookupBudget budget, Path directory) {
@@ -228,6 +232,14 @@ final class SpillingBucketStore implements BucketStore {
     }
 
     private void makeRoom() {
+        long wanted = refused;
+        refused = 0;
+        if (!budget.couldFit(wanted)) {
+            // No spill makes room for it; spilling each other, two stores would take turns for
+            // ever.
+            force = true;
+            return;
+        }
         switch (budget.makeRoom(this)) {
             case SPILL_SELF:
                 spill();
@@ -327,6 +339,7 @@ final class SpillingBucketStore implements BucketStore {
             memoryBytes += bytes;
             return true;
         }
+        refused = bytes;
         if (force) {
             budget.forceReserve(bytes);
             memoryBytes += bytes;

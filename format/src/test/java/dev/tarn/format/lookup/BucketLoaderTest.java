@@ -147,6 +147,14 @@ class BucketLoaderTest {
         assertThat(spilled).as("the paused bucket's spilled bytes").isPositive();
     }
 
+    @Test
+    void aBudgetSmallerThanARowPageStillLoads() throws Exception {
+        // 64 KiB: no row page fits even an empty budget, so spilling the other bucket cannot make
+        // room; each store goes over the budget by a page instead of spilling the other in turn.
+        long spilled = pausedWhileAwaited(new LookupBudget(64L << 10, Long.MAX_VALUE));
+        assertThat(spilled).as("the paused bucket's spilled bytes").isPositive();
+    }
+
     /**
      * Loads four buckets on one thread, the last one awaited while the first is loading, and checks
      * the order they were loaded in; returns the bytes the first one spilled.
