@@ -339,13 +339,13 @@ final class SpillingBucketStore implements BucketStore {
             memoryBytes += bytes;
             return true;
         }
-        refused = bytes;
         if (force) {
             budget.forceReserve(bytes);
             memoryBytes += bytes;
             force = false;
             return true;
         }
+        refused = bytes;
         return false;
     }
 

@@ -188,7 +188,11 @@ public final class TableLookup implements Closeable {
     private void installLoaded(BucketId id, HeldBucket bucket) {
         synchronized (buckets) {
             if (closed) {
-                closeQuietly(bucket);
+                try {
+                    closeLocked(bucket);
+                } catch (IOException e) {
+                    // The bucket was never visible; its local files go with the lookup's directory.
+                }
                 return;
             }
             buckets.put(id, bucket);
@@ -196,12 +200,11 @@ public final class TableLookup implements Closeable {
         }
     }
 
-    private static void closeQuietly(HeldBucket bucket) {
+    /** Closes {@code bucket} under its write lock, so no get is reading it meanwhile. */
+    private static void closeLocked(HeldBucket bucket) throws IOException {
         bucket.lock.writeLock().lock();
         try {
             bucket.close();
-        } catch (IOException e) {
-            // The bucket was never visible; its local files go with the lookup's directory.
         } finally {
             bucket.lock.writeLock().unlock();
         }
@@ -454,12 +457,7 @@ public final class TableLookup implements Closeable {
         }
         number();
         for (HeldBucket old : olds) {
-            old.lock.writeLock().lock();
-            try {
-                old.close();
-            } finally {
-                old.lock.writeLock().unlock();
-            }
+            closeLocked(old);
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import javax.annotation.Nullable;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.RowData;
@@ -88,48 +89,25 @@ class BucketLoaderTest {
         List<BucketId> plan = plan(context, snapshot);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger made = new AtomicInteger();
-        LookupLayout layout = layout(context);
-        LookupBudget budget = new LookupBudget(64L << 20, Long.MAX_VALUE);
         BucketLoader loader =
-                new BucketLoader(
-                        context,
-                        layout,
-                        () -> {
-                            if (made.getAndIncrement() == 0) {
-                                started.countDown();
-                                awaitQuietly(release);
-                            }
-                            return newBucket(layout, budget);
-                        },
-                        null);
-        Map<BucketId, Thread> loadedOn = new ConcurrentHashMap<>();
-        List<HeldBucket> loaded = new CopyOnWriteArrayList<>();
-        BucketLoader.Loading loading =
-                loader.start(
-                        snapshot,
-                        id -> true,
-                        null,
-                        (id, bucket) -> {
-                            loadedOn.put(id, Thread.currentThread());
-                            loaded.add(bucket);
-                        });
+                firstMadeWaits(
+                        context, new LookupBudget(64L << 20, Long.MAX_VALUE), started, release);
+        HandOvers handOvers = new HandOvers();
+        BucketLoader.Loading loading = loader.start(snapshot, id -> true, null, handOvers);
         try {
             assertThat(started.await(30, TimeUnit.SECONDS)).as("first bucket started").isTrue();
             HeldBucket last = loading.await(plan.get(3));
             assertThat(last).as("the last bucket, awaited").isNotNull();
-            assertThat(loadedOn.get(plan.get(3))).isSameAs(Thread.currentThread());
-            assertThat(loadedOn).as("buckets loaded while the first is held").hasSize(1);
+            assertThat(handOvers.threads.get(plan.get(3))).isSameAs(Thread.currentThread());
+            assertThat(handOvers.threads).as("buckets loaded while the first is held").hasSize(1);
 
             release.countDown();
             assertThat(loading.awaitAll()).hasSize(4);
-            assertThat(loadedOn.get(plan.get(0))).isNotSameAs(Thread.currentThread());
+            assertThat(handOvers.threads.get(plan.get(0))).isNotSameAs(Thread.currentThread());
         } finally {
             release.countDown();
             loading.cancel();
-            for (HeldBucket bucket : loaded) {
-                bucket.close();
-            }
+            handOvers.closeAll();
         }
     }
 
@@ -180,30 +158,9 @@ class BucketLoaderTest {
                     }
                 });
         CountDownLatch release = new CountDownLatch(1);
-        AtomicInteger made = new AtomicInteger();
-        LookupLayout layout = layout(context);
-        BucketLoader loader =
-                new BucketLoader(
-                        context,
-                        layout,
-                        () -> {
-                            if (made.getAndIncrement() == 0) {
-                                awaitQuietly(release);
-                            }
-                            return newBucket(layout, budget);
-                        },
-                        null);
-        List<BucketId> handedOver = new CopyOnWriteArrayList<>();
-        List<HeldBucket> loaded = new CopyOnWriteArrayList<>();
-        BucketLoader.Loading loading =
-                loader.start(
-                        snapshot,
-                        id -> true,
-                        null,
-                        (id, bucket) -> {
-                            handedOver.add(id);
-                            loaded.add(bucket);
-                        });
+        BucketLoader loader = firstMadeWaits(context, budget, new CountDownLatch(1), release);
+        HandOvers handOvers = new HandOvers();
+        BucketLoader.Loading loading = loader.start(snapshot, id -> true, null, handOvers);
         try {
             CompletableFuture<HeldBucket> awaited =
                     CompletableFuture.supplyAsync(
@@ -218,14 +175,56 @@ class BucketLoaderTest {
             release.countDown();
             assertThat(awaited.get(30, TimeUnit.SECONDS)).isNotNull();
             loading.awaitAll();
-            assertThat(handedOver)
+            assertThat(handOvers.ids)
                     .as("the order buckets were loaded in")
                     .containsExactly(plan.get(3), plan.get(0), plan.get(1), plan.get(2));
-            return loaded.get(1).diskBytes();
+            return handOvers.buckets.get(1).diskBytes();
         } finally {
             release.countDown();
             loading.cancel();
-            for (HeldBucket bucket : loaded) {
+            handOvers.closeAll();
+        }
+    }
+
+    /**
+     * A loader of {@code context}'s buckets whose first bucket made counts {@code started} down,
+     * then waits for {@code release} before it loads.
+     */
+    private BucketLoader firstMadeWaits(
+            TableContext context,
+            LookupBudget budget,
+            CountDownLatch started,
+            CountDownLatch release) {
+        LookupLayout layout = layout(context);
+        AtomicInteger made = new AtomicInteger();
+        return new BucketLoader(
+                context,
+                layout,
+                () -> {
+                    if (made.getAndIncrement() == 0) {
+                        started.countDown();
+                        awaitQuietly(release);
+                    }
+                    return newBucket(layout, budget);
+                },
+                null);
+    }
+
+    /** The buckets a load hands over: their ids in order, the threads that loaded them. */
+    private static final class HandOvers implements BiConsumer<BucketId, HeldBucket> {
+        final List<BucketId> ids = new CopyOnWriteArrayList<>();
+        final Map<BucketId, Thread> threads = new ConcurrentHashMap<>();
+        final List<HeldBucket> buckets = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void accept(BucketId id, HeldBucket bucket) {
+            ids.add(id);
+            threads.put(id, Thread.currentThread());
+            buckets.add(bucket);
+        }
+
+        void closeAll() throws IOException {
+            for (HeldBucket bucket : buckets) {
                 bucket.close();
             }
         }
