@@ -45,6 +45,7 @@ final class BucketLoader {
     private final TableContext table;
     private final LookupLayout layout;
     private final Supplier<HeldBucket> buckets;
+
     @Nullable private final Predicate filter;
 
     BucketLoader(
@@ -304,6 +305,25 @@ final class BucketLoader {
                 loadOne(id);
             }
             return unwrap(id, future);
+        }
+
+        /**
+         * The splits this load reads of bucket {@code id} while it is not loaded yet (not started,
+         * or under way), ahead of the buckets not started if it is one; null once it is loaded or
+         * failed, or if this load has no rows of it.
+         */
+        @Nullable
+        List<Split> unloaded(BucketId id) {
+            CompletableFuture<HeldBucket> future = futures.get(id);
+            if (future == null || future.isDone()) {
+                return null;
+            }
+            synchronized (this) {
+                if (waiting.remove(id)) {
+                    waiting.addFirst(id);
+                }
+            }
+            return splits.get(id);
         }
 
         /** Whether every bucket is loaded (or the load failed). */

@@ -35,8 +35,8 @@ import org.apache.flink.table.types.logical.RowType;
  * held bucket answers from one applied snapshot, and {@link #get} sees a bucket before or after a
  * snapshot's changes, never half of them.
  *
- * <p>Just over 400 lines: the gets and the refresh share the bucket map and its per-bucket locks,
- * and the rule above holds only if the code that takes those locks sits in one class.
+ * <p>Over 500 lines: the gets and the refresh share the bucket map and its per-bucket locks, and
+ * the rule above holds only if the code that takes those locks sits in one class.
  */
 public final class TableLookup implements Closeable {
 
@@ -47,6 +47,12 @@ public final class TableLookup implements Closeable {
 
     /** The memory and local disk all held buckets' stores share. */
     private final LookupBudget budget;
+
+    /**
+     * Where the files are sorted by the join columns: a get whose bucket the first load has not
+     * loaded yet reads its key's rows from the bucket's files rather than wait for it. Else null.
+     */
+    @Nullable private final FileGets fileGets;
 
     private final RowData.FieldGetter[] keyGetters;
     private final RowData.FieldGetter[] projectionGetters;
@@ -135,6 +141,10 @@ public final class TableLookup implements Closeable {
         this.routed =
                 totalBuckets > 0
                         && LookupShuffle.determinesBucket(context.schema(), spec.joinKeys());
+        this.fileGets =
+                routed && FileGets.applies(context, spec.joinKeys())
+                        ? new FileGets(context, spec, layout, keepFirst, keyGetters)
+                        : null;
         this.keyAtStorePositions = new int[layout.storeType.getFieldCount()];
         for (int i = 0; i < layout.joinFields; i++) {
             keyAtStorePositions[layout.indexKey[i]] = i;
@@ -167,10 +177,12 @@ public final class TableLookup implements Closeable {
     }
 
     /**
-     * Starts loading what {@link #open} loads and returns once the load is planned: each {@link
-     * #get} then waits only for the bucket it reads (loading it on its own thread if no loading
-     * thread has started it), and {@link #refresh} for the whole load. A bucket that fails to load
-     * fails every get and refresh after it, with the reason; this method does not wait for any.
+     * Starts loading what {@link #open} loads and returns once the load is planned. A {@link #get}
+     * of a bucket not loaded yet then reads the key's rows from the bucket's files where they are
+     * sorted by the join columns ({@link FileGets}), else waits only for the bucket it reads
+     * (loading it on its own thread if no loading thread has started it); {@link #refresh} waits
+     * for the whole load. A bucket that fails to load fails every get and refresh after it, with
+     * the reason; this method does not wait for any.
      */
     public void start() throws IOException {
         OptionalLong latest = context.snapshotManager().latestId();
@@ -208,6 +220,26 @@ public final class TableLookup implements Closeable {
         } finally {
             bucket.lock.writeLock().unlock();
         }
+    }
+
+    /**
+     * With {@link #fileGets}, while the first load has not loaded bucket {@code id}: the rows whose
+     * join columns equal {@code key}'s, read from the bucket's files of the load's snapshot (the
+     * rows the bucket will hold). Null otherwise: the bucket is to be read from memory.
+     */
+    @Nullable
+    private List<RowData> fromFiles(BucketId id, RowData key) throws IOException {
+        BucketLoader.Loading loading = first;
+        if (fileGets == null || loading == null) {
+            return null;
+        }
+        List<Split> splits = loading.unloaded(id);
+        if (splits == null) {
+            return null;
+        }
+        List<RowData> out = new ArrayList<>(1);
+        fileGets.get(splits, key, row -> out.add(project(row)));
+        return out;
     }
 
     /** Waits for the first load's bucket {@code id}, if that load is still under way. */
@@ -259,6 +291,10 @@ public final class TableLookup implements Closeable {
         Consumer<RowData> collect = row -> out.add(project(row));
         if (routed) {
             BucketId id = locators.get().bucketOf(key);
+            List<RowData> fromFiles = fromFiles(id, key);
+            if (fromFiles != null) {
+                return fromFiles;
+            }
             awaitFirst(id);
             scan(id, probe, collect);
         } else {
@@ -278,7 +314,12 @@ public final class TableLookup implements Closeable {
     private List<RowData> getByKey(RowData key) throws IOException {
         int number = keyBuckets.bucket(key, totalBuckets);
         if (first != null) {
-            awaitFirst(new BucketId(Partition.EMPTY, number));
+            BucketId id = new BucketId(Partition.EMPTY, number);
+            List<RowData> fromFiles = fromFiles(id, key);
+            if (fromFiles != null) {
+                return fromFiles;
+            }
+            awaitFirst(id);
         }
         ProjectedRowData view = ProjectedRowData.from(keyAtStorePositions);
         view.replaceRow(key);

@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A lookup that is started rather than opened: a get waits for its own bucket, not for the whole
- * load, and a bucket that cannot be loaded fails the gets and the refresh with the file's name.
+ * A lookup that is started rather than opened, joined on columns that route to a bucket but do not
+ * lead the key: a get waits for its own bucket, not for the whole load, and a bucket that cannot be
+ * loaded fails the gets and the refresh with the file's name.
  */
 class TableLookupStartTest {
 
@@ -41,7 +42,9 @@ class TableLookupStartTest {
 
     private static final RowType TYPE =
             RowType.of(
-                    new LogicalType[] {new BigIntType(false), VarCharType.STRING_TYPE},
+                    new LogicalType[] {
+                        new BigIntType(false), new VarCharType(false, VarCharType.MAX_LENGTH)
+                    },
                     new String[] {"id", "v"});
 
     @TempDir java.nio.file.Path dir;
@@ -54,7 +57,12 @@ class TableLookupStartTest {
         release.countDown();
     }
 
-    /** {@code (id, v)} keyed by id in four buckets, ids 0 to 1,999, read on two threads. */
+    /**
+     * {@code (id, v)} keyed by {@code (v, id)} and bucketed by id in four buckets, ids 0 to 1,999,
+     * read on two threads: a join on id routes to a bucket, but its files are not sorted by id, so
+     * a get waits for the bucket's load rather than read its files ({@link
+     * TableLookupFromFilesTest}).
+     */
     private Table table() {
         Table table =
                 Table.create(
@@ -64,8 +72,11 @@ class TableLookupStartTest {
                         TableSchema.create(
                                 TYPE,
                                 List.of(),
-                                List.of("id"),
-                                Map.of("bucket", "" + BUCKETS, "read.decode-threads", "2"),
+                                List.of("v", "id"),
+                                Map.of(
+                                        "bucket", "" + BUCKETS,
+                                        "bucket-key", "id",
+                                        "read.decode-threads", "2"),
                                 null));
         List<RowData> rows = new ArrayList<>();
         for (long id = 0; id < 2_000; id++) {
