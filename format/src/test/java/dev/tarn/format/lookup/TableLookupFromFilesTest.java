@@ -35,7 +35,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -70,30 +69,6 @@ class TableLookupFromFilesTest {
     @AfterEach
     void releaseLoads() {
         release.countDown();
-    }
-
-    static Stream<Arguments> tables() {
-        Map<String, Map<String, String>> engines =
-                Map.of(
-                        "deduplicate", Map.of(),
-                        "partial-update", Map.of("merge-engine", "partial-update"),
-                        "aggregation",
-                                Map.of(
-                                        "merge-engine", "aggregation",
-                                        "fields.a.aggregate-function", "sum",
-                                        "fields.b.aggregate-function", "last_non_null_value"),
-                        "first-row", Map.of("merge-engine", "first-row"));
-        List<Arguments> all = new ArrayList<>();
-        for (String engine : List.of("deduplicate", "partial-update", "aggregation", "first-row")) {
-            all.add(Arguments.of(engine, engines.get(engine)));
-            Map<String, String> vectors = new HashMap<>(engines.get(engine));
-            vectors.put("deletion-vectors.enabled", "true");
-            all.add(Arguments.of(engine + "+vectors", vectors));
-            Map<String, String> lookup = new HashMap<>(engines.get(engine));
-            lookup.put("changelog-producer", "lookup");
-            all.add(Arguments.of(engine + "+lookup", lookup));
-        }
-        return all.stream();
     }
 
     /**
@@ -170,30 +145,33 @@ class TableLookupFromFilesTest {
         return keys;
     }
 
+    /**
+     * With the first {@code loads} bucket loads of {@code table} held, every key's rows equal the
+     * batch read's; once the loads are let go, too.
+     */
     private void checkWhileLoadsAreHeld(
-            String engine, Map<String, String> options, List<String> join) throws Exception {
-        Table table = table(options);
+            Table table, List<String> join, List<GenericRowData> keys, int loads, String what)
+            throws Exception {
         LookupSpec spec =
                 new LookupSpec(join, new int[] {0, 1, 2, 3}, null, 0, 1, dir.resolve("local"));
-        List<GenericRowData> keys = keys(join);
         String expected =
                 LookupChecks.describe(
                         LookupChecks.expected(
                                 table, LookupChecks.batchRows(table), spec, r -> true, keys));
-        CountDownLatch held = holdEveryLoad(BUCKETS);
+        CountDownLatch held = holdEveryLoad(loads);
         try (TableLookup lookup = table.newLookup(spec)) {
             lookup.start();
             assertThat(held.await(20, TimeUnit.SECONDS)).as("every bucket's load held").isTrue();
             String fromFiles =
                     CompletableFuture.supplyAsync(() -> describe(table, lookup, spec, keys))
                             .get(30, TimeUnit.SECONDS);
-            assertThat(fromFiles).as("%s, by %s, from the files", engine, join).isEqualTo(expected);
+            assertThat(fromFiles).as("%s, by %s, from the files", what, join).isEqualTo(expected);
             assertThat(release.getCount()).as("the loads still held").isOne();
 
             release.countDown();
             assertThat(lookup.refresh()).isEqualTo(table.metadata().latestSnapshotId().orElse(-1));
             assertThat(describe(table, lookup, spec, keys))
-                    .as("%s, by %s, loaded", engine, join)
+                    .as("%s, by %s, loaded", what, join)
                     .isEqualTo(expected);
         }
     }
@@ -206,17 +184,19 @@ class TableLookupFromFilesTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("tables")
+    @MethodSource("dev.tarn.format.lookup.TableLookupRefreshTest#tables")
     void aGetByTheWholeKeyReadsTheFilesOfABucketNotLoadedYet(
             String engine, Map<String, String> options) throws Exception {
-        checkWhileLoadsAreHeld(engine, options, List.of("g", "k"));
+        List<String> join = List.of("g", "k");
+        checkWhileLoadsAreHeld(table(options), join, keys(join), BUCKETS, engine);
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("tables")
+    @MethodSource("dev.tarn.format.lookup.TableLookupRefreshTest#tables")
     void aGetByTheLeadingKeyColumnReadsTheFilesOfABucketNotLoadedYet(
             String engine, Map<String, String> options) throws Exception {
-        checkWhileLoadsAreHeld(engine, options, List.of("k"));
+        List<String> join = List.of("k");
+        checkWhileLoadsAreHeld(table(options), join, keys(join), BUCKETS, engine);
     }
 
     @Test
@@ -242,23 +222,7 @@ class TableLookupFromFilesTest {
                                 null));
         TableLookupTest.writeRandom(table, 7, 4, true);
         List<String> join = List.of("dt", "id");
-        LookupSpec spec =
-                new LookupSpec(join, new int[] {0, 1, 2, 3}, null, 0, 1, dir.resolve("local"));
-        List<GenericRowData> keys = TableLookupTest.keys(join);
-        String expected =
-                LookupChecks.describe(
-                        LookupChecks.expected(
-                                table, LookupChecks.batchRows(table), spec, r -> true, keys));
-        CountDownLatch held = holdEveryLoad(8);
-        try (TableLookup lookup = table.newLookup(spec)) {
-            lookup.start();
-            assertThat(held.await(20, TimeUnit.SECONDS)).as("every bucket's load held").isTrue();
-            String fromFiles =
-                    CompletableFuture.supplyAsync(() -> describe(table, lookup, spec, keys))
-                            .get(30, TimeUnit.SECONDS);
-            assertThat(fromFiles).isEqualTo(expected);
-            assertThat(release.getCount()).as("the loads still held").isOne();
-        }
+        checkWhileLoadsAreHeld(table, join, TableLookupTest.keys(join), 8, "partitioned");
     }
 
     @Test
