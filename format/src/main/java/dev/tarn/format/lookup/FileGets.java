@@ -14,6 +14,8 @@ import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 
 /**
  * Gets of a {@link TableLookup} answered from a bucket's files, for a get whose bucket the first
@@ -63,7 +65,9 @@ final class FileGets {
 
     /**
      * Whether {@code joinKeys} are the leading columns of a primary-key table's key, partition
-     * columns aside (a bucket's files hold one partition): its files are sorted by them.
+     * columns aside (a bucket's files hold one partition), so its files are sorted by them, and the
+     * first of them is of a type whose Parquet statistics an equality prunes by: else every get
+     * would read its bucket whole.
      */
     static boolean applies(TableContext table, List<String> joinKeys) {
         if (table.kind() != TableKind.PRIMARY_KEY) {
@@ -76,7 +80,22 @@ final class FileGets {
                 table.schema().primaryKeys().stream().filter(k -> !partition.contains(k)).toList();
         return !join.isEmpty()
                 && join.size() <= key.size()
-                && join.equals(new HashSet<>(key.subList(0, join.size())));
+                && join.equals(new HashSet<>(key.subList(0, join.size())))
+                && prunes(table.schema().fieldType(key.get(0)));
+    }
+
+    /** Whether the Parquet filter of an equality on a column of {@code type} skips pages. */
+    private static boolean prunes(LogicalType type) {
+        return switch (type.getTypeRoot()) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT, DATE, TIME_WITHOUT_TIME_ZONE, CHAR, VARCHAR ->
+                    true;
+            // Up to 18 digits a decimal is stored as an integer, and a timestamp up to micros as a
+            // long; wider ones are fixed-length bytes or INT96, which the filter does not compare.
+            case DECIMAL -> LogicalTypeChecks.getPrecision(type) <= 18;
+            case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
+                    LogicalTypeChecks.getPrecision(type) <= 6;
+            default -> false;
+        };
     }
 
     /**

@@ -242,6 +242,11 @@ public final class TableLookup implements Closeable {
         return out;
     }
 
+    /** Whether a get of a bucket not loaded yet reads the bucket's files ({@link FileGets}). */
+    boolean answersFromFiles() {
+        return fileGets != null;
+    }
+
     /** Waits for the first load's bucket {@code id}, if that load is still under way. */
     private void awaitFirst(BucketId id) throws IOException {
         BucketLoader.Loading loading = first;

@@ -27,8 +27,10 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.AfterEach;
@@ -223,6 +225,49 @@ class TableLookupFromFilesTest {
         TableLookupTest.writeRandom(table, 7, 4, true);
         List<String> join = List.of("dt", "id");
         checkWhileLoadsAreHeld(table, join, TableLookupTest.keys(join), 8, "partitioned");
+    }
+
+    /** Whether a lookup of a table of {@code key} and {@code v}, by {@code join}, reads files. */
+    private boolean readsFiles(
+            String name, LogicalType key, List<String> primaryKey, String bucketKey, String join)
+            throws IOException {
+        RowType type =
+                RowType.of(new LogicalType[] {key, new BigIntType(false)}, new String[] {"k", "v"});
+        Map<String, String> options = new HashMap<>(Map.of("bucket", "2"));
+        if (bucketKey != null) {
+            options.put("bucket-key", bucketKey);
+        }
+        Table table =
+                Table.create(
+                        io,
+                        new Path(dir.resolve(name).toUri()),
+                        "db." + name,
+                        TableSchema.create(type, List.of(), primaryKey, options, null));
+        try (TableLookup lookup =
+                table.newLookup(
+                        new LookupSpec(
+                                List.of(join), new int[] {0, 1}, null, 0, 1, dir.resolve("l")))) {
+            return lookup.answersFromFiles();
+        }
+    }
+
+    @Test
+    void onlyAJoinByLeadingKeyColumnsThatPruneReadsFiles() throws IOException {
+        LogicalType bigint = new BigIntType(false);
+        List<String> kv = List.of("k", "v");
+        assertThat(readsFiles("long", bigint, kv, "k", "k")).as("leading BIGINT").isTrue();
+        assertThat(readsFiles("string", new VarCharType(false, 10), kv, "k", "k")).isTrue();
+        assertThat(readsFiles("decimal", new DecimalType(false, 18, 2), kv, "k", "k")).isTrue();
+        assertThat(readsFiles("wide", new DecimalType(false, 20, 2), kv, "k", "k"))
+                .as("a DECIMAL(20, 2) key, stored as fixed bytes")
+                .isFalse();
+        assertThat(readsFiles("bytes", new VarBinaryType(false, 10), kv, "k", "k"))
+                .as("a VARBINARY key")
+                .isFalse();
+        assertThat(readsFiles("second", bigint, kv, "v", "v"))
+                .as("the second key column alone")
+                .isFalse();
+        assertThat(readsFiles("append", bigint, List.of(), "k", "k")).as("append").isFalse();
     }
 
     @Test
