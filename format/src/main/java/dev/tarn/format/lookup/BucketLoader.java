@@ -45,7 +45,6 @@ final class BucketLoader {
     private final TableContext table;
     private final LookupLayout layout;
     private final Supplier<HeldBucket> buckets;
-
     @Nullable private final Predicate filter;
 
     BucketLoader(

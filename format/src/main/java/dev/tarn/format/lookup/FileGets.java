@@ -36,6 +36,9 @@ final class FileGets {
     private final boolean keepFirst;
     private final java.nio.file.Path localDir;
 
+    /** The join keys (by position) {@link #keyFilter} compares: those outside the partition. */
+    private final int[] filterKeys;
+
     /** The memory and local disk of the short-lived buckets, apart from the loaded buckets'. */
     private final LookupBudget budget;
 
@@ -56,6 +59,11 @@ final class FileGets {
         this.rowFilter = RowFilter.of(spec.filter(), layout.readPosition);
         this.keepFirst = keepFirst;
         this.localDir = spec.localDir();
+        List<String> partition = table.schema().partitionKeys();
+        this.filterKeys =
+                java.util.stream.IntStream.range(0, joinKeys.size())
+                        .filter(i -> !partition.contains(joinKeys.get(i)))
+                        .toArray();
         this.budget =
                 new LookupBudget(
                         table.config().lsm().memory().lookupCacheSize(),
@@ -104,14 +112,7 @@ final class FileGets {
      */
     void get(List<Split> splits, RowData key, Consumer<RowData> out) throws IOException {
         GenericRowData probe = layout.probe(key, keyGetters);
-        HeldBucket bucket =
-                new HeldBucket(
-                        layout,
-                        rowFilter,
-                        keepFirst,
-                        (type, indexKey, lock) ->
-                                new SpillingBucketStore(
-                                        new IndexOrder(type, indexKey), budget, localDir, lock));
+        HeldBucket bucket = HeldBucket.spilling(layout, rowFilter, keepFirst, budget, localDir);
         bucket.lock.writeLock().lock();
         try {
             read(splits, keyFilter(key), probe, bucket);
@@ -155,12 +156,9 @@ final class FileGets {
      * of one partition already.
      */
     private Predicate keyFilter(RowData key) {
-        List<Predicate> leaves = new ArrayList<>(keyGetters.length);
-        for (int i = 0; i < keyGetters.length; i++) {
+        List<Predicate> leaves = new ArrayList<>(filterKeys.length);
+        for (int i : filterKeys) {
             String name = joinKeys.get(i);
-            if (table.schema().partitionKeys().contains(name)) {
-                continue;
-            }
             leaves.add(
                     new Predicate.Leaf(
                             Predicate.Op.EQ,

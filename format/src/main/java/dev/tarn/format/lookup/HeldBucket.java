@@ -92,6 +92,25 @@ final class HeldBucket implements Closeable {
         }
     }
 
+    /**
+     * A bucket whose stores keep their rows in {@code budget}'s memory and spill beyond it to files
+     * under {@code directory}.
+     */
+    static HeldBucket spilling(
+            LookupLayout layout,
+            RowFilter filter,
+            boolean keepFirst,
+            LookupBudget budget,
+            java.nio.file.Path directory) {
+        return new HeldBucket(
+                layout,
+                filter,
+                keepFirst,
+                (type, indexKey, lock) ->
+                        new SpillingBucketStore(
+                                new IndexOrder(type, indexKey), budget, directory, lock));
+    }
+
     /** Makes the stores of a bucket, which take {@code lock} as theirs. */
     @FunctionalInterface
     interface StoreFactory {

@@ -115,16 +115,12 @@ public final class TableLookup implements Closeable {
                         context,
                         layout,
                         () ->
-                                new HeldBucket(
+                                HeldBucket.spilling(
                                         layout,
                                         RowFilter.of(spec.filter(), layout.readPosition),
                                         keepFirst,
-                                        (type, indexKey, lock) ->
-                                                new SpillingBucketStore(
-                                                        new IndexOrder(type, indexKey),
-                                                        budget,
-                                                        spec.localDir(),
-                                                        lock)),
+                                        budget,
+                                        spec.localDir()),
                         spec.filter());
         this.changes = new SnapshotChanges(context, spec.filter());
         this.keyGetters = new RowData.FieldGetter[spec.joinKeys().size()];

@@ -282,15 +282,11 @@ class BucketLoaderTest {
     }
 
     private HeldBucket newBucket(LookupLayout layout, LookupBudget budget) {
-        return new HeldBucket(
+        return HeldBucket.spilling(
                 layout,
                 RowFilter.of(null, layout.readPosition),
                 false,
-                (type, indexKey, lock) ->
-                        new SpillingBucketStore(
-                                new IndexOrder(type, indexKey),
-                                budget,
-                                dir.resolve("local"),
-                                lock));
+                budget,
+                dir.resolve("local"));
     }
 }
