@@ -139,6 +139,10 @@ final class BytesColumnReader extends FlatColumnReader {
 
     private void readPlain(int offset, int end) {
         PlainValues plain = values instanceof PlainValues p && p.buffer().hasArray() ? p : null;
+        if (plain != null && allDefined()) {
+            readPlainDefined(plain, offset, end);
+            return;
+        }
         for (int i = offset; i < end; i++) {
             if (levels.readInteger() != maxDefinitionLevel) {
                 vector.setNullAt(i);
@@ -154,6 +158,40 @@ final class BytesColumnReader extends FlatColumnReader {
                 bufferUsed = true;
             }
         }
+    }
+
+    /**
+     * The loop of {@link #readPlain} for a page without nulls whose bytes are in a heap array: the
+     * values' lengths and positions read straight from the array, every value pointing at it.
+     */
+    private void readPlainDefined(PlainValues plain, int offset, int end) {
+        ByteBuffer buffer = plain.buffer();
+        byte[] array = buffer.array();
+        int base = buffer.arrayOffset();
+        int position = base + buffer.position();
+        int limit = base + buffer.limit();
+        int source = vector.source(array);
+        int fixed = plain.fixedLength();
+        for (int i = offset; i < end; i++) {
+            int length;
+            if (fixed < 0) {
+                length = PlainValues.intAt(array, position);
+                position += Integer.BYTES;
+            } else {
+                length = fixed;
+            }
+            if (length < 0 || length > limit - position) {
+                throw new IllegalStateException(
+                        "A plain value of "
+                                + length
+                                + " bytes runs past the end of its page, which has "
+                                + Math.max(0, limit - position)
+                                + " bytes left: the page is corrupt");
+            }
+            vector.point(i, source, position, length);
+            position += length;
+        }
+        buffer.position(position - base);
     }
 
     /** Turns the ids of rows before {@code row} into values; the batch continues with values. */

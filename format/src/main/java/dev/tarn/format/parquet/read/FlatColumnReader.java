@@ -97,6 +97,11 @@ abstract class FlatColumnReader {
         }
     }
 
+    /** Whether the current page has no nulls: {@link #levels} need not be read. */
+    final boolean allDefined() {
+        return levels == allDefined;
+    }
+
     /** Reads {@code count} values into rows {@code offset...}, marking nulls in the vector. */
     abstract void read(int offset, int count);
 

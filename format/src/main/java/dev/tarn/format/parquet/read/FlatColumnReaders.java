@@ -94,6 +94,10 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
+                if (allDefined() && values instanceof PlainValues plain) {
+                    plain.readBooleans(out.vector, offset, count);
+                    return;
+                }
                 for (int i = offset, end = offset + count; i < end; i++) {
                     if (levels.readInteger() == maxDefinitionLevel) {
                         out.vector[i] = values.readBoolean();
@@ -139,6 +143,10 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
+                if (allDefined() && values instanceof PlainValues plain) {
+                    plain.readInts(out.vector, offset, count);
+                    return;
+                }
                 for (int i = offset, end = offset + count; i < end; i++) {
                     if (levels.readInteger() == maxDefinitionLevel) {
                         out.vector[i] = values.readInteger();
@@ -154,6 +162,10 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
+                if (allDefined() && values instanceof PlainValues plain) {
+                    plain.readLongs(out.vector, offset, count);
+                    return;
+                }
                 for (int i = offset, end = offset + count; i < end; i++) {
                     if (levels.readInteger() == maxDefinitionLevel) {
                         out.vector[i] = values.readLong();
@@ -169,6 +181,10 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
+                if (allDefined() && values instanceof PlainValues plain) {
+                    plain.readFloats(out.vector, offset, count);
+                    return;
+                }
                 for (int i = offset, end = offset + count; i < end; i++) {
                     if (levels.readInteger() == maxDefinitionLevel) {
                         out.vector[i] = values.readFloat();
@@ -184,6 +200,10 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
+                if (allDefined() && values instanceof PlainValues plain) {
+                    plain.readDoubles(out.vector, offset, count);
+                    return;
+                }
                 for (int i = offset, end = offset + count; i < end; i++) {
                     if (levels.readInteger() == maxDefinitionLevel) {
                         out.vector[i] = values.readDouble();

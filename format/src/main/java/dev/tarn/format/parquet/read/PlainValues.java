@@ -1,6 +1,8 @@
 package dev.tarn.format.parquet.read;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.parquet.bytes.ByteBufferInputStream;
@@ -15,6 +17,18 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * Byte-array callers may read {@link #buffer()} in place instead of creating {@link Binary}s.
  */
 final class PlainValues extends ValuesReader {
+
+    private static final VarHandle INT_LE =
+            MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private static final VarHandle LONG_LE =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private static final VarHandle FLOAT_LE =
+            MethodHandles.byteArrayViewVarHandle(float[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private static final VarHandle DOUBLE_LE =
+            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final PrimitiveTypeName type;
     private final int fixedLength;
@@ -51,9 +65,133 @@ final class PlainValues extends ValuesReader {
         return ((bits >>> bit++) & 1) != 0;
     }
 
+    /*
+     * The bulk reads below serve pages without nulls, whose next count values fill rows offset to
+     * offset + count - 1 of a vector: one loop over the page's array, not a call per value.
+     */
+
+    /** Reads the next {@code count} INT32 values into {@code out} from {@code offset}. */
+    void readInts(int[] out, int offset, int count) {
+        if (!buffer.hasArray()) {
+            for (int i = offset, end = offset + count; i < end; i++) {
+                out[i] = buffer.getInt();
+            }
+            return;
+        }
+        byte[] array = buffer.array();
+        int at = start(count, Integer.BYTES);
+        for (int i = offset, end = offset + count; i < end; i++, at += Integer.BYTES) {
+            out[i] = (int) INT_LE.get(array, at);
+        }
+    }
+
+    /** Reads the next {@code count} INT64 values into {@code out} from {@code offset}. */
+    void readLongs(long[] out, int offset, int count) {
+        if (!buffer.hasArray()) {
+            for (int i = offset, end = offset + count; i < end; i++) {
+                out[i] = buffer.getLong();
+            }
+            return;
+        }
+        byte[] array = buffer.array();
+        int at = start(count, Long.BYTES);
+        for (int i = offset, end = offset + count; i < end; i++, at += Long.BYTES) {
+            out[i] = (long) LONG_LE.get(array, at);
+        }
+    }
+
+    /** Reads the next {@code count} FLOAT values into {@code out} from {@code offset}. */
+    void readFloats(float[] out, int offset, int count) {
+        if (!buffer.hasArray()) {
+            for (int i = offset, end = offset + count; i < end; i++) {
+                out[i] = buffer.getFloat();
+            }
+            return;
+        }
+        byte[] array = buffer.array();
+        int at = start(count, Float.BYTES);
+        for (int i = offset, end = offset + count; i < end; i++, at += Float.BYTES) {
+            out[i] = (float) FLOAT_LE.get(array, at);
+        }
+    }
+
+    /** Reads the next {@code count} DOUBLE values into {@code out} from {@code offset}. */
+    void readDoubles(double[] out, int offset, int count) {
+        if (!buffer.hasArray()) {
+            for (int i = offset, end = offset + count; i < end; i++) {
+                out[i] = buffer.getDouble();
+            }
+            return;
+        }
+        byte[] array = buffer.array();
+        int at = start(count, Double.BYTES);
+        for (int i = offset, end = offset + count; i < end; i++, at += Double.BYTES) {
+            out[i] = (double) DOUBLE_LE.get(array, at);
+        }
+    }
+
+    /** Reads the next {@code count} BOOLEAN values (bits) into {@code out} from {@code offset}. */
+    void readBooleans(boolean[] out, int offset, int count) {
+        int i = offset;
+        int end = offset + count;
+        while (i < end && bit != Byte.SIZE) {
+            out[i++] = readBoolean();
+        }
+        // Whole bytes of eight values, then what is left of the last byte.
+        while (end - i >= Byte.SIZE) {
+            int b = buffer.get();
+            for (int k = 0; k < Byte.SIZE; k++) {
+                out[i + k] = ((b >>> k) & 1) != 0;
+            }
+            i += Byte.SIZE;
+        }
+        while (i < end) {
+            out[i++] = readBoolean();
+        }
+    }
+
+    /**
+     * The index in the buffer's array of the next value, moving the buffer past the {@code count}
+     * values of {@code width} bytes that follow it; fails naming the shortfall if the page holds
+     * fewer.
+     */
+    private int start(int count, int width) {
+        int position = buffer.position();
+        int bytes = count * width;
+        if (bytes > buffer.remaining()) {
+            throw new IllegalStateException(
+                    "A page ends "
+                            + (bytes - buffer.remaining())
+                            + " bytes before its "
+                            + count
+                            + " values of "
+                            + width
+                            + " bytes do: the page is corrupt");
+        }
+        buffer.position(position + bytes);
+        return buffer.arrayOffset() + position;
+    }
+
     /** The page's values; its position is at the next value. */
     ByteBuffer buffer() {
         return buffer;
+    }
+
+    /**
+     * The length of every value of a fixed-length type (FIXED_LEN_BYTE_ARRAY, INT96); -1 where each
+     * value is prefixed by its length (BINARY).
+     */
+    int fixedLength() {
+        return switch (type) {
+            case BINARY -> -1;
+            case INT96 -> 12;
+            default -> fixedLength;
+        };
+    }
+
+    /** The little-endian int at {@code index} of {@code array}. */
+    static int intAt(byte[] array, int index) {
+        return (int) INT_LE.get(array, index);
     }
 
     /** Length in bytes of the next byte-array value, moving past its length prefix if any. */
