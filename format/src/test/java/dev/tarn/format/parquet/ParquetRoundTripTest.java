@@ -178,6 +178,41 @@ class ParquetRoundTripTest {
                 .containsExactlyElementsOf(canonical(rows, FLAT));
     }
 
+    /** Dictionary-encoded pages without nulls are looked up in bulk, for numbers and strings. */
+    @ParameterizedTest(name = "vectorized={0}")
+    @ValueSource(booleans = {true, false})
+    void dictionaryPagesWithoutNullsRoundTrip(boolean vectorized) throws Exception {
+        RowType type =
+                (RowType)
+                        DataTypes.ROW(
+                                        DataTypes.FIELD("i", DataTypes.INT().notNull()),
+                                        DataTypes.FIELD("l", DataTypes.BIGINT()),
+                                        DataTypes.FIELD("f", DataTypes.FLOAT()),
+                                        DataTypes.FIELD("d", DataTypes.DOUBLE()),
+                                        DataTypes.FIELD("s", DataTypes.STRING()))
+                                .getLogicalType();
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < 10_007; i++) {
+            int v = i * 7 % 37;
+            rows.add(
+                    GenericRowData.of(
+                            v,
+                            v * 1_000_000_007L,
+                            v / 4f,
+                            v / 8d,
+                            StringData.fromString("value-" + v)));
+        }
+        Path file = path(dir, "dictionary.parquet");
+        write(
+                file,
+                type,
+                new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 1 << 20, 1000, true),
+                rows);
+
+        assertThat(read(file, type, type, null, vectorized))
+                .containsExactlyElementsOf(canonical(rows, type));
+    }
+
     /**
      * Repeated strings start dictionary-encoded; once the dictionary outgrows its page, Parquet
      * switches the rest of the chunk to plain pages, which may start inside a read batch.

@@ -114,7 +114,9 @@ final class BytesColumnReader extends FlatColumnReader {
             writeOutIds(offset);
         }
         int end = offset + count;
-        if (dictionaryEncoded && idMode) {
+        if (dictionaryEncoded && idMode && allDefined()) {
+            ((DictionaryIds) values).readIds(ids.vector, offset, count);
+        } else if (dictionaryEncoded && idMode) {
             int[] out = ids.vector;
             for (int i = offset; i < end; i++) {
                 if (levels.readInteger() == maxDefinitionLevel) {

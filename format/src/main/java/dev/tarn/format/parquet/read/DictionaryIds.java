@@ -22,7 +22,7 @@ import org.apache.parquet.io.api.Binary;
  *
  * <p>Invariant: {@code ids[0..count)} are the page's ids, {@code position} the next to read.
  */
-final class DictionaryIds extends ValuesReader {
+final class DictionaryIds extends ValuesReader implements BulkValues {
 
     @Nullable private final int[] ints;
     @Nullable private final long[] longs;
@@ -152,6 +152,57 @@ final class DictionaryIds extends ValuesReader {
                     "Page ends after " + count + " dictionary ids, more values were read");
         }
         return ids[position++];
+    }
+
+    /**
+     * The index in {@link #ids} of the next of {@code n} ids, moving past them; fails as {@link
+     * #next} does if the page has fewer.
+     */
+    private int take(int n) {
+        if (n > count - position) {
+            throw new ParquetDecodingException(
+                    "Page ends after " + count + " dictionary ids, more values were read");
+        }
+        int first = position;
+        position += n;
+        return first;
+    }
+
+    /** Copies the next {@code n} ids into {@code out} from {@code offset}. */
+    void readIds(int[] out, int offset, int n) {
+        System.arraycopy(ids, take(n), out, offset, n);
+    }
+
+    @Override
+    public void readInts(int[] out, int offset, int n) {
+        int[] values = ints;
+        for (int i = offset, at = take(n), end = offset + n; i < end; i++, at++) {
+            out[i] = values[ids[at]];
+        }
+    }
+
+    @Override
+    public void readLongs(long[] out, int offset, int n) {
+        long[] values = longs;
+        for (int i = offset, at = take(n), end = offset + n; i < end; i++, at++) {
+            out[i] = values[ids[at]];
+        }
+    }
+
+    @Override
+    public void readFloats(float[] out, int offset, int n) {
+        float[] values = floats;
+        for (int i = offset, at = take(n), end = offset + n; i < end; i++, at++) {
+            out[i] = values[ids[at]];
+        }
+    }
+
+    @Override
+    public void readDoubles(double[] out, int offset, int n) {
+        double[] values = doubles;
+        for (int i = offset, at = take(n), end = offset + n; i < end; i++, at++) {
+            out[i] = values[ids[at]];
+        }
     }
 
     @Override

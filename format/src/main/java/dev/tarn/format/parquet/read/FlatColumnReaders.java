@@ -143,8 +143,8 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
-                if (allDefined() && values instanceof PlainValues plain) {
-                    plain.readInts(out.vector, offset, count);
+                if (allDefined() && values instanceof BulkValues bulk) {
+                    bulk.readInts(out.vector, offset, count);
                     return;
                 }
                 for (int i = offset, end = offset + count; i < end; i++) {
@@ -162,8 +162,8 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
-                if (allDefined() && values instanceof PlainValues plain) {
-                    plain.readLongs(out.vector, offset, count);
+                if (allDefined() && values instanceof BulkValues bulk) {
+                    bulk.readLongs(out.vector, offset, count);
                     return;
                 }
                 for (int i = offset, end = offset + count; i < end; i++) {
@@ -181,8 +181,8 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
-                if (allDefined() && values instanceof PlainValues plain) {
-                    plain.readFloats(out.vector, offset, count);
+                if (allDefined() && values instanceof BulkValues bulk) {
+                    bulk.readFloats(out.vector, offset, count);
                     return;
                 }
                 for (int i = offset, end = offset + count; i < end; i++) {
@@ -200,8 +200,8 @@ public final class FlatColumnReaders {
         return new Decoded(column, out) {
             @Override
             void read(int offset, int count) {
-                if (allDefined() && values instanceof PlainValues plain) {
-                    plain.readDoubles(out.vector, offset, count);
+                if (allDefined() && values instanceof BulkValues bulk) {
+                    bulk.readDoubles(out.vector, offset, count);
                     return;
                 }
                 for (int i = offset, end = offset + count; i < end; i++) {

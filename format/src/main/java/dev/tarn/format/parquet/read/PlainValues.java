@@ -16,7 +16,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * readers go through a {@code DataInputStream} per value, which costs several times more.
  * Byte-array callers may read {@link #buffer()} in place instead of creating {@link Binary}s.
  */
-final class PlainValues extends ValuesReader {
+final class PlainValues extends ValuesReader implements BulkValues {
 
     private static final VarHandle INT_LE =
             MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
@@ -65,13 +65,8 @@ final class PlainValues extends ValuesReader {
         return ((bits >>> bit++) & 1) != 0;
     }
 
-    /*
-     * The bulk reads below serve pages without nulls, whose next count values fill rows offset to
-     * offset + count - 1 of a vector: one loop over the page's array, not a call per value.
-     */
-
-    /** Reads the next {@code count} INT32 values into {@code out} from {@code offset}. */
-    void readInts(int[] out, int offset, int count) {
+    @Override
+    public void readInts(int[] out, int offset, int count) {
         if (!buffer.hasArray()) {
             for (int i = offset, end = offset + count; i < end; i++) {
                 out[i] = buffer.getInt();
@@ -85,8 +80,8 @@ final class PlainValues extends ValuesReader {
         }
     }
 
-    /** Reads the next {@code count} INT64 values into {@code out} from {@code offset}. */
-    void readLongs(long[] out, int offset, int count) {
+    @Override
+    public void readLongs(long[] out, int offset, int count) {
         if (!buffer.hasArray()) {
             for (int i = offset, end = offset + count; i < end; i++) {
                 out[i] = buffer.getLong();
@@ -100,8 +95,8 @@ final class PlainValues extends ValuesReader {
         }
     }
 
-    /** Reads the next {@code count} FLOAT values into {@code out} from {@code offset}. */
-    void readFloats(float[] out, int offset, int count) {
+    @Override
+    public void readFloats(float[] out, int offset, int count) {
         if (!buffer.hasArray()) {
             for (int i = offset, end = offset + count; i < end; i++) {
                 out[i] = buffer.getFloat();
@@ -115,8 +110,8 @@ final class PlainValues extends ValuesReader {
         }
     }
 
-    /** Reads the next {@code count} DOUBLE values into {@code out} from {@code offset}. */
-    void readDoubles(double[] out, int offset, int count) {
+    @Override
+    public void readDoubles(double[] out, int offset, int count) {
         if (!buffer.hasArray()) {
             for (int i = offset, end = offset + count; i < end; i++) {
                 out[i] = buffer.getDouble();
