@@ -167,15 +167,12 @@ class ParquetRoundTripTest {
         }
         rows.add(extremeRow(true));
         rows.add(extremeRow(false));
-        Path file = path(dir, "no-nulls.parquet");
-        write(
-                file,
+        assertRoundTrip(
+                "no-nulls.parquet",
                 FLAT,
                 new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 64 * 1024, 1000, dictionary),
-                rows);
-
-        assertThat(read(file, FLAT, FLAT, null, vectorized))
-                .containsExactlyElementsOf(canonical(rows, FLAT));
+                rows,
+                vectorized);
     }
 
     /** Dictionary-encoded pages without nulls are looked up in bulk, for numbers and strings. */
@@ -202,15 +199,12 @@ class ParquetRoundTripTest {
                             v / 8d,
                             StringData.fromString("value-" + v)));
         }
-        Path file = path(dir, "dictionary.parquet");
-        write(
-                file,
+        assertRoundTrip(
+                "dictionary.parquet",
                 type,
                 new ParquetDataWriter.Options(FileCompression.ZSTD, 3, 1 << 20, 1000, true),
-                rows);
-
-        assertThat(read(file, type, type, null, vectorized))
-                .containsExactlyElementsOf(canonical(rows, type));
+                rows,
+                vectorized);
     }
 
     /**
@@ -228,15 +222,12 @@ class ParquetRoundTripTest {
             rows.add(
                     GenericRowData.of(i % 11 == 0 ? null : StringData.fromString(s), s.getBytes()));
         }
-        Path file = path(dir, "fallback.parquet");
-        write(
-                file,
+        assertRoundTrip(
+                "fallback.parquet",
                 type,
                 new ParquetDataWriter.Options(FileCompression.NONE, 3, 1 << 26, 4096, true),
-                rows);
-
-        assertThat(read(file, type, type, null, vectorized))
-                .containsExactlyElementsOf(canonical(rows, type));
+                rows,
+                vectorized);
     }
 
     /** Version 2 pages: uncompressed levels and DELTA encodings, read by the generic decoders. */
@@ -313,6 +304,20 @@ class ParquetRoundTripTest {
                         null)) {
             assertThat(reader.next().getArray(1).toIntArray()).containsExactly(3, 1, 2);
         }
+    }
+
+    /** Writes {@code rows} to a new file with {@code options} and reads them back unchanged. */
+    private void assertRoundTrip(
+            String name,
+            RowType type,
+            ParquetDataWriter.Options options,
+            List<RowData> rows,
+            boolean vectorized)
+            throws Exception {
+        Path file = path(dir, name);
+        write(file, type, options, rows);
+        assertThat(read(file, type, type, null, vectorized))
+                .containsExactlyElementsOf(canonical(rows, type));
     }
 
     static ParquetDataWriter.Options smallGroups() {
