@@ -77,22 +77,42 @@ public final class ContentForms {
      * position not followed by the time.
      */
     public static byte[] withoutEventTime(byte[] bytes, TarnSplit split) throws IOException {
+        return withoutHeaderEnd(bytes, split, false, Long.BYTES);
+    }
+
+    /**
+     * {@code bytes} (holding {@code split} in its version 6 form) with the split in its version 5
+     * form: without the byte that says whether its position counts filtered rows.
+     */
+    public static byte[] withoutFilterFlag(byte[] bytes, TarnSplit split) throws IOException {
+        return withoutHeaderEnd(bytes, split, true, 1);
+    }
+
+    /**
+     * {@code bytes} without the last {@code cut} bytes of {@code split}'s header: its id, position
+     * and event time, then (if {@code flag}) its filter flag.
+     */
+    private static byte[] withoutHeaderEnd(byte[] bytes, TarnSplit split, boolean flag, int cut)
+            throws IOException {
         ByteArrayOutputStream header = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(header);
         out.writeUTF(split.id());
         out.writeInt(split.fileIndex());
         out.writeLong(split.rowsInFile());
         out.writeLong(split.eventTime());
+        if (flag) {
+            out.writeBoolean(split.filtersRows());
+        }
         out.flush();
         byte[] part = header.toByteArray();
         int at = indexOf(bytes, part);
         if (at < 0) {
             throw new IllegalArgumentException("Split " + split.id() + " is not in the bytes");
         }
-        int time = at + part.length - Long.BYTES;
+        int from = at + part.length - cut;
         ByteArrayOutputStream result = new ByteArrayOutputStream();
-        result.write(bytes, 0, time);
-        result.write(bytes, time + Long.BYTES, bytes.length - time - Long.BYTES);
+        result.write(bytes, 0, from);
+        result.write(bytes, from + cut, bytes.length - from - cut);
         return result.toByteArray();
     }
 

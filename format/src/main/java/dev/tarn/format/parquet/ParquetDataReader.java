@@ -34,10 +34,11 @@ import org.apache.parquet.schema.MessageType;
 /**
  * Reads the rows of one Parquet data file, projected to a read type and skipping row groups whose
  * statistics prove that no row can match a filter. Rows of the row groups it reads are returned
- * unfiltered, so the caller still applies the filter. Flat projections are decoded column by column
- * ({@link ColumnarRowGroupReader}), nested ones record by record ({@link RecordRowGroupReader}).
- * With a deletion vector ({@link #withDeletions}) it skips the rows the vector holds, and still
- * transfers the others column by column.
+ * unfiltered unless it is asked to {@linkplain #filterRows filter them}, and even then only where
+ * they are decoded column by column: the caller still applies the filter. Flat projections are
+ * decoded column by column ({@link ColumnarRowGroupReader}), nested ones record by record ({@link
+ * RecordRowGroupReader}). With a deletion vector ({@link #withDeletions}) it skips the rows the
+ * vector holds, and still transfers the others column by column.
  *
  * <p>It stays over 400 lines: its open overloads are the parquet package's door for every reader of
  * the format, and the walk over row groups keeps one state (the row group, the position of its
@@ -55,6 +56,13 @@ public final class ParquetDataReader implements Closeable {
     private final ParquetFileReader reader;
     private final List<BlockMetaData> rowGroups;
     @Nullable private final FilterPredicate filter;
+
+    /** The filter as given, for {@link #filterRows}. */
+    @Nullable private final Predicate predicate;
+
+    /** Whether {@link #filterRows} was called: row groups then hold fewer rows than they count. */
+    private boolean rowsFiltered;
+
     private final RowGroupReader rows;
 
     /** {@link #rows} if it decodes column by column (it then skips deleted rows itself). */
@@ -86,6 +94,7 @@ public final class ParquetDataReader implements Closeable {
             ParquetInputFile file,
             ParquetFileReader reader,
             @Nullable FilterPredicate filter,
+            @Nullable Predicate predicate,
             RowGroupReader rows,
             RowGroupReader partialRows) {
         this.path = path;
@@ -93,6 +102,7 @@ public final class ParquetDataReader implements Closeable {
         this.reader = reader;
         this.rowGroups = reader.getRowGroups();
         this.filter = filter;
+        this.predicate = predicate;
         this.rows = rows;
         this.columnar = rows instanceof ColumnarRowGroupReader c ? c : null;
         this.partialRows = partialRows;
@@ -240,7 +250,7 @@ public final class ParquetDataReader implements Closeable {
                                     batchRows > 0 ? batchRows : ColumnarRowGroupReader.BATCH_ROWS,
                                     mapping)
                             : records;
-            return new ParquetDataReader(path, file, reader, converted, rows, records);
+            return new ParquetDataReader(path, file, reader, converted, filter, rows, records);
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e;
@@ -286,6 +296,22 @@ public final class ParquetDataReader implements Closeable {
      */
     public ParquetDataReader withDeletions(@Nullable DeletionVector vector) {
         this.deleted = vector == null || vector.isEmpty() ? null : vector;
+        return this;
+    }
+
+    /**
+     * Makes a columnar read also drop, within each batch, the rows the filter given at opening
+     * surely does not match (evaluated on the decoded columns, after the deletion vector), so only
+     * rows it may match are returned and transferred. Only for rows that are not merged afterwards
+     * (an append file, a file read with its deletion vector). Rows of a row group read record by
+     * record (one whose pages the filter thinned) are returned unfiltered, as are those of a file
+     * read through a column mapping, which has no filter. Call before the first row.
+     */
+    public ParquetDataReader filterRows() {
+        if (predicate != null && columnar != null) {
+            columnar.filterRows(predicate);
+            rowsFiltered = true;
+        }
         return this;
     }
 
@@ -362,7 +388,10 @@ public final class ParquetDataReader implements Closeable {
     public long skip(long rows) throws IOException {
         long left = rows;
         while (left > 0) {
-            if (pages == null && filter == null && nextRowGroup < rowGroups.size()) {
+            if (pages == null
+                    && filter == null
+                    && !rowsFiltered
+                    && nextRowGroup < rowGroups.size()) {
                 long inGroup = liveRows(nextRowGroup);
                 if (inGroup <= left) {
                     nextRowGroup++;

@@ -38,7 +38,8 @@ final class ChangelogSplitReader implements TableRead.SplitReader {
                                 full.fileType(),
                                 keyFilter,
                                 "changelog of snapshot " + split.snapshotId()),
-                        new RowType(false, fields));
+                        new RowType(false, fields),
+                        false);
         this.kindIndex = readType.getFieldCount();
         int[] projection = new int[readType.getFieldCount()];
         for (int i = 0; i < projection.length; i++) {

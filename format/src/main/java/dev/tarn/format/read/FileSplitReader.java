@@ -11,25 +11,31 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The rows of a split's files as stored, file after file in split order, each without the rows its
- * deletion vector deletes: an append table's rows, a primary-key bucket's read without merging
- * ({@link Split.Kind#SNAPSHOT_BY_FILE}), or the changes of changelog files. Knows its position
- * (file, rows returned from it) and seeks to one without reading the files before it, or the row
- * groups of the file it skips whole.
+ * deletion vector deletes (and, if asked, without the rows the opener's filter surely drops within
+ * each decoded batch): an append table's rows, a primary-key bucket's read without merging ({@link
+ * Split.Kind#SNAPSHOT_BY_FILE}), or the changes of changelog files. Knows its position (file, rows
+ * returned from it) and seeks to one without reading the files before it, or the row groups of the
+ * file it skips whole.
  */
 final class FileSplitReader implements TableRead.SplitReader {
 
     private final Split split;
     private final DataFileOpener opener;
     private final RowType readType;
+
+    /** Whether each file's reader drops the rows the opener's filter surely does not match. */
+    private final boolean filterRows;
+
     private int fileIndex;
     @Nullable private ParquetDataReader current;
     private long bytesRead;
     private long rowsInFile;
 
-    FileSplitReader(Split split, DataFileOpener opener, RowType readType) {
+    FileSplitReader(Split split, DataFileOpener opener, RowType readType, boolean filterRows) {
         this.split = split;
         this.opener = opener;
         this.readType = readType;
+        this.filterRows = filterRows;
     }
 
     @Override
@@ -56,7 +62,9 @@ final class FileSplitReader implements TableRead.SplitReader {
 
     private ParquetDataReader open(int index) throws IOException {
         DataFile file = split.files().get(index);
-        return opener.open(file, readType, TableRead.SCAN_BATCH_ROWS, split.vector(file));
+        ParquetDataReader reader =
+                opener.open(file, readType, TableRead.SCAN_BATCH_ROWS, split.vector(file));
+        return filterRows ? reader.filterRows() : reader;
     }
 
     @Override

@@ -257,9 +257,9 @@ final class FlushChangelogReader implements TableRead.SplitReader {
         unitIndex = index;
         rowsInUnit = 0;
         Unit unit = units.get(index);
-        changelog = new FileSplitReader(part(unit.changelog()), opener, fileReadType);
+        changelog = new FileSplitReader(part(unit.changelog()), opener, fileReadType, false);
         if (!unit.newRows().isEmpty()) {
-            newRows = new FileSplitReader(part(unit.newRows()), opener, fileReadType);
+            newRows = new FileSplitReader(part(unit.newRows()), opener, fileReadType, false);
             image = changelog.next();
             imageUsed = false;
         }

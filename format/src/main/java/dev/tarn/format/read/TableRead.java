@@ -15,11 +15,13 @@ import org.apache.flink.types.RowKind;
 
 /**
  * The read seam's reader: turns a {@link Split} into rows of the projected type, each file without
- * the rows its deletion vector deletes. The filter only skips Parquet row groups and pages; rows
- * that survive are returned unfiltered and the engine filters them. A split of a primary-key table
- * is merged on read ({@link MergeTreeSplitReader}), pruned by the filter's key columns only, unless
- * it was planned file by file ({@link Split.Kind#SNAPSHOT_BY_FILE}): then its files are read as an
- * append table's, pruned by any column, as each key has one live row in them.
+ * the rows its deletion vector deletes. The filter skips Parquet row groups and pages; rows that
+ * survive are returned unfiltered, unless the split is opened {@linkplain #open(Split, boolean)
+ * filtering rows}: then rows read one by one (not merged) that the filter surely drops are dropped
+ * within each decoded batch. Either way the engine still applies its filters. A split of a
+ * primary-key table is merged on read ({@link MergeTreeSplitReader}), pruned by the filter's key
+ * columns only, unless it was planned file by file ({@link Split.Kind#SNAPSHOT_BY_FILE}): then its
+ * files are read as an append table's, pruned by any column, as each key has one live row in them.
  */
 public final class TableRead {
 
@@ -91,6 +93,18 @@ public final class TableRead {
      * the rows an overwrite removed as DELETEs.
      */
     public SplitReader open(Split split) {
+        return open(split, false);
+    }
+
+    /**
+     * As {@link #open(Split)}; with {@code filterRows}, the rows of files read one by one (an
+     * append table's, a primary-key table's read with deletion vectors) that the filter surely
+     * drops are not returned, so fewer rows reach the engine, which still applies its filters. A
+     * position in the split ({@link SplitReader#rowsInFile}, {@link SplitReader#seek}) then counts
+     * only rows returned, so a reader restored to a position must filter as the one that took it.
+     * Merged reads and a completing read ({@link #completingChangelog}) return every row.
+     */
+    public SplitReader open(Split split, boolean filterRows) {
         if (completion != null) {
             return completion.open(split);
         }
@@ -109,7 +123,8 @@ public final class TableRead {
                                         table.schema().rowType(),
                                         filter,
                                         "snapshot " + split.snapshotId()),
-                                readType);
+                                readType,
+                                filterRows && filter != null);
                 yield split.kind() == Split.Kind.RETRACT ? new Retractions(rows) : rows;
             }
             case PRIMARY_KEY -> {
@@ -128,7 +143,8 @@ public final class TableRead {
                                             KeyValueSchema.of(table.schema()).fileType(),
                                             filter,
                                             "snapshot " + split.snapshotId()),
-                                    readType);
+                                    readType,
+                                    filterRows && filter != null);
                     case DELTA -> new MergeTreeSplitReader(table, split, readType, keyFilter, true);
                     case CHANGELOG ->
                             split.files().stream()

@@ -292,6 +292,45 @@ class DeletionVectorReadTest {
                 .containsExactlyInAnyOrder("1,10,a", "2,21,c");
     }
 
+    /**
+     * Opened to filter rows, a read file by file drops the live rows the filter rules out (id 1,
+     * {@code a} 10, in the first file) besides the deleted ones; opened without, it returns them
+     * for the engine to drop.
+     */
+    @Test
+    void aReadFileByFileFiltersTheRowsItKeepsWhenAsked() throws IOException {
+        create(withSplitTarget("1 b"));
+        twoCommits();
+        Predicate atLeast15 =
+                new Predicate.Leaf(Predicate.Op.GT_EQ, 1, "a", TYPE.getTypeAt(1), List.of(15L));
+        List<Split> splits = table.newScan().withFilter(atLeast15).plan().splits();
+
+        assertThat(splits).extracting(Split::kind).containsOnly(Split.Kind.SNAPSHOT_BY_FILE);
+        assertThat(read(splits, TYPE, atLeast15, false))
+                .containsExactly("1,10,v1", "5,50,v5", "6,60,v6");
+        assertThat(read(splits, TYPE, atLeast15, true)).containsExactly("5,50,v5", "6,60,v6");
+    }
+
+    /**
+     * A merged read never filters rows before the merge, even asked to: id 2's older row matches
+     * {@code a >= 15} and its newer does not, so filtering first would bring the older back.
+     */
+    @Test
+    void aMergedReadDoesNotFilterRowsBeforeTheMerge() throws IOException {
+        create(withSplitTarget("1 b"));
+        commit(write(List.of(row(1, 10L, "a"), row(2, 20L, "b"))), Map.of());
+        setVectors(false);
+        commit(write(List.of(row(2, 5L, "c"))), Map.of());
+        Predicate atLeast15 =
+                new Predicate.Leaf(Predicate.Op.GT_EQ, 1, "a", TYPE.getTypeAt(1), List.of(15L));
+
+        List<Split> splits = table.newScan().withFilter(atLeast15).plan().splits();
+
+        assertThat(splits).extracting(Split::kind).containsOnly(Split.Kind.SNAPSHOT);
+        assertThat(read(splits, TYPE, atLeast15, true))
+                .containsExactlyInAnyOrder("1,10,a", "2,5,c");
+    }
+
     /** Turns {@code deletion-vectors.enabled} on or off (ALTER TABLE) and loads the table again. */
     private void setVectors(boolean enabled) {
         table.alter(
@@ -419,6 +458,21 @@ class DeletionVectorReadTest {
             RowType readType,
             Predicate filter,
             Function<RowData, Boolean> engine) {
+        return read(splits, readType, filter, engine, false);
+    }
+
+    /** Every row of {@code splits} read as {@code readType}, opened filtering rows or not. */
+    private List<String> read(
+            List<Split> splits, RowType readType, Predicate filter, boolean filterRows) {
+        return read(splits, readType, filter, r -> true, filterRows);
+    }
+
+    private List<String> read(
+            List<Split> splits,
+            RowType readType,
+            Predicate filter,
+            Function<RowData, Boolean> engine,
+            boolean filterRows) {
         List<RowData.FieldGetter> getters = new ArrayList<>();
         for (int i = 0; i < readType.getFieldCount(); i++) {
             getters.add(RowData.createFieldGetter(readType.getTypeAt(i), i));
@@ -426,7 +480,7 @@ class DeletionVectorReadTest {
         List<String> rows = new ArrayList<>();
         TableRead read = table.newRead().withReadType(readType).withFilter(filter);
         for (Split split : splits) {
-            try (TableRead.SplitReader reader = read.open(split)) {
+            try (TableRead.SplitReader reader = read.open(split, filterRows)) {
                 for (RowData r = reader.next(); r != null; r = reader.next()) {
                     assertThat(r.getRowKind()).isEqualTo(RowKind.INSERT);
                     if (engine.apply(r)) {

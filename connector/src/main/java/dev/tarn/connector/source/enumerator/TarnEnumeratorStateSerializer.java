@@ -20,14 +20,15 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * if present) and the readers' reports (a count, then snapshot id and watermark pairs), and still
  * holds splits in their version 2 form; version 4 holds them in their version 3 form (each file
  * with its content), version 5 in their version 4 form (each file with its deletion vector),
- * version 6 in their version 5 form (with their event time). Versions 1 and 2 are still read,
- * without a watermark, and versions 3 to 5.
+ * version 6 in their version 5 form (with their event time), version 7 in their version 6 form
+ * (whether their position counts only the rows the filter keeps). Versions 1 and 2 are still read,
+ * without a watermark, and versions 3 to 6.
  */
 public final class TarnEnumeratorStateSerializer
         implements SimpleVersionedSerializer<TarnEnumeratorState> {
 
-    private static final int VERSION = 6;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5, 6);
+    private static final int VERSION = 7;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5, 6, 7);
 
     /** The split layout each state version holds its splits in. */
     private static int splitVersion(int version) {
@@ -36,7 +37,8 @@ public final class TarnEnumeratorStateSerializer
             case 2, 3 -> 2;
             case 4 -> 3;
             case 5 -> 4;
-            default -> 5;
+            case 6 -> 5;
+            default -> 6;
         };
     }
 

@@ -192,7 +192,7 @@ public final class TarnSplitReader implements SplitReader<RowBatch, TarnSplit> {
             return false;
         }
         fetchLag.opened(current.eventTime());
-        reader = read.open(current.split());
+        reader = read.open(current.split(), current.filtersRows());
         if (current.fileIndex() < 0) {
             // A position of a version 1 checkpoint: rows of the whole split.
             for (long i = 0; i < current.rowsInFile() && reader.next() != null; i++) {}

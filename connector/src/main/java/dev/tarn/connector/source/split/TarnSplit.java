@@ -14,13 +14,18 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param eventTime the commit time (epoch milliseconds) of the snapshot the split was planned from,
  *     the time its rows carry and the source's event-time lags measure from; {@link
  *     TimestampAssigner#NO_TIMESTAMP} for a split restored from a checkpoint without it
+ * @param filtersRows whether the reader drops, within each decoded batch, the rows the pushed
+ *     filter surely does not match, so that {@code rowsInFile} counts only the rows it keeps. A
+ *     split restored at a position from a checkpoint older than this (split version 6) counted
+ *     every row, and keeps reading every row so that its position stays right
  */
-public record TarnSplit(String id, Split split, int fileIndex, long rowsInFile, long eventTime)
+public record TarnSplit(
+        String id, Split split, int fileIndex, long rowsInFile, long eventTime, boolean filtersRows)
         implements SourceSplit {
 
     /** A split not started yet, of a snapshot committed at {@code eventTime}. */
     public static TarnSplit of(String id, Split split, long eventTime) {
-        return new TarnSplit(id, split, 0, 0, eventTime);
+        return new TarnSplit(id, split, 0, 0, eventTime, true);
     }
 
     @Override
@@ -29,6 +34,6 @@ public record TarnSplit(String id, Split split, int fileIndex, long rowsInFile, 
     }
 
     TarnSplit at(int file, long rows) {
-        return new TarnSplit(id, split, file, rows, eventTime);
+        return new TarnSplit(id, split, file, rows, eventTime, filtersRows);
     }
 }

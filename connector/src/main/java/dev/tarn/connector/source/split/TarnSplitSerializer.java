@@ -24,8 +24,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  */
 public final class TarnSplitSerializer implements SimpleVersionedSerializer<TarnSplit> {
 
-    static final int VERSION = 5;
-    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5);
+    static final int VERSION = 6;
+    private static final List<Integer> SUPPORTED = List.of(1, 2, 3, 4, 5, 6);
 
     @Override
     public int getVersion() {
@@ -46,6 +46,7 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         out.writeInt(split.fileIndex());
         out.writeLong(split.rowsInFile());
         out.writeLong(split.eventTime());
+        out.writeBoolean(split.filtersRows());
         SplitCodec.write(out, split.split());
     }
 
@@ -71,12 +72,14 @@ public final class TarnSplitSerializer implements SimpleVersionedSerializer<Tarn
         int fileIndex = version == 1 ? -1 : in.readInt();
         long rows = in.readLong();
         long eventTime = version >= 5 ? in.readLong() : TimestampAssigner.NO_TIMESTAMP;
+        // Before version 6 a position counted every row the file's reader returned.
+        boolean filtersRows = version >= 6 ? in.readBoolean() : fileIndex == 0 && rows == 0;
         Split split =
                 switch (version) {
                     case 1, 2 -> SplitCodec.readWithoutContent(in, id, version == 2);
                     case 3 -> SplitCodec.readWithoutVectors(in, id);
                     default -> SplitCodec.read(in, id);
                 };
-        return new TarnSplit(id, split, fileIndex, rows, eventTime);
+        return new TarnSplit(id, split, fileIndex, rows, eventTime, filtersRows);
     }
 }

@@ -67,8 +67,30 @@ final class ColumnHalves {
         return columns >= 2 && Pool.THREADS >= 2;
     }
 
+    /** The columns the current batch leaves out (decoded already), or null. */
+    @Nullable private boolean[] decoded;
+
+    /** The rows of the current batch to decode (ascending), or null for all of them. */
+    @Nullable private int[] selected;
+
+    private int selectedCount;
+
     /** Fills every column's vector with its next {@code rows} values. */
     void readBatch(int rows) throws IOException {
+        read(rows, null, null, 0);
+    }
+
+    /**
+     * As {@link #readBatch}, leaving out the columns {@code decoded} marks, and, if {@code
+     * selected} is not null, filling only its first {@code count} rows ({@link
+     * FlatColumnReader#readSelected}).
+     */
+    void read(int rows, @Nullable boolean[] decoded, @Nullable int[] selected, int count)
+            throws IOException {
+        // Written before the helper's task is queued, which publishes them to it.
+        this.decoded = decoded;
+        this.selected = selected;
+        this.selectedCount = count;
         if (++batches % RESPLIT_BATCHES == 0) {
             split();
         }
@@ -85,8 +107,15 @@ final class ColumnHalves {
 
     private void decode(int[] which, int rows) throws IOException {
         for (int column : which) {
+            if (decoded != null && decoded[column]) {
+                continue;
+            }
             long start = System.nanoTime();
-            columns[column].readBatch(rows);
+            if (selected != null) {
+                columns[column].readSelected(rows, selected, selectedCount);
+            } else {
+                columns[column].readBatch(rows);
+            }
             cost[column] += System.nanoTime() - start;
         }
     }

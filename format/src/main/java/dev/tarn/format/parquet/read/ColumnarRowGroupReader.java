@@ -1,6 +1,7 @@
 package dev.tarn.format.parquet.read;
 
 import dev.tarn.format.deletion.DeletionVector;
+import dev.tarn.format.predicate.Predicate;
 import dev.tarn.format.row.BinaryRowBatch;
 import java.io.IOException;
 import javax.annotation.Nullable;
@@ -65,6 +66,31 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
 
     @Nullable private DeletionVector deleted;
 
+    /** Narrows each batch's selection to the rows a pushed filter keeps; null keeps all. */
+    @Nullable private VectorFilter rowFilter;
+
+    /**
+     * A batch that serves fewer than one row in this many decodes its columns beyond the row
+     * filter's only for the rows it serves.
+     */
+    private static final int SPARSE = 8;
+
+    /** Per column, whether the row filter reads it: decoded before the others. */
+    private boolean[] filterDecoded;
+
+    /**
+     * Whether the last batch served few rows ({@link #sparse}): the next decodes the row filter's
+     * columns first. True before the first, so a selective filter never decodes a batch whole.
+     */
+    private boolean lastBatchSparse = true;
+
+    /** The returned columns' type and vectors, for {@link #filterRows}. */
+    private final RowType outType;
+
+    private final ColumnVector[] outVectors;
+
+    private final BytesColumnReader[] outStrings;
+
     /** Position in the file of the row group's first row: what {@link #deleted} counts from. */
     private long groupPosition;
 
@@ -119,6 +145,9 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
             }
         }
         this.halves = ColumnHalves.worthIt(arity) ? new ColumnHalves(columns) : null;
+        this.outType = outType;
+        this.outVectors = vectors;
+        this.outStrings = strings;
         this.batch = new VectorizedColumnBatch(vectors);
         this.row = new BatchRow(batch, strings);
         this.transposer = BinaryTransposer.of(outType, vectors, bytes);
@@ -127,6 +156,29 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
             all[i] = i;
         }
         this.selection = all;
+    }
+
+    /**
+     * Serves only the rows of each batch that {@code filter} may keep (see {@link VectorFilter}),
+     * evaluated on the decoded columns after the deletion vector: fewer rows are transferred, and
+     * {@link #buffered}, {@link #next} and {@link #transferBuffered} see only those. For rows read
+     * one by one, never for rows merged afterwards. A filter no part of which can be evaluated on
+     * the returned columns changes nothing. While batches keep few rows, each decodes the filter's
+     * columns first and the others only for the rows kept. Not for a read through a mapping.
+     */
+    public void filterRows(Predicate filter) {
+        if (mapped != null) {
+            return; // the filter names the reading schema's columns, not the decoded ones
+        }
+        this.rowFilter =
+                VectorFilter.of(
+                        filter, outType, outVectors, new BatchRow(batch, outStrings), batchRows);
+        this.filterDecoded = new boolean[columns.length];
+        if (rowFilter != null) {
+            for (int c : rowFilter.columns()) {
+                filterDecoded[c] = true;
+            }
+        }
     }
 
     @Override
@@ -176,6 +228,10 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
     private void readBatch() throws IOException {
         batchStart = groupRows - rowsLeftInGroup;
         int rows = (int) Math.min(batchRows, rowsLeftInGroup);
+        if (rowFilter != null && lastBatchSparse) {
+            readFiltered(rows);
+            return;
+        }
         if (halves != null) {
             halves.readBatch(rows);
         } else {
@@ -186,16 +242,60 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
         if (mapped != null) {
             mapped.convert(rows);
         }
+        selectBatch(rows);
+    }
+
+    /** Makes the decoded batch of {@code rows} the current one and selects the rows it serves. */
+    private void selectBatch(int rows) {
         batch.setNumRows(rows);
         rowsLeftInGroup -= rows;
         nextRow = 0;
         lastRow = -1;
         select(rows);
+        lastBatchSparse = sparse(rows);
     }
 
-    /** Points {@link #selection} at the rows of the new batch of {@code rows} not deleted. */
+    /**
+     * Decodes the columns the row filter reads, selects the rows it keeps, then decodes the other
+     * columns (on two threads where the reader would): if the filter kept few rows, only those
+     * rows' values ({@link FlatColumnReader#readSelected}).
+     */
+    private void readFiltered(int rows) throws IOException {
+        for (int c : rowFilter.columns()) {
+            columns[c].readBatch(rows);
+        }
+        selectBatch(rows);
+        int[] only = lastBatchSparse ? selection : null;
+        if (halves != null) {
+            halves.read(rows, filterDecoded, only, rowsInBatch);
+            return;
+        }
+        for (int c = 0; c < columns.length; c++) {
+            if (filterDecoded[c]) {
+                continue;
+            }
+            if (only != null) {
+                columns[c].readSelected(rows, only, rowsInBatch);
+            } else {
+                columns[c].readBatch(rows);
+            }
+        }
+    }
+
+    /**
+     * Whether a batch of {@code rows} serves so few that its other columns are best decoded for
+     * those rows alone; the next batch is then decoded the same way, filter columns first.
+     */
+    private boolean sparse(int rows) {
+        return rowsInBatch * SPARSE < rows;
+    }
+
+    /**
+     * Points {@link #selection} at the rows of the new batch of {@code rows} not deleted, and of
+     * those the ones the row filter keeps.
+     */
     private void select(int rows) {
-        if (deleted == null) {
+        if (deleted == null && rowFilter == null) {
             selection = all;
             rowsInBatch = rows;
             return;
@@ -203,8 +303,16 @@ public final class ColumnarRowGroupReader implements RowGroupReader {
         if (kept == null) {
             kept = new int[batchRows];
         }
-        int count = deleted.keptRows(groupPosition + batchStart, rows, kept);
-        selection = count == rows ? all : kept;
+        int count = rows;
+        selection = all;
+        if (deleted != null) {
+            count = deleted.keptRows(groupPosition + batchStart, rows, kept);
+            selection = count == rows ? all : kept;
+        }
+        if (rowFilter != null && count > 0) {
+            count = rowFilter.filter(selection, count, kept);
+            selection = kept;
+        }
         rowsInBatch = count;
     }
 

@@ -239,4 +239,13 @@ final class DictionaryIds extends ValuesReader implements BulkValues {
     public void skip() {
         next();
     }
+
+    @Override
+    public void skip(int n) {
+        if (n > count - position) {
+            throw new ParquetDecodingException(
+                    "Cannot skip " + n + " dictionary ids: " + (count - position) + " left");
+        }
+        position += n;
+    }
 }

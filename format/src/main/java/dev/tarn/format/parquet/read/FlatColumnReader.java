@@ -97,6 +97,62 @@ abstract class FlatColumnReader {
         }
     }
 
+    /**
+     * As {@link #readBatch} for a batch of {@code rows} of which only the {@code count} rows of
+     * {@code selected} (ascending) are needed: those are filled, the others skipped without
+     * decoding (fixed-width values are passed over, dictionary ids not looked up, strings not
+     * pointed at) and marked null, so nothing reads a stale value of theirs.
+     */
+    final void readSelected(int rows, int[] selected, int count) throws IOException {
+        vector.reset();
+        onBatch(rows);
+        int done = 0;
+        int next = 0;
+        while (done < rows) {
+            if (valuesLeftInPage == 0) {
+                readPage();
+            }
+            int end = done + Math.min(rows - done, valuesLeftInPage);
+            int at = done;
+            while (next < count && selected[next] < end) {
+                int first = selected[next++];
+                int last = first + 1;
+                while (next < count && selected[next] == last && last < end) {
+                    next++;
+                    last++;
+                }
+                skip(at, first - at);
+                read(first, last - first);
+                at = last;
+            }
+            skip(at, end - at);
+            valuesLeftInPage -= end - done;
+            done = end;
+        }
+    }
+
+    /**
+     * Passes over the page's next {@code count} values, rows {@code offset...}, marking them null.
+     */
+    private void skip(int offset, int count) {
+        if (count == 0) {
+            return;
+        }
+        int present = count;
+        if (!allDefined()) {
+            present = 0;
+            for (int i = 0; i < count; i++) {
+                if (levels.readInteger() == maxDefinitionLevel) {
+                    present++;
+                }
+            }
+        }
+        values.skip(present);
+        for (int i = offset, end = offset + count; i < end; i++) {
+            vector.setNullAt(i);
+        }
+    }
+
     /** Whether the current page has no nulls: {@link #levels} need not be read. */
     final boolean allDefined() {
         return levels == allDefined;

@@ -228,12 +228,29 @@ final class PlainValues extends ValuesReader implements BulkValues {
     }
 
     @Override
+    public void skip(int n) {
+        switch (type) {
+            case INT32, FLOAT -> buffer.position(buffer.position() + 4 * n);
+            case INT64, DOUBLE -> buffer.position(buffer.position() + 8 * n);
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    skip();
+                }
+            }
+        }
+    }
+
+    @Override
     public void skip() {
         switch (type) {
             case BOOLEAN -> readBoolean();
             case INT32, FLOAT -> buffer.position(buffer.position() + 4);
             case INT64, DOUBLE -> buffer.position(buffer.position() + 8);
-            default -> buffer.position(buffer.position() + nextLength());
+            default -> {
+                // The length first: reading it moves the position past it.
+                int length = nextLength();
+                buffer.position(buffer.position() + length);
+            }
         }
     }
 }
