@@ -10,13 +10,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.BigIntType;
 
 /**
  * The append-table pipelines of the foundation issue: 8 columns (BIGINT, INT, two STRINGs, DOUBLE,
  * INT, TIMESTAMP, BOOLEAN) from datagen into blackhole, Tarn and Paimon, then a full scan and a
- * selective filter of what was written; each at a given parallelism, and each with the check of its
- * result. {@code -Dbench.tarnTableOptions="'key' = 'value', ..."} adds options to the Tarn table.
+ * selective filter of what was written (by row id, which statistics prune, and by a value no
+ * statistics prune); each at a given parallelism, and each with the check of its result. {@code
+ * -Dbench.tarnTableOptions="'key' = 'value', ..."} adds options to the Tarn table.
  */
 final class AppendBenchmark {
 
@@ -25,6 +27,12 @@ final class AppendBenchmark {
                     + " flag BOOLEAN";
     private static final String FILTER = " WHERE id BETWEEN 1000 AND 1999";
 
+    /**
+     * On {@code k}, uniform over 0..999 in every page: no statistics prune it, so each system reads
+     * every row and drops 99% of them.
+     */
+    static final String VALUE_FILTER = " WHERE k < 10";
+
     /** The sink of every pipeline but the writes: a blackhole that counts. */
     private static final String SINK = "bh";
 
@@ -32,6 +40,7 @@ final class AppendBenchmark {
     private final Path warehouse;
     private final TableSizes sizes;
     private TableContents generated;
+    private long valueFilterRows = -1;
 
     AppendBenchmark(long rows, Path warehouse, TableSizes sizes) {
         this.rows = rows;
@@ -130,6 +139,30 @@ final class AppendBenchmark {
         env(parallelism)
                 .executeSql("INSERT INTO bh SELECT * FROM lake.bench.events" + FILTER)
                 .await();
+    }
+
+    /** The filter {@link #VALUE_FILTER} on the table of {@code catalog} into the blackhole. */
+    void valueFilter(String catalog, int parallelism) throws Exception {
+        (catalog.equals("paimon") ? paimonEnv(parallelism) : env(parallelism))
+                .executeSql(
+                        "INSERT INTO bh SELECT * FROM " + catalog + ".bench.events" + VALUE_FILTER)
+                .await();
+    }
+
+    /** Rows {@link #VALUE_FILTER} returns, counted from the generator once. */
+    long valueFilterRows() {
+        if (valueFilterRows < 0) {
+            BenchGenFactory.Rows gen = new BenchGenFactory.Rows(rows, 0);
+            long count = 0;
+            for (long i = 0; i < rows; i++) {
+                RowData row = gen.row(i);
+                if (!row.isNullAt(1) && row.getInt(1) < 10) {
+                    count++;
+                }
+            }
+            valueFilterRows = count;
+        }
+        return valueFilterRows;
     }
 
     void scanPaimon(int parallelism) throws Exception {

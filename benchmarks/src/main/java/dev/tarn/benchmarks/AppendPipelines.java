@@ -69,6 +69,14 @@ final class AppendPipelines {
                             () -> bench.filterPaimon(p),
                             () -> AppendBenchmark.checkReceived(bench.filterRows())));
         }
+        for (String system : paimon ? List.of("tarn", "paimon") : List.of("tarn")) {
+            pipelines.add(
+                    new Pipeline(
+                            system + " filter" + AppendBenchmark.VALUE_FILTER.replace(" WHERE", ""),
+                            reads,
+                            () -> bench.valueFilter(system.equals("tarn") ? "lake" : "paimon", p),
+                            () -> AppendBenchmark.checkReceived(bench.valueFilterRows())));
+        }
         return pipelines;
     }
 
