@@ -66,6 +66,41 @@ public record Split(
         }
     }
 
+    /** File names a split's text lists before it counts the rest. */
+    private static final int NAMED_FILES = 8;
+
+    /**
+     * A line for logs and messages (Flink logs every split it hands a reader): the snapshot, kind,
+     * partition, bucket and the first files' names, never the files' statistics.
+     */
+    @Override
+    public String toString() {
+        StringBuilder text =
+                new StringBuilder("Split[snapshot ")
+                        .append(snapshotId)
+                        .append(", ")
+                        .append(kind)
+                        .append(", partition ")
+                        .append(partition)
+                        .append(", bucket ")
+                        .append(bucket)
+                        .append(" of ")
+                        .append(totalBuckets)
+                        .append(", ")
+                        .append(files.size())
+                        .append(files.size() == 1 ? " file: " : " files: ");
+        for (int i = 0; i < Math.min(files.size(), NAMED_FILES); i++) {
+            text.append(i == 0 ? "" : ", ").append(files.get(i).fileName());
+        }
+        if (files.size() > NAMED_FILES) {
+            text.append(", ...");
+        }
+        if (!vectors.isEmpty()) {
+            text.append("; ").append(vectors.size()).append(" with deletion vectors");
+        }
+        return text.append(']').toString();
+    }
+
     /** A split without deletion vectors. */
     public Split(
             long snapshotId,

@@ -59,6 +59,29 @@ class SplitCodecTest {
         return new DataInputStream(new ByteArrayInputStream(bytes));
     }
 
+    /** What logs and messages print of a split: where it is and its files' names, in one line. */
+    @Test
+    void aSplitsTextNamesItsFilesButNotTheirStatistics() {
+        Split split =
+                new Split(7, PARTITION, 1, 4, FILES, Split.Kind.SNAPSHOT_BY_FILE)
+                        .withVectors(Map.of("data-2.parquet", new DeletionFile("dv-1", 4, 40, 3)));
+        assertThat(split.toString())
+                .isEqualTo(
+                        "Split[snapshot 7, SNAPSHOT_BY_FILE, partition [2026-12-01], bucket 1 of 4,"
+                                + " 3 files: data-1.parquet, data-2.parquet, data-3.parquet; 1 with"
+                                + " deletion vectors]");
+        List<DataFile> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            many.add(file("data-" + i + ".parquet", 10));
+        }
+        assertThat(new Split(7, PARTITION, 1, 4, many, Split.Kind.SNAPSHOT).toString())
+                .startsWith(
+                        "Split[snapshot 7, SNAPSHOT, partition [2026-12-01], bucket 1 of 4,"
+                                + " 1000 files: data-0.parquet, ")
+                .endsWith("data-7.parquet, ...]")
+                .hasSizeLessThan(300);
+    }
+
     @Test
     void aSplitKeepsEachFilesVectorAndItsKind() throws IOException {
         Split split =

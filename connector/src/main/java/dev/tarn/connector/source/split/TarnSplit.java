@@ -33,6 +33,14 @@ public record TarnSplit(
         return id;
     }
 
+    /** One line for logs: the id, the position and the split's own line. */
+    @Override
+    public String toString() {
+        return String.format(
+                "TarnSplit[%s at file %d, %d rows in%s, %s]",
+                id, fileIndex, rowsInFile, filtersRows ? "" : ", every row read", split);
+    }
+
     TarnSplit at(int file, long rows) {
         return new TarnSplit(id, split, file, rows, eventTime, filtersRows);
     }
