@@ -36,6 +36,7 @@ final class Probes {
         ALL.put("changelog-cost", new Probe(5_000_000, 3, ChangelogCostProbe::run));
         ALL.put("maintenance", new Probe(10_000, 3, MaintenanceProbe::run));
         ALL.put("schema-scan", new Probe(5_000_000, 5, SchemaScanProbe::run));
+        ALL.put("filtered-scan", new Probe(5_000_000, 5, FilteredScanProbe::run));
         // --rows is the number of data files: 1,000 snapshots of 10 files each by default.
         ALL.put("expire-snapshots", new Probe(10_000, 1, ExpirationProbe::run));
     }
