@@ -68,7 +68,8 @@ class ProbesTest {
                 .hasMessage(
                         "Unknown probe 'parquet' of --probe: expected one of parquet-throughput,"
                                 + " parquet-write-cpu, sort-buffer, lookup-get,"
-                                + " changelog-cost, maintenance, schema-scan, expire-snapshots");
+                                + " changelog-cost, maintenance, schema-scan, filtered-scan,"
+                                + " expire-snapshots");
         assertThatThrownBy(() -> Probes.run("sort-buffer", "0", null, out))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 0 of --probe: expected a positive integer");
