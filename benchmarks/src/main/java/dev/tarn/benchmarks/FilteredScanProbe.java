@@ -16,10 +16,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.fs.Path;
-import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.IntType;
-import org.apache.flink.table.types.logical.RowType;
 
 /**
  * {@code --probe filtered-scan}: the append benchmark's table read in-process on one thread (and
@@ -30,19 +28,6 @@ import org.apache.flink.table.types.logical.RowType;
  * each; each run checks its row count.
  */
 final class FilteredScanProbe {
-
-    private static final RowType TYPE =
-            (RowType)
-                    DataTypes.ROW(
-                                    DataTypes.FIELD("id", DataTypes.BIGINT()),
-                                    DataTypes.FIELD("k", DataTypes.INT()),
-                                    DataTypes.FIELD("s1", DataTypes.STRING()),
-                                    DataTypes.FIELD("s2", DataTypes.STRING()),
-                                    DataTypes.FIELD("price", DataTypes.DOUBLE()),
-                                    DataTypes.FIELD("qty", DataTypes.INT()),
-                                    DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
-                                    DataTypes.FIELD("flag", DataTypes.BOOLEAN()))
-                            .getLogicalType();
 
     private static final Predicate K_BELOW_10 =
             new Predicate.Leaf(Predicate.Op.LT, 1, "k", new IntType(), List.of(10));
@@ -58,7 +43,7 @@ final class FilteredScanProbe {
                         new Path(dir.toUri()),
                         "bench.events",
                         TableSchema.create(
-                                TYPE,
+                                SchemaScanProbe.TYPE,
                                 List.of(),
                                 List.of(),
                                 Map.of(
@@ -101,11 +86,15 @@ final class FilteredScanProbe {
         for (int m = 0; m < names.length; m++) {
             out.printf(
                     "result: %-28s median %.3f s CPU, %.3f s wall (CPU runs %s)%n",
-                    names[m], median(cpu[m]), median(wall[m]), Arrays.toString(cpu[m]));
+                    names[m],
+                    SchemaScanProbe.median(cpu[m]),
+                    SchemaScanProbe.median(wall[m]),
+                    Arrays.toString(cpu[m]));
         }
         out.printf(
                 "result: k < 10, filtered over returned whole: %.2fx less CPU, %.2fx less wall%n",
-                median(cpu[1]) / median(cpu[2]), median(wall[1]) / median(wall[2]));
+                SchemaScanProbe.median(cpu[1]) / SchemaScanProbe.median(cpu[2]),
+                SchemaScanProbe.median(wall[1]) / SchemaScanProbe.median(wall[2]));
     }
 
     /**
@@ -139,12 +128,5 @@ final class FilteredScanProbe {
                             mode, table.name(), count, expected));
         }
         return took;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -34,7 +34,8 @@ import org.apache.flink.table.types.logical.VarCharType;
  */
 final class SchemaScanProbe {
 
-    private static final RowType TYPE =
+    /** The benchmark's 8 columns, as written by {@link BenchGenFactory}. */
+    static final RowType TYPE =
             (RowType)
                     DataTypes.ROW(
                                     DataTypes.FIELD("id", DataTypes.BIGINT()),
@@ -162,7 +163,7 @@ final class SchemaScanProbe {
         return seconds;
     }
 
-    private static double median(double[] values) {
+    static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
