@@ -25,7 +25,7 @@ final class Report {
         Line line = new Line(name, Measurement.median(runs), runs);
         lines.add(line);
         System.out.printf(
-                "  %-42s median %.2f s (runs:%s; CPU s:%s)%n",
+                "  %-50s median %.2f s (runs:%s; CPU s:%s)%n",
                 name,
                 line.median.seconds(),
                 runs.stream()
@@ -53,9 +53,9 @@ final class Report {
             if (line.name.contains("scan ->") || line.name.contains("filter")) {
                 double net = line.median.seconds() - overhead;
                 if (net <= 0.05) {
-                    out.printf("%-42s %14s%n", line.name, "within the job overhead");
+                    out.printf("%-50s %14s%n", line.name, "within the job overhead");
                 } else {
-                    out.printf("%-42s %,14.0f rows/s%n", line.name, rows / net);
+                    out.printf("%-50s %,14.0f rows/s%n", line.name, rows / net);
                 }
             }
         }
@@ -66,12 +66,12 @@ final class Report {
         Line ceiling = lines.get(0).name.equals(Pipeline.CEILING) ? lines.get(0) : null;
         out.println();
         out.printf(
-                "%-42s %10s %14s %16s %16s%n",
+                "%-50s %10s %14s %16s %16s%n",
                 "pipeline", "seconds", "rows/s", "CPU-s/M rows", "over ceiling");
         for (Line line : lines) {
             double cpu = line.median.cpuSecondsPerMillionRows(rows);
             out.printf(
-                    "%-42s %10.2f %,14.0f %16.3f %16s%n",
+                    "%-50s %10.2f %,14.0f %16.3f %16s%n",
                     line.name,
                     line.median.seconds(),
                     line.median.rowsPerSecond(rows),

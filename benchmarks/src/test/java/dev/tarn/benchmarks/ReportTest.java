@@ -24,9 +24,9 @@ class ReportTest {
 
         assertThat(printed(report))
                 .contains(
-                        "datagen -> blackhole (ceiling)                   1.00      1,000,000"
+                        "datagen -> blackhole (ceiling)                           1.00      1,000,000"
                                 + "            0.400           +0.000",
-                        "write                                            2.00        500,000"
+                        "write                                                    2.00        500,000"
                                 + "            1.350           +0.950");
     }
 
@@ -38,9 +38,9 @@ class ReportTest {
 
         assertThat(printed(report))
                 .contains(
-                        "tarn scan -> blackhole                           0.50      2,000,000"
+                        "tarn scan -> blackhole                                   0.50      2,000,000"
                                 + "            0.400",
-                        "paimon scan -> blackhole                         1.00      1,000,000"
+                        "paimon scan -> blackhole                                 1.00      1,000,000"
                                 + "            0.900");
     }
 }
