@@ -139,7 +139,7 @@ final class MemoryRows {
         int at = inBase(prefix, key, probe);
         if (at >= 0) {
             tombstones += addresses[at] > 0 ? 1 : 0;
-            addresses[at] = -Math.abs(addresses[at]);
+            setAddress(addresses, at, -Math.abs(addresses[at]));
             return true;
         }
         int asideAt = search(asidePrefixes, asideAddresses, aside, prefix, key, probe);
@@ -159,11 +159,19 @@ final class MemoryRows {
         if (index == null && count >= INDEX_MIN_ENTRIES) {
             indexBase();
         }
-        int at = inBase(prefix, key, probe);
-        if (at >= 0) {
-            return addresses[at];
+        KeyHashIndex byHash = index;
+        if (byHash != null) {
+            int address = byHash(byHash, key, probe);
+            if (address != 0) {
+                return address;
+            }
+        } else {
+            int at = search(prefixes, addresses, count, prefix, key, probe);
+            if (at >= 0) {
+                return addresses[at];
+            }
         }
-        at = search(asidePrefixes, asideAddresses, aside, prefix, key, probe);
+        int at = search(asidePrefixes, asideAddresses, aside, prefix, key, probe);
         return at >= 0 ? asideAddresses[at] : 0;
     }
 
@@ -177,11 +185,11 @@ final class MemoryRows {
         if (index == null && count >= INDEX_MIN_ENTRIES) {
             indexBase();
         }
-        if (index == null) {
+        KeyHashIndex byHash = index;
+        if (byHash == null) {
             return NOT_INDEXED;
         }
-        int at = inBase(0, key, probe);
-        return at >= 0 ? addresses[at] : 0;
+        return byHash(byHash, key, probe);
     }
 
     /** Whether the small run aside holds entries: a key absent from the base may be there. */
@@ -255,7 +263,7 @@ final class MemoryRows {
         int old = Math.abs(runAddresses[at]);
         boolean revived = runAddresses[at] < 0;
         if (pages.replace(old, row)) {
-            runAddresses[at] = old;
+            setAddress(runAddresses, at, old);
             tombstones -= revived ? 1 : 0;
             return true;
         }
@@ -266,8 +274,20 @@ final class MemoryRows {
         tombstones -= revived ? 1 : 0;
         // The allocation may have compacted the pages: read the old address again.
         pages.free(Math.abs(runAddresses[at]));
-        runAddresses[at] = moved;
+        setAddress(runAddresses, at, moved);
         return true;
+    }
+
+    /**
+     * Sets the address of entry {@code at} of a run, and the base's in its hash index. Under the
+     * owner's exclusive lock.
+     */
+    private void setAddress(int[] runAddresses, int at, int address) {
+        KeyHashIndex byHash = index;
+        if (runAddresses == addresses && byHash != null && runAddresses[at] != address) {
+            byHash.readdress(hashes[at], runAddresses[at], address);
+        }
+        runAddresses[at] = address;
     }
 
     /** Appends a live entry to the base run, whose keys all order before it; none aside. */
@@ -403,7 +423,7 @@ final class MemoryRows {
             long bytes = KeyHashIndex.bytes(count);
             if (reserve.test(bytes)) {
                 indexBytes = bytes;
-                index = KeyHashIndex.build(hashes, count);
+                index = KeyHashIndex.build(hashes, addresses, count);
             } else {
                 indexRefused = true;
             }
@@ -411,21 +431,29 @@ final class MemoryRows {
     }
 
     /** The position of the key of {@code key} in the base run, or a negative number. */
+    /**
+     * The position of the entry of the index key of {@code key} in the base run, or negative: a
+     * binary search, for mutations, which need the position (gets ask the hash index).
+     */
     private int inBase(long prefix, RowData key, BinaryRowData probeRow) {
-        KeyHashIndex byHash = index;
-        if (byHash == null) {
-            return search(prefixes, addresses, count, prefix, key, probeRow);
-        }
+        return search(prefixes, addresses, count, prefix, key, probeRow);
+    }
+
+    /**
+     * The address of the base entry of the index key of {@code key}, found by its hash: 0 if none.
+     */
+    private int byHash(KeyHashIndex byHash, RowData key, BinaryRowData probeRow) {
         int hash = order.hash(key);
         int fields = order.fields();
         for (int slot = byHash.first(hash); ; slot = byHash.next(slot)) {
-            int pos = byHash.position(slot, hash);
-            if (pos == -1) {
-                return -1;
+            int address = byHash.address(slot, hash);
+            if (address == 0) {
+                return 0;
             }
             // The hash matched: the row decides (reading its prefix would cost a cache miss more).
-            if (pos >= 0 && order.compare(rowAt(addresses[pos], probeRow), key, fields) == 0) {
-                return pos;
+            if (address != KeyHashIndex.OTHER_HASH
+                    && order.compare(rowAt(address, probeRow), key, fields) == 0) {
+                return address;
             }
         }
     }
@@ -490,7 +518,7 @@ final class MemoryRows {
                 @Override
                 public void moved(int i, int address) {
                     if (i < count) {
-                        addresses[i] = addresses[i] > 0 ? address : -address;
+                        setAddress(addresses, i, addresses[i] > 0 ? address : -address);
                     } else {
                         int k = i - count;
                         asideAddresses[k] = asideAddresses[k] > 0 ? address : -address;

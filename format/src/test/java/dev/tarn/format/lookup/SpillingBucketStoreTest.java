@@ -365,8 +365,9 @@ class SpillingBucketStoreTest {
 
     /**
      * Gets by the whole key of a store large enough for the hash index of its memory rows: after
-     * each round of new keys (merges move every entry), replacements and removals, every key finds
-     * exactly the model's row, before and after a spill.
+     * each round of new keys (merges move every entry), replacements in place and elsewhere in the
+     * pages, removals, revivals and compactions of the pages, every key finds exactly the model's
+     * row, before and after a spill.
      */
     @Test
     void wholeKeyGetsFollowMergesReplacementsAndRemovalsOfALargeStore() throws IOException {
@@ -388,25 +389,34 @@ class SpillingBucketStoreTest {
                     store.remove(GenericRowData.of(id, null));
                     model.remove(id);
                 } else {
-                    String v = "r" + round + "-" + id;
+                    // Of varying length: a replacement that does not fit moves its row, and the
+                    // garbage it leaves makes the pages compact, moving others.
+                    String v = "r" + round + "-" + id + "-".repeat(random.nextInt(48));
                     store.put(bytes.encode(GenericRowData.of(id, StringData.fromString(v))));
                     model.put(id, v);
                 }
+                // At once, by the index the last round's gets built (until a merge drops it).
+                checkGet(store, model, id, round);
             }
             if (round == 4) {
                 store.trySpill();
                 assertThat(store.runs()).isEqualTo(1);
             }
             for (long id = 0; id < 20_000; id++) {
-                List<String> found = new ArrayList<>();
-                store.scan(
-                        GenericRowData.of(id, null), 1, r -> found.add(r.getString(1).toString()));
-                String expected = model.get(id);
-                assertThat(found)
-                        .as("key %d in round %d", id, round)
-                        .isEqualTo(expected == null ? List.of() : List.of(expected));
+                checkGet(store, model, id, round);
             }
         }
         store.close();
+    }
+
+    private static void checkGet(
+            SpillingBucketStore store, Map<Long, String> model, long id, int round)
+            throws IOException {
+        List<String> found = new ArrayList<>();
+        store.scan(GenericRowData.of(id, null), 1, r -> found.add(r.getString(1).toString()));
+        String expected = model.get(id);
+        assertThat(found)
+                .as("key %d in round %d", id, round)
+                .isEqualTo(expected == null ? List.of() : List.of(expected));
     }
 }
