@@ -153,7 +153,8 @@ public final class TarnManifestWriter {
 
     /**
      * Writes the manifest of {@code added}, each added by snapshot {@code snapshotId}, to {@code
-     * out}, and returns it as Iceberg's writer would ({@link ManifestWriter#toManifestFile}).
+     * out}, and returns it as Iceberg's writer would ({@link ManifestWriter#toManifestFile}); its
+     * entries are kept in memory ({@link TarnManifestEntries}) for the commits that rewrite it.
      */
     public ManifestFile write(OutputFile out, long snapshotId, List<DataFile> added)
             throws IOException {
@@ -188,22 +189,25 @@ public final class TarnManifestWriter {
         try (OutputStream stream = out.create()) {
             file.writeTo(stream);
         }
-        return new GenericManifestFile(
-                out.location(),
-                file.size(),
-                spec.specId(),
-                ManifestContent.DATA,
-                ManifestWriter.UNASSIGNED_SEQ,
-                ManifestWriter.UNASSIGNED_SEQ,
-                snapshotId,
-                stats.summaries(),
-                null,
-                added.size(),
-                rows,
-                0,
-                0L,
-                0,
-                0L,
-                null);
+        ManifestFile written =
+                new GenericManifestFile(
+                        out.location(),
+                        file.size(),
+                        spec.specId(),
+                        ManifestContent.DATA,
+                        ManifestWriter.UNASSIGNED_SEQ,
+                        ManifestWriter.UNASSIGNED_SEQ,
+                        snapshotId,
+                        stats.summaries(),
+                        null,
+                        added.size(),
+                        rows,
+                        0,
+                        0L,
+                        0,
+                        0L,
+                        null);
+        TarnManifestEntries.added(formatVersion, written, added);
+        return written;
     }
 }

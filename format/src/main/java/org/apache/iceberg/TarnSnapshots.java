@@ -126,8 +126,9 @@ public final class TarnSnapshots {
      * that holds none stays as it is; the live files of those that hold some are written, for each
      * partition spec, to one new manifest of snapshot {@code snapshotId} (from {@code out}), the
      * deleted ones as deleted and the others as existing with their sequence numbers. Each manifest
-     * is read once, and one manifest is written however many held deleted files (a full compaction
-     * deletes the files of every manifest).
+     * is looked at once ({@link TarnManifestEntries}: in memory, or read), and one manifest is
+     * written however many held deleted files (a full compaction deletes the files of every
+     * manifest).
      */
     public static List<ManifestFile> rewriteWithout(
             int formatVersion,
@@ -139,14 +140,15 @@ public final class TarnSnapshots {
             long snapshotId) {
         List<ManifestFile> kept = new ArrayList<>();
         Map<Integer, ManifestWriter<DataFile>> writers = new LinkedHashMap<>();
+        Map<Integer, List<TarnManifestEntries.Live>> survivors = new LinkedHashMap<>();
         try {
             for (ManifestFile manifest : manifests) {
-                List<ManifestEntry<DataFile>> live = new ArrayList<>();
+                List<TarnManifestEntries.Live> live = TarnManifestEntries.live(manifest, io, specs);
                 boolean holds = false;
-                try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
-                    for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
-                        live.add(entry.copy());
-                        holds |= deleted.contains(entry.file().location());
+                for (TarnManifestEntries.Live entry : live) {
+                    if (deleted.contains(entry.file().location())) {
+                        holds = true;
+                        break;
                     }
                 }
                 if (!holds) {
@@ -160,12 +162,18 @@ public final class TarnSnapshots {
                             ManifestFiles.write(
                                     formatVersion, specs.get(specId), out.get(), snapshotId);
                     writers.put(specId, writer);
+                    survivors.put(specId, new ArrayList<>());
                 }
-                for (ManifestEntry<DataFile> entry : live) {
+                for (TarnManifestEntries.Live entry : live) {
                     if (deleted.contains(entry.file().location())) {
-                        writer.delete(entry);
+                        writer.delete(entry.file(), entry.dataSequence(), entry.fileSequence());
                     } else {
-                        writer.existing(entry);
+                        writer.existing(
+                                entry.file(),
+                                entry.snapshotId(),
+                                entry.dataSequence(),
+                                entry.fileSequence());
+                        survivors.get(specId).add(entry);
                     }
                 }
             }
@@ -176,8 +184,10 @@ public final class TarnSnapshots {
             throw new UncheckedIOException(
                     "Cannot rewrite Iceberg manifests without deleted files: " + e.getMessage(), e);
         }
-        for (ManifestWriter<DataFile> writer : writers.values()) {
-            kept.add(writer.toManifestFile());
+        for (Map.Entry<Integer, ManifestWriter<DataFile>> w : writers.entrySet()) {
+            ManifestFile written = w.getValue().toManifestFile();
+            TarnManifestEntries.written(written, survivors.get(w.getKey()));
+            kept.add(written);
         }
         return kept;
     }
@@ -200,12 +210,17 @@ public final class TarnSnapshots {
                         specs.get(manifests.get(0).partitionSpecId()),
                         out,
                         snapshotId);
+        List<TarnManifestEntries.Live> all = new ArrayList<>();
         try (writer) {
             for (ManifestFile manifest : manifests) {
-                try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, io, specs)) {
-                    for (ManifestEntry<DataFile> entry : reader.liveEntries()) {
-                        writer.existing(entry);
-                    }
+                for (TarnManifestEntries.Live entry :
+                        TarnManifestEntries.live(manifest, io, specs)) {
+                    writer.existing(
+                            entry.file(),
+                            entry.snapshotId(),
+                            entry.dataSequence(),
+                            entry.fileSequence());
+                    all.add(entry);
                 }
             }
         } catch (IOException e) {
@@ -213,6 +228,8 @@ public final class TarnSnapshots {
                     "Cannot merge Iceberg manifests into " + out.location() + ": " + e.getMessage(),
                     e);
         }
-        return writer.toManifestFile();
+        ManifestFile written = writer.toManifestFile();
+        TarnManifestEntries.written(written, all);
+        return written;
     }
 }

@@ -29,6 +29,7 @@ import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TarnManifestEntries;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,9 +44,13 @@ class IcebergHistoryTest {
     @TempDir Path dir;
 
     private Table create() {
+        return create(dir);
+    }
+
+    private static Table create(Path tableDir) {
         return TestTables.create(
                 FileIO.flinkFileSystems(),
-                new org.apache.flink.core.fs.Path(dir.toUri()),
+                new org.apache.flink.core.fs.Path(tableDir.toUri()),
                 TestTables.ID_V,
                 List.of(),
                 Map.of("bucket", "1", "metadata.iceberg.storage", "table-location"));
@@ -222,6 +227,123 @@ class IcebergHistoryTest {
         assertThat(metadataFiles())
                 .as("no manifest written in vain: every file is named by a snapshot")
                 .isEqualTo(named(table, 1));
+    }
+
+    /**
+     * The manifests a merge and a full compaction rewrite carry every file as Iceberg's reader
+     * finds it in the manifest it came from (status aside: sequence numbers, the snapshot that
+     * added it, counts, sizes and column statistics), whether the rewrite took the entries from
+     * memory, as a committer that wrote them does, or read them from their files (a committer of
+     * another process).
+     */
+    @Test
+    void rewrittenManifestsCarryEachFileAsItsOwnManifestHeldIt() throws Exception {
+        for (boolean kept : new boolean[] {true, false}) {
+            Table table = create(dir.resolve(kept ? "kept" : "read"));
+            int commits = IcebergManifestMerge.MIN_COUNT_TO_MERGE + 3;
+            try (TableCommit commit = table.newCommit("writer")) {
+                for (long i = 0; i < commits; i++) {
+                    if (!kept) {
+                        TarnManifestEntries.clear();
+                    }
+                    append(table, commit, 2 * i, 2 * i + 2);
+                }
+            }
+            if (!kept) {
+                TarnManifestEntries.clear();
+            }
+            assertThat(table.maintenance().compactFully()).isPresent();
+            // From here on every manifest is read from its file.
+            TarnManifestEntries.clear();
+            IcebergTable iceberg = iceberg(table);
+            TableMetadata metadata = iceberg.read(iceberg.hint().orElseThrow());
+            // Each file as the manifest its snapshot wrote holds it.
+            Map<String, String> original = new java.util.HashMap<>();
+            for (Snapshot s : metadata.snapshots()) {
+                for (ManifestFile m : s.dataManifests(iceberg.io())) {
+                    if (m.snapshotId() != s.snapshotId() || m.addedFilesCount() == 0) {
+                        continue;
+                    }
+                    try (ManifestReader<DataFile> reader =
+                            ManifestFiles.read(m, iceberg.io(), metadata.specsById())) {
+                        for (DataFile f : reader) {
+                            if (f.fileSequenceNumber() == s.snapshotId()) {
+                                original.put(f.location(), describe(f));
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(original.size())
+                    .as("files appended, and the compaction's (kept: %s)", kept)
+                    .isEqualTo(commits + 1);
+            // The merge's manifest (existing entries) and the compaction's (deleted entries).
+            Snapshot merged = metadata.snapshot(IcebergManifestMerge.MIN_COUNT_TO_MERGE + 1);
+            Snapshot compacted = metadata.currentSnapshot();
+            int checked = 0;
+            // The merge's manifest: every file in it existing.
+            for (ManifestFile m : merged.dataManifests(iceberg.io())) {
+                if (m.snapshotId() != merged.snapshotId() || m.addedFilesCount() > 0) {
+                    continue;
+                }
+                try (ManifestReader<DataFile> reader =
+                        ManifestFiles.read(m, iceberg.io(), metadata.specsById())) {
+                    for (DataFile f : reader) {
+                        assertThat(describe(f))
+                                .as("existing in snapshot %d (kept: %s)", merged.snapshotId(), kept)
+                                .isEqualTo(original.get(f.location()));
+                        checked++;
+                    }
+                }
+            }
+            // The compaction's: every file appended deleted.
+            for (ManifestFile m : compacted.dataManifests(iceberg.io())) {
+                for (DataFile f :
+                        org.apache.iceberg.DeletedEntries.of(
+                                m, iceberg.io(), metadata.specsById())) {
+                    assertThat(describe(f))
+                            .as("deleted in snapshot %d (kept: %s)", compacted.snapshotId(), kept)
+                            .isEqualTo(original.get(f.location()));
+                    checked++;
+                }
+            }
+            assertThat(checked)
+                    .as("existing entries of the merge and deleted ones of the compaction")
+                    .isGreaterThanOrEqualTo(IcebergManifestMerge.MIN_COUNT_TO_MERGE + commits);
+        }
+    }
+
+    private static Map<Integer, String> hex(Map<Integer, java.nio.ByteBuffer> bounds) {
+        Map<Integer, String> hex = new java.util.TreeMap<>();
+        bounds.forEach(
+                (id, b) -> {
+                    StringBuilder text = new StringBuilder();
+                    for (int i = b.position(); i < b.limit(); i++) {
+                        text.append(String.format("%02x", b.get(i)));
+                    }
+                    hex.put(id, text.toString());
+                });
+        return hex;
+    }
+
+    /** What a manifest says of a file, but for its status and the snapshot that changed it. */
+    private static String describe(DataFile f) {
+        return String.join(
+                " ",
+                f.location(),
+                "data-seq=" + f.dataSequenceNumber(),
+                "file-seq=" + f.fileSequenceNumber(),
+                "rows=" + f.recordCount(),
+                "bytes=" + f.fileSizeInBytes(),
+                "sizes=" + f.columnSizes(),
+                "values=" + f.valueCounts(),
+                "nulls=" + f.nullValueCounts(),
+                "lower=" + hex(f.lowerBounds()),
+                "upper=" + hex(f.upperBounds()),
+                "partition=" + f.partition(),
+                "spec=" + f.specId(),
+                "format=" + f.format(),
+                "split=" + f.splitOffsets());
     }
 
     /**
