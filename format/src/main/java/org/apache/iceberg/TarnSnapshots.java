@@ -168,11 +168,7 @@ public final class TarnSnapshots {
                     if (deleted.contains(entry.file().location())) {
                         writer.delete(entry.file(), entry.dataSequence(), entry.fileSequence());
                     } else {
-                        writer.existing(
-                                entry.file(),
-                                entry.snapshotId(),
-                                entry.dataSequence(),
-                                entry.fileSequence());
+                        entry.writeExisting(writer);
                         survivors.get(specId).add(entry);
                     }
                 }
@@ -215,11 +211,7 @@ public final class TarnSnapshots {
             for (ManifestFile manifest : manifests) {
                 for (TarnManifestEntries.Live entry :
                         TarnManifestEntries.live(manifest, io, specs)) {
-                    writer.existing(
-                            entry.file(),
-                            entry.snapshotId(),
-                            entry.dataSequence(),
-                            entry.fileSequence());
+                    entry.writeExisting(writer);
                     all.add(entry);
                 }
             }

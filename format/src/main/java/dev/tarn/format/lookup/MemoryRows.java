@@ -166,7 +166,7 @@ final class MemoryRows {
                 return address;
             }
         } else {
-            int at = search(prefixes, addresses, count, prefix, key, probe);
+            int at = inBase(prefix, key, probe);
             if (at >= 0) {
                 return addresses[at];
             }
@@ -430,7 +430,6 @@ final class MemoryRows {
         }
     }
 
-    /** The position of the key of {@code key} in the base run, or a negative number. */
     /**
      * The position of the entry of the index key of {@code key} in the base run, or negative: a
      * binary search, for mutations, which need the position (gets ask the hash index).
