@@ -26,13 +26,7 @@ public final class TarnManifestEntries {
      * inherited.
      */
     public record Live(
-            DataFile file, long snapshotId, long dataSequence, @Nullable Long fileSequence) {
-
-        /** Writes this file to {@code writer} as existing, with its snapshot and sequences. */
-        void writeExisting(ManifestWriter<DataFile> writer) {
-            writer.existing(file, snapshotId, dataSequence, fileSequence);
-        }
-    }
+            DataFile file, long snapshotId, long dataSequence, @Nullable Long fileSequence) {}
 
     /** Bounded by entry count: an entry with its column statistics is about a kilobyte. */
     private static final long CACHED_ENTRIES = 200_000;

@@ -24,7 +24,8 @@ import org.apache.iceberg.io.OutputFile;
  * versions 2 and 3 (the same Avro schema, file metadata, record writer and deflate codec; the file
  * metadata in the order Avro's writer puts it; one data block), with the Avro schema's text, the
  * record writer and the codec made once per writer instead of once per list, which cost a commit
- * more than its few dozen entries. Used by one thread at a time.
+ * more than its few dozen entries. A table's committers share it; safe for concurrent use (one list
+ * at a time).
  */
 public final class TarnManifestListWriter {
 
@@ -67,7 +68,7 @@ public final class TarnManifestListWriter {
      * @param firstRowId the table's next row id before the snapshot (format version 3), else null
      * @return the next row id after it (format version 3), else null
      */
-    public Long write(
+    public synchronized Long write(
             OutputFile out,
             long snapshotId,
             Long parentId,

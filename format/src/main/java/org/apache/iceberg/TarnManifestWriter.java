@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.avro.file.Codec;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
@@ -18,13 +19,15 @@ import org.apache.iceberg.avro.InternalWriter;
 import org.apache.iceberg.io.OutputFile;
 
 /**
- * Writes the data manifest of the files one commit adds, byte for byte as Iceberg's {@link
- * ManifestWriter} does for format versions 2 and 3 (the same Avro schema, file metadata, record
- * writer and deflate codec, one data block), save the Avro sync marker, which is chosen once per
- * writer rather than per file. Iceberg's writer converts the schemas, writes the Avro header and
- * starts a codec for every file, which cost a commit that adds a file or two more than the entries
- * do; this writer does that once per partition spec, schema and format version ({@link #key}). Used
- * by one thread at a time.
+ * Writes data manifests byte for byte as Iceberg's {@link ManifestWriter} does for format versions
+ * 2 and 3 (the same Avro schema, file metadata, record writer and deflate codec, one data block),
+ * save the Avro sync marker, which is chosen once per writer rather than per file: the manifest of
+ * the files one commit adds, and a manifest rewritten with files kept as existing and files deleted
+ * (a commit that deletes files, the merge of small manifests). Iceberg's writer converts the
+ * schemas, writes the Avro header and starts a codec for every file, which cost a commit that adds
+ * a file or two more than the entries do; this writer does that once per partition spec, schema and
+ * format version ({@link #key}), and a table's committers share it. Safe for concurrent use (one
+ * file at a time).
  */
 public final class TarnManifestWriter {
 
@@ -36,9 +39,20 @@ public final class TarnManifestWriter {
     private final byte[] sync;
     private final Codec codec;
     private final GenericManifestEntry<DataFile> reused;
-    private final AppendedEntry appended;
+    private final EntryRecord record;
     private final ByteArrayOutputStream block = new ByteArrayOutputStream(4096);
     private BinaryEncoder encoder;
+
+    /** The file being written: what its manifest file records, as Iceberg's writer counts it. */
+    private PartitionSummary stats;
+
+    private int addedFiles;
+    private long addedRows;
+    private int existingFiles;
+    private long existingRows;
+    private int deletedFiles;
+    private long deletedRows;
+    @Nullable private Long minDataSequence;
 
     /** Iceberg's default codec of manifests: gzip, which Avro calls deflate, at level 9. */
     private static final int LEVEL = 9;
@@ -76,29 +90,29 @@ public final class TarnManifestWriter {
         this.codec = new DeflateCodec(LEVEL);
         this.reused =
                 new GenericManifestEntry<>(V1Metadata.entrySchema(spec.partitionType()).asStruct());
-        this.appended = new AppendedEntry(formatVersion);
+        this.record = new EntryRecord(formatVersion);
     }
 
     /**
-     * The record of an appended file's entry as Iceberg's V2 and V3 entry wrappers give it to the
-     * record writer (the same five fields: status, snapshot id, data and file sequence numbers, the
-     * file through the format version's file wrapper), made once per writer: Iceberg's wrapper
-     * derives its entry schema anew for every manifest. Its entries are this writer's own appends,
-     * whose sequence numbers the manifest list assigns.
+     * The record of an entry as Iceberg's V2 and V3 entry wrappers give it to the record writer
+     * (the same five fields: status, snapshot id, data and file sequence numbers, the file through
+     * the format version's file wrapper), made once per writer: Iceberg's wrapper derives its entry
+     * schema anew for every manifest. An appended entry's sequence numbers are null (the manifest
+     * list assigns them), an existing or deleted entry's those it was added with.
      */
-    private static final class AppendedEntry implements StructLike {
+    private static final class EntryRecord implements StructLike {
 
         private final V2Metadata.DataFileWrapper<DataFile> v2Files;
         private final V3Metadata.DataFileWrapper<DataFile> v3Files;
         private ManifestEntry<DataFile> entry;
 
-        AppendedEntry(int formatVersion) {
+        EntryRecord(int formatVersion) {
             this.v2Files = formatVersion == 2 ? new V2Metadata.DataFileWrapper<>() : null;
             this.v3Files = formatVersion == 2 ? null : new V3Metadata.DataFileWrapper<>();
         }
 
-        AppendedEntry wrap(ManifestEntry<DataFile> appendedEntry) {
-            this.entry = appendedEntry;
+        EntryRecord wrap(ManifestEntry<DataFile> written) {
+            this.entry = written;
             return this;
         }
 
@@ -156,29 +170,100 @@ public final class TarnManifestWriter {
      * out}, and returns it as Iceberg's writer would ({@link ManifestWriter#toManifestFile}); its
      * entries are kept in memory ({@link TarnManifestEntries}) for the commits that rewrite it.
      */
-    public ManifestFile write(OutputFile out, long snapshotId, List<DataFile> added)
+    public synchronized ManifestFile write(OutputFile out, long snapshotId, List<DataFile> added)
             throws IOException {
         if (added.isEmpty()) {
             throw new IllegalArgumentException(
                     "Cannot write an empty manifest to " + out.location());
         }
-        PartitionSummary stats = new PartitionSummary(spec);
+        start();
+        for (DataFile file : added) {
+            add(reused.wrapAppend(snapshotId, file));
+        }
+        ManifestFile written = finish(out, snapshotId);
+        TarnManifestEntries.added(formatVersion, written, added);
+        return written;
+    }
+
+    /**
+     * Writes a manifest of snapshot {@code snapshotId} to {@code out} holding {@code existing} as
+     * existing files and {@code deleted} as files this snapshot deletes, each with the snapshot and
+     * sequence numbers it was added with (as Iceberg's {@link ManifestWriter#existing} and {@link
+     * ManifestWriter#delete(ContentFile, long, Long)} write them); keeps its live entries in
+     * memory.
+     */
+    public synchronized ManifestFile rewrite(
+            OutputFile out,
+            long snapshotId,
+            List<TarnManifestEntries.Live> existing,
+            List<TarnManifestEntries.Live> deleted)
+            throws IOException {
+        if (existing.isEmpty() && deleted.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "Cannot write an empty manifest to " + out.location());
+        }
+        start();
+        for (TarnManifestEntries.Live e : existing) {
+            add(reused.wrapExisting(e.snapshotId(), e.dataSequence(), e.fileSequence(), e.file()));
+        }
+        for (TarnManifestEntries.Live e : deleted) {
+            add(reused.wrapDelete(snapshotId, e.dataSequence(), e.fileSequence(), e.file()));
+        }
+        ManifestFile written = finish(out, snapshotId);
+        TarnManifestEntries.written(written, existing);
+        return written;
+    }
+
+    private void start() {
+        stats = new PartitionSummary(spec);
+        addedFiles = 0;
+        addedRows = 0;
+        existingFiles = 0;
+        existingRows = 0;
+        deletedFiles = 0;
+        deletedRows = 0;
+        minDataSequence = null;
         block.reset();
         encoder = EncoderFactory.get().directBinaryEncoder(block, encoder);
-        long rows = 0;
-        for (DataFile file : added) {
-            ManifestEntry<DataFile> entry = reused.wrapAppend(snapshotId, file);
-            rows += file.recordCount();
-            stats.update(file.partition());
-            records.write(appended.wrap(entry), encoder);
+    }
+
+    /** Counts and encodes {@code entry} as Iceberg's {@code ManifestWriter.addEntry} does. */
+    private void add(ManifestEntry<DataFile> entry) throws IOException {
+        long rows = entry.file().recordCount();
+        switch (entry.status()) {
+            case ADDED -> {
+                addedFiles++;
+                addedRows += rows;
+            }
+            case EXISTING -> {
+                existingFiles++;
+                existingRows += rows;
+            }
+            case DELETED -> {
+                deletedFiles++;
+                deletedRows += rows;
+            }
         }
+        stats.update(entry.file().partition());
+        Long sequence = entry.dataSequenceNumber();
+        if (entry.isLive()
+                && sequence != null
+                && (minDataSequence == null || sequence < minDataSequence)) {
+            minDataSequence = sequence;
+        }
+        records.write(record.wrap(entry), encoder);
+    }
+
+    /** Writes the file of the entries added since {@link #start} and returns it as a manifest. */
+    private ManifestFile finish(OutputFile out, long snapshotId) throws IOException {
         encoder.flush();
+        int entries = addedFiles + existingFiles + deletedFiles;
         ByteBuffer compressed = codec.compress(ByteBuffer.wrap(block.toByteArray()));
         ByteArrayOutputStream file =
                 new ByteArrayOutputStream(header.length + compressed.remaining() + 40);
         file.write(header);
         BinaryEncoder counts = EncoderFactory.get().directBinaryEncoder(file, null);
-        counts.writeLong(added.size());
+        counts.writeLong(entries);
         counts.writeLong(compressed.remaining());
         counts.flush();
         file.write(
@@ -189,25 +274,22 @@ public final class TarnManifestWriter {
         try (OutputStream stream = out.create()) {
             file.writeTo(stream);
         }
-        ManifestFile written =
-                new GenericManifestFile(
-                        out.location(),
-                        file.size(),
-                        spec.specId(),
-                        ManifestContent.DATA,
-                        ManifestWriter.UNASSIGNED_SEQ,
-                        ManifestWriter.UNASSIGNED_SEQ,
-                        snapshotId,
-                        stats.summaries(),
-                        null,
-                        added.size(),
-                        rows,
-                        0,
-                        0L,
-                        0,
-                        0L,
-                        null);
-        TarnManifestEntries.added(formatVersion, written, added);
-        return written;
+        return new GenericManifestFile(
+                out.location(),
+                file.size(),
+                spec.specId(),
+                ManifestContent.DATA,
+                ManifestWriter.UNASSIGNED_SEQ,
+                minDataSequence != null ? minDataSequence : ManifestWriter.UNASSIGNED_SEQ,
+                snapshotId,
+                stats.summaries(),
+                null,
+                addedFiles,
+                addedRows,
+                existingFiles,
+                existingRows,
+                deletedFiles,
+                deletedRows,
+                null);
     }
 }

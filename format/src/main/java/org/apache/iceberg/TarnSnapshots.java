@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.iceberg.io.FileIO;
@@ -124,23 +125,23 @@ public final class TarnSnapshots {
     /**
      * {@code manifests} without the live files whose locations {@code deleted} holds: each manifest
      * that holds none stays as it is; the live files of those that hold some are written, for each
-     * partition spec, to one new manifest of snapshot {@code snapshotId} (from {@code out}), the
-     * deleted ones as deleted and the others as existing with their sequence numbers. Each manifest
-     * is looked at once ({@link TarnManifestEntries}: in memory, or read), and one manifest is
-     * written however many held deleted files (a full compaction deletes the files of every
-     * manifest).
+     * partition spec, to one new manifest of snapshot {@code snapshotId} (from {@code out}, with
+     * the spec's writer from {@code writers}), the deleted ones as deleted and the others as
+     * existing with their sequence numbers. Each manifest is looked at once ({@link
+     * TarnManifestEntries}: in memory, or read), and one manifest is written however many held
+     * deleted files (a full compaction deletes the files of every manifest).
      */
     public static List<ManifestFile> rewriteWithout(
-            int formatVersion,
             List<ManifestFile> manifests,
             FileIO io,
             Map<Integer, PartitionSpec> specs,
             Set<String> deleted,
+            Function<PartitionSpec, TarnManifestWriter> writers,
             Supplier<OutputFile> out,
             long snapshotId) {
         List<ManifestFile> kept = new ArrayList<>();
-        Map<Integer, ManifestWriter<DataFile>> writers = new LinkedHashMap<>();
         Map<Integer, List<TarnManifestEntries.Live>> survivors = new LinkedHashMap<>();
+        Map<Integer, List<TarnManifestEntries.Live>> gone = new LinkedHashMap<>();
         try {
             for (ManifestFile manifest : manifests) {
                 List<TarnManifestEntries.Live> live = TarnManifestEntries.live(manifest, io, specs);
@@ -156,72 +157,49 @@ public final class TarnSnapshots {
                     continue;
                 }
                 int specId = manifest.partitionSpecId();
-                ManifestWriter<DataFile> writer = writers.get(specId);
-                if (writer == null) {
-                    writer =
-                            ManifestFiles.write(
-                                    formatVersion, specs.get(specId), out.get(), snapshotId);
-                    writers.put(specId, writer);
-                    survivors.put(specId, new ArrayList<>());
-                }
+                List<TarnManifestEntries.Live> existing =
+                        survivors.computeIfAbsent(specId, k -> new ArrayList<>());
+                List<TarnManifestEntries.Live> dropped =
+                        gone.computeIfAbsent(specId, k -> new ArrayList<>());
                 for (TarnManifestEntries.Live entry : live) {
-                    if (deleted.contains(entry.file().location())) {
-                        writer.delete(entry.file(), entry.dataSequence(), entry.fileSequence());
-                    } else {
-                        entry.writeExisting(writer);
-                        survivors.get(specId).add(entry);
-                    }
+                    (deleted.contains(entry.file().location()) ? dropped : existing).add(entry);
                 }
             }
-            for (ManifestWriter<DataFile> writer : writers.values()) {
-                writer.close();
+            for (Map.Entry<Integer, List<TarnManifestEntries.Live>> s : survivors.entrySet()) {
+                kept.add(
+                        writers.apply(specs.get(s.getKey()))
+                                .rewrite(
+                                        out.get(), snapshotId, s.getValue(), gone.get(s.getKey())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot rewrite Iceberg manifests without deleted files: " + e.getMessage(), e);
         }
-        for (Map.Entry<Integer, ManifestWriter<DataFile>> w : writers.entrySet()) {
-            ManifestFile written = w.getValue().toManifestFile();
-            TarnManifestEntries.written(written, survivors.get(w.getKey()));
-            kept.add(written);
-        }
         return kept;
     }
 
     /**
-     * Writes the live files of {@code manifests} (all of one partition spec) to {@code out} as one
-     * manifest of snapshot {@code snapshotId}: each file existing, with the snapshot and sequence
-     * numbers it was added with.
+     * Writes the live files of {@code manifests} (all of one partition spec, whose writer {@code
+     * writer} is) to {@code out} as one manifest of snapshot {@code snapshotId}: each file
+     * existing, with the snapshot and sequence numbers it was added with.
      */
     public static ManifestFile merge(
-            int formatVersion,
             List<ManifestFile> manifests,
             FileIO io,
             Map<Integer, PartitionSpec> specs,
+            TarnManifestWriter writer,
             OutputFile out,
             long snapshotId) {
-        ManifestWriter<DataFile> writer =
-                ManifestFiles.write(
-                        formatVersion,
-                        specs.get(manifests.get(0).partitionSpecId()),
-                        out,
-                        snapshotId);
         List<TarnManifestEntries.Live> all = new ArrayList<>();
-        try (writer) {
+        try {
             for (ManifestFile manifest : manifests) {
-                for (TarnManifestEntries.Live entry :
-                        TarnManifestEntries.live(manifest, io, specs)) {
-                    entry.writeExisting(writer);
-                    all.add(entry);
-                }
+                all.addAll(TarnManifestEntries.live(manifest, io, specs));
             }
+            return writer.rewrite(out, snapshotId, all, List.of());
         } catch (IOException e) {
             throw new UncheckedIOException(
                     "Cannot merge Iceberg manifests into " + out.location() + ": " + e.getMessage(),
                     e);
         }
-        ManifestFile written = writer.toManifestFile();
-        TarnManifestEntries.written(written, all);
-        return written;
     }
 }

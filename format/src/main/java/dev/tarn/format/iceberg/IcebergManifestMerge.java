@@ -25,9 +25,11 @@ final class IcebergManifestMerge {
     static final long TARGET_SIZE_BYTES = 8L << 20;
 
     private final IcebergTable iceberg;
+    private final IcebergWriters writers;
 
-    IcebergManifestMerge(IcebergTable iceberg) {
+    IcebergManifestMerge(IcebergTable iceberg, IcebergWriters writers) {
         this.iceberg = iceberg;
+        this.writers = writers;
     }
 
     /**
@@ -83,10 +85,12 @@ final class IcebergManifestMerge {
         }
         return List.of(
                 TarnSnapshots.merge(
-                        shaped.formatVersion(),
                         bin,
                         iceberg.io(),
                         shaped.specsById(),
+                        writers.manifests(
+                                shaped.formatVersion(),
+                                shaped.specsById().get(bin.get(0).partitionSpecId())),
                         iceberg.io().newOutputFile(iceberg.newManifest()),
                         id));
     }

@@ -36,8 +36,6 @@ import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.TarnManifestListWriter;
-import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.TarnSnapshots;
 
 /**
@@ -63,20 +61,15 @@ final class IcebergSnapshots {
     private final IcebergManifestMerge merge;
     private final int maxLevel;
 
-    /** Writes the data manifests of appended files; made again when its key changes. */
-    @Nullable private TarnManifestWriter dataManifests;
-
-    /** The shape of the last schema version a snapshot had. */
-    @Nullable private Shape shape;
-
-    /** Writes the manifest lists; made again when the format version changes. */
-    @Nullable private TarnManifestListWriter lists;
+    /** The manifest and list writers and shapes every committer of the table instance shares. */
+    private final IcebergWriters writers;
 
     IcebergSnapshots(IcebergTable iceberg) {
         this.iceberg = iceberg;
         this.table = iceberg.context();
         this.files = new IcebergFiles(table);
-        this.merge = new IcebergManifestMerge(iceberg);
+        this.writers = table.shared(IcebergWriters.class, IcebergWriters::new);
+        this.merge = new IcebergManifestMerge(iceberg, writers);
         this.maxLevel = Configuration.fromMap(table.options()).get(LsmOptions.NUM_LEVELS) - 1;
     }
 
@@ -150,11 +143,11 @@ final class IcebergSnapshots {
             if (!deleted.isEmpty()) {
                 manifests =
                         TarnSnapshots.rewriteWithout(
-                                shaped.formatVersion(),
                                 manifests,
                                 iceberg.io(),
                                 shaped.specsById(),
                                 deleted,
+                                spec -> writers.manifests(shaped.formatVersion(), spec),
                                 () -> iceberg.io().newOutputFile(iceberg.newManifest()),
                                 id);
             }
@@ -181,7 +174,7 @@ final class IcebergSnapshots {
         summary.put("tarn.commit-kind", snapshot.commit().kind().name());
         TarnSnapshots.Written next =
                 TarnSnapshots.write(
-                        listWriter(shaped.formatVersion()),
+                        writers.lists(shaped.formatVersion()),
                         iceberg.io().newOutputFile(iceberg.newManifestList(id)),
                         id,
                         base == null ? null : base.current().snapshotId(),
@@ -265,21 +258,24 @@ final class IcebergSnapshots {
     }
 
     /** The Iceberg schema, partition spec and table properties of a Tarn schema version. */
-    private record Shape(
+    record Shape(
             TableSchema tarn, Schema schema, PartitionSpec spec, Map<String, String> properties) {}
 
-    /** The shape of {@code tarn}: made once per schema version, as schema versions never change. */
+    /**
+     * The shape of {@code tarn}: made once per schema version and table instance, as schema
+     * versions never change.
+     */
     private Shape shapeOf(TableSchema tarn) {
-        if (shape != null && shape.tarn().id() == tarn.id()) {
-            return shape;
-        }
+        return writers.shape(tarn.id(), id -> makeShape(tarn));
+    }
+
+    private Shape makeShape(TableSchema tarn) {
         Schema schema = IcebergSchemas.schema(tarn);
         Map<String, String> properties = new HashMap<>();
         properties.put(
                 TableProperties.DEFAULT_NAME_MAPPING, IcebergSchemas.nameMapping(schemas(tarn)));
         properties.put(TableProperties.MANIFEST_MERGE_ENABLED, "false");
-        shape = new Shape(tarn, schema, IcebergSchemas.spec(schema, tarn), Map.copyOf(properties));
-        return shape;
+        return new Shape(tarn, schema, IcebergSchemas.spec(schema, tarn), Map.copyOf(properties));
     }
 
     /**
@@ -352,25 +348,8 @@ final class IcebergSnapshots {
         for (ManifestEntry e : entries) {
             added.add(files.dataFile(e, shaped.spec(), shaped.schema()));
         }
-        return manifestWriter(shaped)
+        return writers.manifests(shaped.formatVersion(), shaped.spec())
                 .write(iceberg.io().newOutputFile(iceberg.newManifest()), id, added);
-    }
-
-    /** The writer of manifest lists of {@code formatVersion}. */
-    private TarnManifestListWriter listWriter(int formatVersion) {
-        if (lists == null || lists.formatVersion() != formatVersion) {
-            lists = new TarnManifestListWriter(formatVersion);
-        }
-        return lists;
-    }
-
-    /** The writer of data manifests of {@code shaped}'s spec, schema and format version. */
-    private TarnManifestWriter manifestWriter(TableMetadata shaped) throws IOException {
-        String key = TarnManifestWriter.key(shaped.formatVersion(), shaped.spec());
-        if (dataManifests == null || !dataManifests.key().equals(key)) {
-            dataManifests = new TarnManifestWriter(shaped.formatVersion(), shaped.spec());
-        }
-        return dataManifests;
     }
 
     /**

@@ -19,6 +19,7 @@ import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.TarnManifestEntries;
 import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.types.Conversions;
@@ -38,6 +39,12 @@ class TarnManifestWriterTest {
                     Types.NestedField.optional(2, "dt", Types.StringType.get()));
 
     private final InMemoryFileIO io = new InMemoryFileIO();
+
+    private static PartitionSpec spec(boolean partitioned) {
+        return partitioned
+                ? PartitionSpec.builderFor(SCHEMA).identity("dt").build()
+                : PartitionSpec.unpartitioned();
+    }
 
     private static List<DataFile> files(PartitionSpec spec) {
         List<DataFile> files = new ArrayList<>();
@@ -110,10 +117,7 @@ class TarnManifestWriterTest {
     @CsvSource({"2, false", "2, true", "3, false", "3, true"})
     void writesTheBytesAndDescriptionOfIcebergsWriter(int formatVersion, boolean partitioned)
             throws IOException {
-        PartitionSpec spec =
-                partitioned
-                        ? PartitionSpec.builderFor(SCHEMA).identity("dt").build()
-                        : PartitionSpec.unpartitioned();
+        PartitionSpec spec = spec(partitioned);
         List<DataFile> files = files(spec);
         String dir = "/m/" + formatVersion + "-" + partitioned + "/";
         ManifestWriter<DataFile> iceberg =
@@ -136,5 +140,49 @@ class TarnManifestWriterTest {
                 .ignoringFields("manifestPath", "fromProjectionPos")
                 .isEqualTo(expected);
         assertThat(entries(actual, spec)).hasSize(3).isEqualTo(entries(expected, spec));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"2, false", "2, true", "3, false", "3, true"})
+    void rewritesExistingAndDeletedFilesAsIcebergsWriter(int formatVersion, boolean partitioned)
+            throws IOException {
+        String dir = "/r/" + formatVersion + "-" + partitioned + "/";
+        PartitionSpec spec = spec(partitioned);
+        List<DataFile> files = files(spec);
+        // Files 0 and 1 kept from the snapshots that added them (4 and 5), file 2 deleted by
+        // snapshot 9, which writes the manifest.
+        List<TarnManifestEntries.Live> existing =
+                List.of(
+                        new TarnManifestEntries.Live(files.get(0), 4L, 4L, 4L),
+                        new TarnManifestEntries.Live(files.get(1), 5L, 3L, 5L));
+        List<TarnManifestEntries.Live> deleted =
+                List.of(new TarnManifestEntries.Live(files.get(2), 6L, 6L, 6L));
+        ManifestWriter<DataFile> iceberg =
+                ManifestFiles.write(
+                        formatVersion, spec, io.newOutputFile(dir + "iceberg.avro"), 9L);
+        try (iceberg) {
+            for (TarnManifestEntries.Live e : existing) {
+                iceberg.existing(e.file(), e.snapshotId(), e.dataSequence(), e.fileSequence());
+            }
+            for (TarnManifestEntries.Live e : deleted) {
+                iceberg.delete(e.file(), e.dataSequence(), e.fileSequence());
+            }
+        }
+        ManifestFile expected = iceberg.toManifestFile();
+        TarnManifestWriter tarn = new TarnManifestWriter(formatVersion, spec);
+        // After an append through the same writer: nothing of a file stays in the next.
+        tarn.write(io.newOutputFile(dir + "appended.avro"), 8L, files);
+        ManifestFile actual =
+                tarn.rewrite(io.newOutputFile(dir + "tarn.avro"), 9L, existing, deleted);
+
+        assertThat(withoutSync(dir + "tarn.avro")).isEqualTo(withoutSync(dir + "iceberg.avro"));
+        assertThat(actual)
+                .usingRecursiveComparison()
+                .ignoringFields("manifestPath", "fromProjectionPos")
+                .isEqualTo(expected);
+        assertThat(actual.existingFilesCount()).isEqualTo(2);
+        assertThat(actual.deletedFilesCount()).isEqualTo(1);
+        assertThat(actual.minSequenceNumber()).isEqualTo(3L);
+        assertThat(entries(actual, spec)).hasSize(2).isEqualTo(entries(expected, spec));
     }
 }
