@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.DataFile;
@@ -89,15 +90,10 @@ final class IcebergSnapshots {
             Map<FileId, DeletionFile> vectors,
             boolean vectorsChanged)
             throws IOException {
-        Map<FileId, ManifestEntry> live = new HashMap<>(parentFiles);
-        for (ManifestEntry e : delta) {
-            if (e.kind() == FileKind.ADD) {
-                live.put(e.fileId(), e);
-            } else {
-                live.remove(e.fileId());
-            }
-        }
-        boolean usesVectors = usesVectors(live.values());
+        // The snapshot's live files, made only where needed: copying the parent's map on every
+        // append would make an append's cost grow with the table's file count.
+        Supplier<Map<FileId, ManifestEntry>> live = new LiveFiles(parentFiles, delta);
+        boolean usesVectors = usesVectors(live);
         List<Long> expired = base == null ? List.of() : base.expired(expiredBefore());
         TableMetadata shaped = shape(base == null ? null : base.head(), snapshot, usesVectors);
         long id = snapshot.id();
@@ -105,7 +101,7 @@ final class IcebergSnapshots {
         boolean deletes = false;
         if (base == null) {
             List<ManifestEntry> included = new ArrayList<>();
-            for (ManifestEntry e : live.values()) {
+            for (ManifestEntry e : live.get().values()) {
                 if (included(e)) {
                     included.add(e);
                 }
@@ -164,7 +160,7 @@ final class IcebergSnapshots {
             }
         }
         if (usesVectors && (base == null || vectorsChanged || deletes)) {
-            ManifestFile vectorManifest = writeVectors(live, vectors, shaped, id);
+            ManifestFile vectorManifest = writeVectors(live.get(), vectors, shaped, id);
             if (vectorManifest != null) {
                 manifests.add(vectorManifest);
             }
@@ -317,15 +313,43 @@ final class IcebergSnapshots {
                 || entry.file().level() == maxLevel;
     }
 
+    /** The parent's live files with a delta applied, made once, when first asked for. */
+    private static final class LiveFiles implements Supplier<Map<FileId, ManifestEntry>> {
+
+        private final Map<FileId, ManifestEntry> parentFiles;
+        private final List<ManifestEntry> delta;
+        @Nullable private Map<FileId, ManifestEntry> live;
+
+        LiveFiles(Map<FileId, ManifestEntry> parentFiles, List<ManifestEntry> delta) {
+            this.parentFiles = parentFiles;
+            this.delta = delta;
+        }
+
+        @Override
+        public Map<FileId, ManifestEntry> get() {
+            if (live == null) {
+                live = new HashMap<>(parentFiles);
+                for (ManifestEntry e : delta) {
+                    if (e.kind() == FileKind.ADD) {
+                        live.put(e.fileId(), e);
+                    } else {
+                        live.remove(e.fileId());
+                    }
+                }
+            }
+            return live;
+        }
+    }
+
     /** Whether any included file of a primary-key table is read with deletion vectors. */
-    private boolean usesVectors(Iterable<ManifestEntry> live) {
+    private boolean usesVectors(Supplier<Map<FileId, ManifestEntry>> live) {
         if (table.kind() == TableKind.APPEND) {
             return false;
         }
         if (table.config().lsm().deletionVectors()) {
             return true;
         }
-        for (ManifestEntry e : live) {
+        for (ManifestEntry e : live.get().values()) {
             if (table.vectorMaintained(e.file())) {
                 return true;
             }
