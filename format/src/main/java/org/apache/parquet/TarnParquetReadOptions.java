@@ -18,8 +18,15 @@ import org.apache.parquet.format.converter.ParquetMetadataConverter;
  */
 public final class TarnParquetReadOptions {
 
-    /** Parquet's default largest single buffer allocation while reading a row group. */
-    private static final int MAX_ALLOCATION_SIZE = 8 * 1024 * 1024;
+    /**
+     * The largest single buffer a row group's column chunks are read into (Parquet's default is 8
+     * MiB). Below a quarter of G1's smallest region (1 MiB), so that no buffer is a humongous
+     * object: the collector allocates those outside the young generation and starts a concurrent
+     * cycle over the whole heap when they pile up, which a scan of a few hundred megabytes of
+     * column chunks did every few runs. A page that spans two buffers is copied once when
+     * decompressed, as every page was before.
+     */
+    private static final int MAX_ALLOCATION_SIZE = 256 * 1024;
 
     private TarnParquetReadOptions() {}
 

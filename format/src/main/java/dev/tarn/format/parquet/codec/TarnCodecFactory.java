@@ -81,6 +81,9 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
     /** The class of a {@link BytesInput} over one range of one array. */
     private static final Class<?> ONE_ARRAY = BytesInput.from(new byte[1], 0, 1).getClass();
 
+    /** The class of a {@link BytesInput} over one byte buffer (a page within one chunk buffer). */
+    private static final Class<?> ONE_BUFFER = BytesInput.from(ByteBuffer.allocate(1)).getClass();
+
     /** Compresses pages into one reused buffer. */
     private static final class Compressor implements BytesInputCompressor {
         private final CompressionCodecName codec;
@@ -175,10 +178,28 @@ public final class TarnCodecFactory implements CompressionCodecFactory {
             int size = Math.toIntExact(bytes.size());
             Scratch scratch = borrow();
             try {
+                if (bytes.getClass() == ONE_BUFFER || bytes.getClass() == ONE_ARRAY) {
+                    // A page within one buffer of the column chunk (most): decompressed from
+                    // there, without copying it first.
+                    ByteBuffer page = bytes.toByteBuffer();
+                    if (page.hasArray()) {
+                        return BytesInput.from(
+                                decompress(
+                                        scratch,
+                                        page.array(),
+                                        page.arrayOffset() + page.position(),
+                                        size,
+                                        uncompressedSize));
+                    }
+                }
+                // A page that spans buffers: gathered, straight from its buffers.
                 scratch.in.reset(size);
-                bytes.writeAllTo(scratch.in);
-                return BytesInput.from(
-                        decompress(scratch, scratch.in.array(), 0, size, uncompressedSize));
+                byte[] gathered = scratch.in.array();
+                if (bytes.toInputStream().readNBytes(gathered, 0, size) != size) {
+                    throw new IOException(
+                            "Corrupt " + codec + " page: fewer than its " + size + " bytes");
+                }
+                return BytesInput.from(decompress(scratch, gathered, 0, size, uncompressedSize));
             } finally {
                 idle.add(scratch);
             }
