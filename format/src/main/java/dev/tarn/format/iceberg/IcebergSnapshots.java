@@ -262,7 +262,7 @@ final class IcebergSnapshots {
      * versions never change.
      */
     private Shape shapeOf(TableSchema tarn) {
-        return writers.shape(tarn.id(), id -> makeShape(tarn));
+        return writers.shape(tarn, this::makeShape);
     }
 
     private Shape makeShape(TableSchema tarn) {

@@ -1,5 +1,6 @@
 package dev.tarn.format.iceberg;
 
+import dev.tarn.format.schema.TableSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -65,11 +66,22 @@ final class IcebergWriters {
         return lists.computeIfAbsent(formatVersion, TarnManifestListWriter::new);
     }
 
-    /** The shape of Tarn schema version {@code schemaId}, made by {@code make} the first time. */
-    IcebergSnapshots.Shape shape(long schemaId, Function<Long, IcebergSnapshots.Shape> make) {
+    /**
+     * The shape of Tarn schema version {@code tarn}, made by {@code make} the first time, and again
+     * if the version kept under its id is another (a table dropped and created again under this
+     * instance's name).
+     */
+    IcebergSnapshots.Shape shape(
+            TableSchema tarn, Function<TableSchema, IcebergSnapshots.Shape> make) {
+        IcebergSnapshots.Shape kept = shapes.get(tarn.id());
+        if (kept != null && (kept.tarn() == tarn || kept.tarn().equals(tarn))) {
+            return kept;
+        }
         if (shapes.size() >= MAX_WRITERS) {
             shapes.clear();
         }
-        return shapes.computeIfAbsent(schemaId, make);
+        IcebergSnapshots.Shape made = make.apply(tarn);
+        shapes.put(tarn.id(), made);
+        return made;
     }
 }
