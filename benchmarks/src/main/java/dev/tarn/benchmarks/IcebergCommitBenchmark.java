@@ -29,15 +29,16 @@ import org.apache.flink.table.data.StringData;
  * commit. Then, for information, the full scan rate of an append table of {@code --rows} rows by
  * Iceberg's reader (Spark, through {@link SparkIcebergReader}) against Tarn's own scan. A system
  * that refuses the option prints {@code n/a (option not available)} for it. Usage: {@code
- * Benchmarks --iceberg-commit [--runs N] [--rows R] [--paimon]}, N measured append commits (100 by
- * default), R rows (5,000,000). The tables with the option on and off are committed in lockstep.
+ * Benchmarks --iceberg-commit [--runs N] [--rows R] [--compactions C] [--paimon]}, N measured
+ * append commits (100 by default), R rows (5,000,000), C measured compactions (10). The tables with
+ * the option on and off are committed in lockstep.
  */
 final class IcebergCommitBenchmark {
 
     /** Snapshots before the measured appends: a table that has been streaming for a while. */
     static final int HISTORY = 100;
 
-    /** Measured compaction commits, each after {@value #FILES_PER_COMPACTION} new files. */
+    /** Measured compaction commits by default, each after {@value #FILES_PER_COMPACTION} files. */
     static final int COMPACTIONS = 10;
 
     private static final int FILES_PER_COMPACTION = 4;
@@ -48,13 +49,14 @@ final class IcebergCommitBenchmark {
     static final String NOT_AVAILABLE = "n/a (option not available)";
 
     /** The arguments of {@code --iceberg-commit}. */
-    record Settings(int runs, long rows, boolean paimon) {
+    record Settings(int runs, long rows, boolean paimon, int compactions) {
 
         static Settings parse(Map<String, String> flags) {
             return new Settings(
                     (int) positive(flags, "runs", 100, Integer.MAX_VALUE),
                     positive(flags, "rows", 5_000_000, Long.MAX_VALUE),
-                    flags.containsKey("paimon"));
+                    flags.containsKey("paimon"),
+                    (int) positive(flags, "compactions", COMPACTIONS, 100_000));
         }
 
         private static long positive(
@@ -100,23 +102,27 @@ final class IcebergCommitBenchmark {
         if (settings.paimon()) {
             systems.add(paimon());
         }
-        commitCosts(systems, settings.runs(), warehouse, out);
+        commitCosts(systems, settings.runs(), settings.compactions(), warehouse, out);
         scanRates(settings.rows(), warehouse, out);
     }
 
     /** Prints each system's commit costs with the option off and on, and their ratios. */
     static void commitCosts(
-            List<IcebergCommitTarget.Factory> systems, int runs, Path warehouse, PrintStream out)
+            List<IcebergCommitTarget.Factory> systems,
+            int runs,
+            int compactions,
+            Path warehouse,
+            PrintStream out)
             throws Exception {
         out.printf(
                 "Commit cost of Iceberg metadata: %d append commits of one file after %d"
                         + " snapshots, %d full compaction commits; milliseconds%n",
-                runs, HISTORY, COMPACTIONS);
+                runs, HISTORY, compactions);
         out.printf(
                 "%-8s %-11s %-8s %10s %10s %10s %10s%n",
                 "system", "commit", "iceberg", "p50", "p99", "cpu p50", "cpu p99");
         for (IcebergCommitTarget.Factory system : systems) {
-            Map<Boolean, Map<String, Costs>> costs = measure(system, runs, warehouse);
+            Map<Boolean, Map<String, Costs>> costs = measure(system, runs, compactions, warehouse);
             Map<String, Costs> off = costs.get(false);
             Map<String, Costs> on = costs.get(true);
             for (String kind : List.of("append", "compaction")) {
@@ -163,7 +169,8 @@ final class IcebergCommitBenchmark {
      * weigh on both alike.
      */
     private static Map<Boolean, Map<String, Costs>> measure(
-            IcebergCommitTarget.Factory system, int runs, Path warehouse) throws Exception {
+            IcebergCommitTarget.Factory system, int runs, int compactions, Path warehouse)
+            throws Exception {
         List<IcebergCommitTarget> targets = new ArrayList<>();
         try {
             targets.add(system.open(Files.createDirectories(dir(warehouse, system, false)), false));
@@ -179,32 +186,33 @@ final class IcebergCommitBenchmark {
                 }
             }
             List<Costs> appends = new ArrayList<>();
-            List<Costs> compactions = new ArrayList<>();
+            List<Costs> compactionCosts = new ArrayList<>();
             for (int t = 0; t < targets.size(); t++) {
                 appends.add(new Costs(new ArrayList<>(), new ArrayList<>()));
-                compactions.add(new Costs(new ArrayList<>(), new ArrayList<>()));
+                compactionCosts.add(new Costs(new ArrayList<>(), new ArrayList<>()));
             }
             for (int i = 0; i < runs; i++) {
                 for (int t : order(i, targets.size())) {
                     time(targets.get(t).prepareAppend(), appends.get(t));
                 }
             }
-            for (int i = 0; i < COMPACTIONS; i++) {
+            for (int i = 0; i < compactions; i++) {
                 for (int t : order(i, targets.size())) {
                     for (int f = 0; f < FILES_PER_COMPACTION; f++) {
                         targets.get(t).prepareAppend().run();
                     }
-                    time(targets.get(t).prepareCompaction(), compactions.get(t));
+                    time(targets.get(t).prepareCompaction(), compactionCosts.get(t));
                 }
             }
             Map<Boolean, Map<String, Costs>> byMode = new HashMap<>();
             for (int t = 0; t < targets.size(); t++) {
-                for (Costs c : List.of(appends.get(t), compactions.get(t))) {
+                for (Costs c : List.of(appends.get(t), compactionCosts.get(t))) {
                     Collections.sort(c.millis());
                     Collections.sort(c.cpuMillis());
                 }
                 byMode.put(
-                        t == 1, Map.of("append", appends.get(t), "compaction", compactions.get(t)));
+                        t == 1,
+                        Map.of("append", appends.get(t), "compaction", compactionCosts.get(t)));
             }
             return byMode;
         } finally {

@@ -47,7 +47,8 @@ record Setup(
                     "lookup-keys",
                     "lookup-start-keys",
                     "warehouse",
-                    "history");
+                    "history",
+                    "compactions");
 
     /** The setup the flags ask for; a table directory of its own unless {@code --warehouse}. */
     static Setup of(Map<String, String> flags) throws IOException {

@@ -19,11 +19,19 @@ class IcebergCommitBenchmarkTest {
     @Test
     void parsesItsFlagsWithDefaults() {
         assertThat(IcebergCommitBenchmark.Settings.parse(Map.of("iceberg-commit", "true")))
-                .isEqualTo(new IcebergCommitBenchmark.Settings(100, 5_000_000, false));
+                .isEqualTo(new IcebergCommitBenchmark.Settings(100, 5_000_000, false, 10));
         assertThat(
                         IcebergCommitBenchmark.Settings.parse(
-                                Map.of("runs", "7", "rows", "1000", "paimon", "true")))
-                .isEqualTo(new IcebergCommitBenchmark.Settings(7, 1000, true));
+                                Map.of(
+                                        "runs",
+                                        "7",
+                                        "rows",
+                                        "1000",
+                                        "paimon",
+                                        "true",
+                                        "compactions",
+                                        "150")))
+                .isEqualTo(new IcebergCommitBenchmark.Settings(7, 1000, true, 150));
     }
 
     @Test
@@ -34,6 +42,11 @@ class IcebergCommitBenchmarkTest {
         assertThatThrownBy(() -> IcebergCommitBenchmark.Settings.parse(Map.of("rows", "5M")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid --rows 5M of --iceberg-commit: expected a positive integer");
+        assertThatThrownBy(() -> IcebergCommitBenchmark.Settings.parse(Map.of("compactions", "-1")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Invalid --compactions -1 of --iceberg-commit: expected a positive"
+                                + " integer");
         assertThatThrownBy(
                         () -> IcebergCommitBenchmark.Settings.parse(Map.of("runs", "3000000000")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -48,6 +61,7 @@ class IcebergCommitBenchmarkTest {
         IcebergCommitBenchmark.commitCosts(
                 List.of(new TarnIcebergCommits()),
                 3,
+                2,
                 warehouse,
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
@@ -55,7 +69,7 @@ class IcebergCommitBenchmarkTest {
         assertThat(lines[0])
                 .isEqualTo(
                         "Commit cost of Iceberg metadata: 3 append commits of one file after 100"
-                                + " snapshots, 10 full compaction commits; milliseconds");
+                                + " snapshots, 2 full compaction commits; milliseconds");
         String number = " +\\d+[.,]\\d\\d";
         String ratio = " +\\d+[.,]\\d\\dx";
         for (int i = 0; i < 2; i++) {
