@@ -40,8 +40,14 @@ public final class TarnManifestWriter {
     private final Codec codec;
     private final GenericManifestEntry<DataFile> reused;
     private final EntryRecord record;
-    private final ByteArrayOutputStream block = new ByteArrayOutputStream(4096);
+    private ByteArrayOutputStream block = new ByteArrayOutputStream(4096);
     private BinaryEncoder encoder;
+
+    /**
+     * A block buffer grown past this is dropped after its file: the writer lives as long as its
+     * table instance, and a rewrite of a large table's manifest would otherwise keep its size.
+     */
+    private static final int KEPT_BLOCK_BYTES = 1 << 20;
 
     /** The file being written: what its manifest file records, as Iceberg's writer counts it. */
     private PartitionSummary stats;
@@ -273,6 +279,10 @@ public final class TarnManifestWriter {
         file.write(sync);
         try (OutputStream stream = out.create()) {
             file.writeTo(stream);
+        }
+        if (block.size() > KEPT_BLOCK_BYTES) {
+            block = new ByteArrayOutputStream(4096);
+            encoder = null;
         }
         return new GenericManifestFile(
                 out.location(),

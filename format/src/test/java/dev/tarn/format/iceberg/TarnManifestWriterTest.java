@@ -24,6 +24,7 @@ import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -47,8 +48,12 @@ class TarnManifestWriterTest {
     }
 
     private static List<DataFile> files(PartitionSpec spec) {
+        return files(spec, 3);
+    }
+
+    private static List<DataFile> files(PartitionSpec spec, int count) {
         List<DataFile> files = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < count; i++) {
             DataFiles.Builder file =
                     DataFiles.builder(spec)
                             .withPath("/t/dt=d" + i + "/data-" + i + ".parquet")
@@ -65,7 +70,7 @@ class TarnManifestWriterTest {
                                             Map.of(1, bound(i)),
                                             Map.of(1, bound(i + 100))));
             if (spec.isPartitioned()) {
-                file.withPartitionPath("dt=d" + i);
+                file.withPartitionPath("dt=d" + i % 3);
             }
             files.add(file.build());
         }
@@ -184,5 +189,28 @@ class TarnManifestWriterTest {
         assertThat(actual.deletedFilesCount()).isEqualTo(1);
         assertThat(actual.minSequenceNumber()).isEqualTo(3L);
         assertThat(entries(actual, spec)).hasSize(2).isEqualTo(entries(expected, spec));
+    }
+
+    @Test
+    void writesAManifestAsIcebergsWriterRightAfterALargeRewrite() throws IOException {
+        PartitionSpec spec = spec(true);
+        TarnManifestWriter tarn = new TarnManifestWriter(2, spec);
+        List<TarnManifestEntries.Live> many = new ArrayList<>();
+        for (DataFile f : files(spec, 20_000)) {
+            many.add(new TarnManifestEntries.Live(f, 4L, 4L, 4L));
+        }
+        ManifestFile large = tarn.rewrite(io.newOutputFile("/l/large.avro"), 9L, many, List.of());
+        assertThat(large.existingFilesCount()).isEqualTo(20_000);
+        assertThat(large.length()).isGreaterThan(100_000L);
+        assertThat(entries(large, spec)).hasSize(20_000);
+
+        List<DataFile> few = files(spec);
+        ManifestWriter<DataFile> iceberg =
+                ManifestFiles.write(2, spec, io.newOutputFile("/l/iceberg.avro"), 7L);
+        try (iceberg) {
+            few.forEach(iceberg::add);
+        }
+        tarn.write(io.newOutputFile("/l/tarn.avro"), 7L, few);
+        assertThat(withoutSync("/l/tarn.avro")).isEqualTo(withoutSync("/l/iceberg.avro"));
     }
 }
