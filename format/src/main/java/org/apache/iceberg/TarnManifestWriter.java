@@ -33,7 +33,6 @@ public final class TarnManifestWriter {
 
     private final int formatVersion;
     private final PartitionSpec spec;
-    private final String key;
     private final DatumWriter<Object> records;
     private final byte[] header;
     private final byte[] sync;
@@ -71,7 +70,6 @@ public final class TarnManifestWriter {
         }
         this.formatVersion = formatVersion;
         this.spec = spec;
-        this.key = key(formatVersion, spec);
         Schema entries =
                 formatVersion == 2
                         ? V2Metadata.entrySchema(spec.partitionType())
@@ -161,14 +159,6 @@ public final class TarnManifestWriter {
                 + PartitionSpecParser.toJsonFields(spec)
                 + "/"
                 + SchemaParser.toJson(spec.schema());
-    }
-
-    public String key() {
-        return key;
-    }
-
-    public int formatVersion() {
-        return formatVersion;
     }
 
     /**

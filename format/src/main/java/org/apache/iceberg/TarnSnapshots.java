@@ -122,6 +122,10 @@ public final class TarnSnapshots {
         return ManifestLists.read(io.newInputFile(snapshot.manifestListLocation()));
     }
 
+    /** The entries one partition spec's rewritten manifest keeps and deletes. */
+    private record Rewrite(
+            List<TarnManifestEntries.Live> existing, List<TarnManifestEntries.Live> deleted) {}
+
     /**
      * {@code manifests} without the live files whose locations {@code deleted} holds: each manifest
      * that holds none stays as it is; the live files of those that hold some are written, for each
@@ -140,8 +144,7 @@ public final class TarnSnapshots {
             Supplier<OutputFile> out,
             long snapshotId) {
         List<ManifestFile> kept = new ArrayList<>();
-        Map<Integer, List<TarnManifestEntries.Live>> survivors = new LinkedHashMap<>();
-        Map<Integer, List<TarnManifestEntries.Live>> gone = new LinkedHashMap<>();
+        Map<Integer, Rewrite> bySpec = new LinkedHashMap<>();
         try {
             for (ManifestFile manifest : manifests) {
                 List<TarnManifestEntries.Live> live = TarnManifestEntries.live(manifest, io, specs);
@@ -156,20 +159,25 @@ public final class TarnSnapshots {
                     kept.add(manifest);
                     continue;
                 }
-                int specId = manifest.partitionSpecId();
-                List<TarnManifestEntries.Live> existing =
-                        survivors.computeIfAbsent(specId, k -> new ArrayList<>());
-                List<TarnManifestEntries.Live> dropped =
-                        gone.computeIfAbsent(specId, k -> new ArrayList<>());
+                Rewrite rewrite =
+                        bySpec.computeIfAbsent(
+                                manifest.partitionSpecId(),
+                                k -> new Rewrite(new ArrayList<>(), new ArrayList<>()));
                 for (TarnManifestEntries.Live entry : live) {
-                    (deleted.contains(entry.file().location()) ? dropped : existing).add(entry);
+                    (deleted.contains(entry.file().location())
+                                    ? rewrite.deleted()
+                                    : rewrite.existing())
+                            .add(entry);
                 }
             }
-            for (Map.Entry<Integer, List<TarnManifestEntries.Live>> s : survivors.entrySet()) {
+            for (Map.Entry<Integer, Rewrite> r : bySpec.entrySet()) {
                 kept.add(
-                        writers.apply(specs.get(s.getKey()))
+                        writers.apply(specs.get(r.getKey()))
                                 .rewrite(
-                                        out.get(), snapshotId, s.getValue(), gone.get(s.getKey())));
+                                        out.get(),
+                                        snapshotId,
+                                        r.getValue().existing(),
+                                        r.getValue().deleted()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(
