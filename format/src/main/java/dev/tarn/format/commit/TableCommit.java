@@ -51,6 +51,10 @@ public final class TableCommit implements AutoCloseable {
     private final TableContext table;
     private final String commitUser;
     private final long lookBackMillis;
+
+    /** The user published no snapshot up to this id: a look-back stops above it. */
+    private final long userAfterSnapshot;
+
     private final List<CommitHook> hooks;
     private final SnapshotManager snapshots;
     private final CommitRetry retry;
@@ -88,12 +92,28 @@ public final class TableCommit implements AutoCloseable {
      */
     public TableCommit(
             TableContext table, String commitUser, long userSinceMillis, List<CommitHook> hooks) {
+        this(table, commitUser, userSinceMillis, -1, hooks);
+    }
+
+    /**
+     * As {@link #TableCommit(TableContext, String, long, List)}, for a user that began from
+     * snapshot {@code userAfterSnapshot} (a compaction planned on it): its snapshots, if any, come
+     * after that one, so a look-back for them stops there, however many snapshots the clock-skew
+     * allowance would span at a high commit rate.
+     */
+    public TableCommit(
+            TableContext table,
+            String commitUser,
+            long userSinceMillis,
+            long userAfterSnapshot,
+            List<CommitHook> hooks) {
         this.table = table;
         this.commitUser = commitUser;
         this.lookBackMillis =
                 userSinceMillis == Long.MAX_VALUE
                         ? Long.MAX_VALUE
                         : userSinceMillis - CLOCK_SKEW_MILLIS;
+        this.userAfterSnapshot = userAfterSnapshot;
         this.hooks = List.copyOf(hooks);
         this.snapshots = table.snapshotManager();
         this.retry = CommitRetry.of(table.name(), table.config().commit());
@@ -297,7 +317,8 @@ public final class TableCommit implements AutoCloseable {
             return null;
         }
         // Expiration may remove every older snapshot between the two look-ups.
-        long earliest = snapshots.earliestId().orElse(latest.getAsLong());
+        long earliest =
+                Math.max(snapshots.earliestId().orElse(latest.getAsLong()), userAfterSnapshot + 1);
         for (long id = latest.getAsLong(); id >= earliest; id--) {
             Snapshot s;
             try {

@@ -346,6 +346,7 @@ public final class FullCompaction {
                         table,
                         plan.commitUser(),
                         plan.plannedMillis(),
+                        plan.snapshotId(),
                         IcebergCommit.hooks(table))) {
             result = commit.commit(CommitRequest.of(IDENTIFIER, messages));
         }

@@ -29,6 +29,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -449,6 +450,32 @@ class TableCommitTest {
                                 .commit(CommitRequest.of(5, List.of()))
                                 .alreadyCommitted())
                 .isTrue();
+    }
+
+    @Test
+    void aUserThatBeganFromASnapshotIsLookedForOnlyAfterIt() {
+        Table table = table();
+        List<CommitMessage> rows = write(table, List.of(row(1L, "a")));
+        new TableCommit(TableInternals.context(table), "plan-a", 0, List.of())
+                .commit(CommitRequest.of(5, rows));
+        for (long i = 0; i < 3; i++) {
+            new TableCommit(TableInternals.context(table), "job-b", 0, List.of())
+                    .commit(CommitRequest.of(10 + i, write(table, List.of(row(2L + i, "b")))));
+        }
+        // plan-a published snapshot 1: a committer told it began after snapshot 0 finds it, one
+        // told it began after snapshot 1 stops at snapshot 2, though its start time (0) would have
+        // it read back to the first.
+        assertThat(resumedAfter(table, "plan-a", 0).commit(CommitRequest.of(5, rows)))
+                .extracting(TableCommit.Result::alreadyCommitted, TableCommit.Result::snapshotId)
+                .containsExactly(true, OptionalLong.of(1));
+        TableCommit.Result afterIt =
+                resumedAfter(table, "plan-a", 1).commit(CommitRequest.of(5, List.of()));
+        assertThat(afterIt.alreadyCommitted()).isFalse();
+        assertThat(TableInternals.context(table).snapshotManager().latestId()).hasValue(4);
+    }
+
+    private static TableCommit resumedAfter(Table table, String user, long afterSnapshot) {
+        return new TableCommit(TableInternals.context(table), user, 0, afterSnapshot, List.of());
     }
 
     private static TableCommit resumed(Table table, String user, long sinceMillis) {
