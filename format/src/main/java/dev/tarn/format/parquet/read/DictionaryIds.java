@@ -101,6 +101,10 @@ final class DictionaryIds extends ValuesReader implements BulkValues {
         BytePacker packer = Packer.LITTLE_ENDIAN.newBytePacker(bitWidth);
         int valueBytes = (bitWidth + 7) / 8;
         int end = page.limit();
+        // A heap page is unpacked from its array: Parquet's packers read a ByteBuffer one checked
+        // byte at a time, an array in one bounds check per group.
+        byte[] array = page.hasArray() ? page.array() : null;
+        int base = array == null ? 0 : page.arrayOffset();
         int n = 0;
         while (n < valueCount && at < end) {
             int header = 0;
@@ -122,15 +126,17 @@ final class DictionaryIds extends ValuesReader implements BulkValues {
             } else {
                 int groups = header >>> 1;
                 for (int g = 0; g < groups && n < valueCount; g++) {
-                    if (at + bitWidth <= end) {
-                        packer.unpack8Values(page, at, ids, n);
-                    } else {
+                    if (at + bitWidth > end) {
                         // The last group may be cut short: unpack it from a zero-padded copy.
                         byte[] padded = new byte[bitWidth];
                         for (int k = 0; at + k < end; k++) {
                             padded[k] = page.get(at + k);
                         }
                         packer.unpack8Values(padded, 0, ids, n);
+                    } else if (array != null) {
+                        packer.unpack8Values(array, base + at, ids, n);
+                    } else {
+                        packer.unpack8Values(page, at, ids, n);
                     }
                     at += bitWidth;
                     n += 8;
@@ -138,8 +144,29 @@ final class DictionaryIds extends ValuesReader implements BulkValues {
             }
         }
         count = Math.min(n, valueCount);
+        checkIds(bitWidth);
+    }
+
+    /**
+     * Fails naming the first of the page's ids outside the dictionary. Ids of {@code bitWidth} bits
+     * below the dictionary's size need no look: they cannot be outside it.
+     */
+    private void checkIds(int bitWidth) {
+        if (bitWidth < 31 && (1 << bitWidth) <= dictionarySize) {
+            return;
+        }
+        // Branch-free, so that the loop runs over many ids at once: an id out of range sets the
+        // sign bit of one of the two terms.
+        int last = dictionarySize - 1;
+        int outside = 0;
         for (int k = 0; k < count; k++) {
-            if (ids[k] >= dictionarySize || ids[k] < 0) {
+            outside |= ids[k] | (last - ids[k]);
+        }
+        if (outside >= 0) {
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            if (ids[k] > last || ids[k] < 0) {
                 throw new ParquetDecodingException(
                         "Dictionary id " + ids[k] + " out of a dictionary of " + dictionarySize);
             }

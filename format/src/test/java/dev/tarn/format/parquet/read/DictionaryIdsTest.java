@@ -40,7 +40,8 @@ class DictionaryIdsTest {
                     // Long runs (RLE) mixed with random stretches (bit-packed).
                     ids[i] = i > 0 && random.nextInt(4) > 0 ? ids[i - 1] : random.nextInt(size);
                 }
-                reader.initFromPage(count, stream(encode(ids, size)));
+                // Heap pages at offset 0 and past it (unpacked from the array), direct ones not.
+                reader.initFromPage(count, stream(encode(ids, size), page % 3));
                 for (int i = 0; i < count; i++) {
                     if (i % 3 == 0) {
                         assertThat(reader.readLong()).isEqualTo(ids[i] * 10L);
@@ -64,6 +65,16 @@ class DictionaryIdsTest {
         assertThatThrownBy(() -> reader.initFromPage(3, stream(encode(new int[] {1, 2, 7}, 8))))
                 .isInstanceOf(ParquetDecodingException.class)
                 .hasMessage("Dictionary id 7 out of a dictionary of 4");
+        // Among many ids, in a bit-packed group, at an offset of the page's array.
+        int[] ids = new int[1000];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = i % 5;
+        }
+        ids[613] = 6;
+        DictionaryIds five = DictionaryIds.of(COLUMN, dictionary(5));
+        assertThatThrownBy(() -> five.initFromPage(ids.length, stream(encode(ids, 8), 1)))
+                .isInstanceOf(ParquetDecodingException.class)
+                .hasMessage("Dictionary id 6 out of a dictionary of 5");
     }
 
     /** A page's values: the bit width of the largest id, then the hybrid encoding. */
@@ -83,6 +94,21 @@ class DictionaryIdsTest {
     }
 
     private static ByteBufferInputStream stream(byte[] bytes) {
+        return stream(bytes, 0);
+    }
+
+    /** {@code bytes} in a heap buffer (0), at an offset of its array (1), or direct (2). */
+    private static ByteBufferInputStream stream(byte[] bytes, int kind) {
+        if (kind == 1) {
+            byte[] padded = new byte[bytes.length + 9];
+            System.arraycopy(bytes, 0, padded, 9, bytes.length);
+            return ByteBufferInputStream.wrap(ByteBuffer.wrap(padded, 9, bytes.length).slice());
+        }
+        if (kind == 2) {
+            ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length);
+            direct.put(bytes).flip();
+            return ByteBufferInputStream.wrap(direct);
+        }
         return ByteBufferInputStream.wrap(ByteBuffer.wrap(bytes));
     }
 
