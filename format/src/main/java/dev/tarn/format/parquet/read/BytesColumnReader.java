@@ -183,12 +183,7 @@ final class BytesColumnReader extends FlatColumnReader {
                 length = fixed;
             }
             if (length < 0 || length > limit - position) {
-                throw new IllegalStateException(
-                        "A plain value of "
-                                + length
-                                + " bytes runs past the end of its page, which has "
-                                + Math.max(0, limit - position)
-                                + " bytes left: the page is corrupt");
+                throw PlainValues.pastEnd(length, limit - position);
             }
             vector.point(i, source, position, length);
             position += length;

@@ -184,6 +184,16 @@ final class PlainValues extends ValuesReader implements BulkValues {
         };
     }
 
+    /** The error of a value of {@code length} bytes where its page has {@code left} bytes left. */
+    static IllegalStateException pastEnd(int length, int left) {
+        return new IllegalStateException(
+                "A plain value of "
+                        + length
+                        + " bytes runs past the end of its page, which has "
+                        + Math.max(0, left)
+                        + " bytes left: the page is corrupt");
+    }
+
     /** The little-endian int at {@code index} of {@code array}. */
     static int intAt(byte[] array, int index) {
         return (int) INT_LE.get(array, index);
@@ -271,12 +281,7 @@ final class PlainValues extends ValuesReader implements BulkValues {
             int length = intAt(array, position);
             position += Integer.BYTES;
             if (length < 0 || length > limit - position) {
-                throw new IllegalStateException(
-                        "A plain value of "
-                                + length
-                                + " bytes runs past the end of its page, which has "
-                                + Math.max(0, limit - position)
-                                + " bytes left: the page is corrupt");
+                throw pastEnd(length, limit - position);
             }
             position += length;
         }
