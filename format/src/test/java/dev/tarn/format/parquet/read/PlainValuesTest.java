@@ -50,6 +50,78 @@ class PlainValuesTest {
     }
 
     @Test
+    void numbersReadInBulkAreTheValuesWritten() throws Exception {
+        Random random = new Random(3);
+        int n = 3000;
+        ByteBuffer longs = ByteBuffer.allocate(n * 8).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer ints = ByteBuffer.allocate(n * 4).order(ByteOrder.LITTLE_ENDIAN);
+        long[] longValues = new long[n];
+        int[] intValues = new int[n];
+        for (int i = 0; i < n; i++) {
+            longValues[i] = random.nextLong();
+            intValues[i] = random.nextInt();
+            longs.putLong(longValues[i]);
+            ints.putInt(intValues[i]);
+        }
+        for (String kind : List.of("heap", "heap at an offset", "direct")) {
+            for (PrimitiveTypeName type : PrimitiveTypeName.values()) {
+                boolean wide = type == PrimitiveTypeName.INT64 || type == PrimitiveTypeName.DOUBLE;
+                if (!wide && type != PrimitiveTypeName.INT32 && type != PrimitiveTypeName.FLOAT) {
+                    continue;
+                }
+                ColumnDescriptor column =
+                        new ColumnDescriptor(
+                                new String[] {"n"}, Types.optional(type).named("n"), 0, 1);
+                PlainValues reader = new PlainValues(column);
+                reader.initFromPage(n, stream((wide ? longs : ints).array(), kind));
+                long[] l = new long[n + 5];
+                int[] in = new int[n + 5];
+                float[] f = new float[n + 5];
+                double[] d = new double[n + 5];
+                // Chunks of varying size at varying offsets of the output, as batches read them.
+                for (int at = 0; at < n; ) {
+                    int chunk = Math.min(1 + random.nextInt(700), n - at);
+                    int into = random.nextInt(5);
+                    switch (type) {
+                        case INT64 -> reader.readLongs(l, into, chunk);
+                        case DOUBLE -> reader.readDoubles(d, into, chunk);
+                        case INT32 -> reader.readInts(in, into, chunk);
+                        default -> reader.readFloats(f, into, chunk);
+                    }
+                    for (int i = 0; i < chunk; i++) {
+                        String what = kind + " " + type + " value " + (at + i);
+                        switch (type) {
+                            case INT64 ->
+                                    assertThat(l[into + i]).as(what).isEqualTo(longValues[at + i]);
+                            case DOUBLE ->
+                                    assertThat(Double.doubleToRawLongBits(d[into + i]))
+                                            .as(what)
+                                            .isEqualTo(longValues[at + i]);
+                            case INT32 ->
+                                    assertThat(in[into + i]).as(what).isEqualTo(intValues[at + i]);
+                            default ->
+                                    assertThat(Float.floatToRawIntBits(f[into + i]))
+                                            .as(what)
+                                            .isEqualTo(intValues[at + i]);
+                        }
+                    }
+                    at += chunk;
+                }
+                if (kind.equals("direct")) {
+                    assertThatThrownBy(() -> reader.readLongs(l, 0, 1))
+                            .isInstanceOf(java.nio.BufferUnderflowException.class);
+                } else {
+                    assertThatThrownBy(() -> reader.readLongs(l, 0, 1))
+                            .as(kind + " " + type + " past the end")
+                            .hasMessage(
+                                    "A page ends 8 bytes before its 1 values of 8 bytes do: the"
+                                            + " page is corrupt");
+                }
+            }
+        }
+    }
+
+    @Test
     void aLengthPastTheEndOfThePageIsAnError() throws Exception {
         byte[] page = plain(List.of("abc", "defg"));
         // The second length claims 40 bytes where 4 are left.
