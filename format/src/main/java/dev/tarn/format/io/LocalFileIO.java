@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -29,23 +30,41 @@ final class LocalFileIO extends FlinkFileIO {
         }
     }
 
+    /**
+     * Writes a temporary file beside {@code path} (named as {@link FlinkFileIO}'s, which orphan
+     * cleanup knows) and moves it onto the name in one rename. Straight through the JDK: Flink's
+     * local {@code create} checks that the file is absent and makes its directory first, and the
+     * generic replacement checks for the temporary file after the move, three file-system calls per
+     * write that a commit of several files paid each time.
+     */
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
-        replace(
-                path,
-                content,
-                (tmp, target) ->
-                        Files.move(
-                                local(tmp),
-                                local(target),
-                                StandardCopyOption.ATOMIC_MOVE,
-                                StandardCopyOption.REPLACE_EXISTING));
+        java.nio.file.Path target = local(path);
+        java.nio.file.Path tmp =
+                target.resolveSibling(
+                        "." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        writeMakingParent(tmp, content);
+        try {
+            Files.move(
+                    tmp,
+                    target,
+                    StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
     }
 
     /** One create of a file that must not exist, its parent made if missing; no move. */
     @Override
     public void writeNew(Path path, byte[] content) throws IOException {
-        java.nio.file.Path file = local(path);
+        writeMakingParent(local(path), content);
+    }
+
+    /** One create of {@code file}, which must not exist; its parent made if missing. */
+    private static void writeMakingParent(java.nio.file.Path file, byte[] content)
+            throws IOException {
         try {
             write(file, content);
         } catch (NoSuchFileException e) {

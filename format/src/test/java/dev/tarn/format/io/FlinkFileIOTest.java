@@ -84,6 +84,20 @@ class FlinkFileIOTest {
     }
 
     @Test
+    void overwriteMakesAMissingDirectoryAndAFailedMoveLeavesNoTemporaryFile() throws IOException {
+        io.overwrite(path("snapshot/LATEST"), bytes("3"));
+        assertThat(io.readAllBytes(path("snapshot/LATEST"))).isEqualTo(bytes("3"));
+
+        // A directory that holds a file cannot be replaced by a file.
+        Files.createDirectories(tempDir.resolve("taken"));
+        Files.write(tempDir.resolve("taken").resolve("x"), bytes("x"));
+        assertThatThrownBy(() -> io.overwrite(path("taken"), bytes("1")))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("taken");
+        assertThat(names()).containsExactly("snapshot", "taken");
+    }
+
+    @Test
     void missingFilesAndDirectories() throws IOException {
         assertThat(io.list(path("nowhere"))).isEmpty();
         assertThat(io.exists(path("nothing"))).isFalse();
