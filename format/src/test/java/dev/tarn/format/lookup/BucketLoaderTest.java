@@ -163,7 +163,7 @@ class BucketLoaderTest {
         BucketLoader.Loading loading = loader.start(snapshot, id -> true, null, handOvers);
         try {
             CompletableFuture<HeldBucket> awaited =
-                    CompletableFuture.supplyAsync(
+                    OwnThread.supply(
                             () -> {
                                 try {
                                     return loading.await(plan.get(3));

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -165,7 +164,7 @@ class TableLookupFromFilesTest {
             lookup.start();
             assertThat(held.await(20, TimeUnit.SECONDS)).as("every bucket's load held").isTrue();
             String fromFiles =
-                    CompletableFuture.supplyAsync(() -> describe(table, lookup, spec, keys))
+                    OwnThread.supply(() -> describe(table, lookup, spec, keys))
                             .get(30, TimeUnit.SECONDS);
             assertThat(fromFiles).as("%s, by %s, from the files", what, join).isEqualTo(expected);
             assertThat(release.getCount()).as("the loads still held").isOne();
@@ -289,7 +288,7 @@ class TableLookupFromFilesTest {
                 }
             }
             Throwable failure =
-                    CompletableFuture.supplyAsync(
+                    OwnThread.supply(
                                     () -> {
                                         try {
                                             lookup.get(GenericRowData.of(k));

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -144,8 +143,7 @@ class TableLookupStartTest {
         long id = idIn(3);
         try (TableLookup lookup = lookup(table)) {
             lookup.start();
-            List<String> rows =
-                    CompletableFuture.supplyAsync(() -> get(lookup, id)).get(20, TimeUnit.SECONDS);
+            List<String> rows = OwnThread.supply(() -> get(lookup, id)).get(20, TimeUnit.SECONDS);
             assertThat(rows).as("rows of id %s, in bucket 3", id).containsExactly(id + ",v" + id);
             assertThat(release.getCount()).as("bucket 0 still held").isOne();
 
