@@ -3,6 +3,7 @@ package dev.tarn.format.io;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
@@ -56,6 +57,14 @@ public interface FileIO extends Serializable {
      */
     default void checkCreateIfAbsent(Path dir) throws IOException {
         throw new UnsupportedOperationException("No conditional put for " + dir);
+    }
+
+    /**
+     * The name of a temporary file written beside {@code name} before it is moved or linked onto
+     * it: hidden (a leading dot, which orphan cleanup and listings pass over) and unique.
+     */
+    static String temporaryName(String name) {
+        return "." + name + "." + UUID.randomUUID() + ".tmp";
     }
 
     /**

@@ -5,7 +5,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.UUID;
 import org.apache.flink.core.fs.FSDataInputStream;
 import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.core.fs.FileStatus;
@@ -22,12 +21,6 @@ import org.apache.flink.core.fs.Path;
 class FlinkFileIO implements FileIO {
 
     private static final long serialVersionUID = 1L;
-
-    /** Moves a complete temporary file onto its target name. */
-    @FunctionalInterface
-    interface Replacement {
-        void move(Path tmp, Path target) throws IOException;
-    }
 
     static FileSystem fs(Path path) throws IOException {
         return path.getFileSystem();
@@ -49,27 +42,19 @@ class FlinkFileIO implements FileIO {
                 "File system " + fs(target).getUri() + " of " + target + " has no hard links");
     }
 
+    /**
+     * Writes {@code content} to a temporary file beside {@code path}, deletes {@code path} and
+     * renames the temporary file onto it (a file system without an atomic replacing rename), and
+     * deletes the temporary file if the move left it behind.
+     */
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
-        replace(
-                path,
-                content,
-                (tmp, target) -> {
-                    fs(target).delete(target, false);
-                    if (!fs(target).rename(tmp, target)) {
-                        throw new IOException("Cannot overwrite " + target + ": rename failed");
-                    }
-                });
-    }
-
-    /**
-     * Writes {@code content} to a temporary file beside {@code path}, moves it onto {@code path}
-     * with {@code replacement}, and deletes the temporary file if the move left it behind.
-     */
-    static void replace(Path path, byte[] content, Replacement replacement) throws IOException {
         Path tmp = writeTemp(path, content);
         try {
-            replacement.move(tmp, path);
+            fs(path).delete(path, false);
+            if (!fs(path).rename(tmp, path)) {
+                throw new IOException("Cannot overwrite " + path + ": rename failed");
+            }
         } finally {
             if (fs(tmp).exists(tmp)) {
                 fs(tmp).delete(tmp, false);
@@ -78,10 +63,7 @@ class FlinkFileIO implements FileIO {
     }
 
     private static Path writeTemp(Path target, byte[] content) throws IOException {
-        Path tmp =
-                new Path(
-                        target.getParent(),
-                        "." + target.getName() + "." + UUID.randomUUID() + ".tmp");
+        Path tmp = new Path(target.getParent(), FileIO.temporaryName(target.getName()));
         try (OutputStream out = fs(tmp).create(tmp, FileSystem.WriteMode.NO_OVERWRITE)) {
             out.write(content);
         } catch (IOException | RuntimeException e) {

@@ -8,7 +8,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -31,18 +30,17 @@ final class LocalFileIO extends FlinkFileIO {
     }
 
     /**
-     * Writes a temporary file beside {@code path} (named as {@link FlinkFileIO}'s, which orphan
-     * cleanup knows) and moves it onto the name in one rename. Straight through the JDK: Flink's
-     * local {@code create} checks that the file is absent and makes its directory first, and the
-     * generic replacement checks for the temporary file after the move, three file-system calls per
-     * write that a commit of several files paid each time.
+     * Writes a temporary file beside {@code path} ({@link FileIO#temporaryName}) and moves it onto
+     * the name in one rename. Straight through the JDK: Flink's local {@code create} checks that
+     * the file is absent and makes its directory first, and the generic replacement checks for the
+     * temporary file after the move, three file-system calls per write that a commit of several
+     * files paid each time.
      */
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
         java.nio.file.Path target = local(path);
         java.nio.file.Path tmp =
-                target.resolveSibling(
-                        "." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+                target.resolveSibling(FileIO.temporaryName(target.getFileName().toString()));
         writeMakingParent(tmp, content);
         try {
             Files.move(

@@ -3,7 +3,6 @@ package dev.tarn.format.snapshot;
 import dev.tarn.format.io.FileIO;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.UUID;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -28,8 +27,7 @@ final class FileSystemSnapshotCommit implements SnapshotCommit {
         if (io.exists(path)) {
             return false;
         }
-        Path tmp =
-                new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
+        Path tmp = new Path(path.getParent(), FileIO.temporaryName(path.getName()));
         try {
             try (OutputStream out = io.newOutputStream(tmp)) {
                 out.write(content);

@@ -229,18 +229,13 @@ final class PlainValues extends ValuesReader implements BulkValues {
 
     @Override
     public void skip(int n) {
+        if (type == PrimitiveTypeName.BINARY && buffer.hasArray()) {
+            skipLengthPrefixed(n);
+            return;
+        }
         switch (type) {
             case INT32, FLOAT -> buffer.position(buffer.position() + 4 * n);
             case INT64, DOUBLE -> buffer.position(buffer.position() + 8 * n);
-            case BINARY -> {
-                if (buffer.hasArray()) {
-                    skipLengthPrefixed(n);
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        skip();
-                    }
-                }
-            }
             default -> {
                 for (int i = 0; i < n; i++) {
                     skip();
