@@ -3,8 +3,10 @@ package dev.tarn.connector.source.enumerator;
 import dev.tarn.connector.source.split.TarnSplit;
 import dev.tarn.format.read.ScanStats;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -19,6 +21,13 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
  * have ended already. Those go to the next reader that asks, and the failed reader asks again when
  * it restarts. Called on the coordinator thread only. Reports what the scan that planned the splits
  * read and skipped ({@link ScanMetrics}).
+ *
+ * <p>Since a reader asks for a split per fetcher thread at once, the first reader to start would
+ * take every split of a read with few of them (the two files of a table written at parallelism 2),
+ * and the other readers, each with a task thread of its own to emit rows on, none. So a reader that
+ * has a split already waits for another while there are no more splits left than readers that have
+ * none and may still ask: its request is answered once a split is left over for it, or with the end
+ * once none is.
  */
 public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, TarnEnumeratorState> {
 
@@ -27,6 +36,12 @@ public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, Tar
 
     /** Readers told that no split is left, until they register again after a restart. */
     private final Set<Integer> toldNoMore = new HashSet<>();
+
+    /** How many splits each reader has been given since it registered. */
+    private final Map<Integer, Integer> given = new HashMap<>();
+
+    /** Requests of readers with a split, waiting for one to be left over for them, oldest first. */
+    private final Queue<Integer> waiting = new ArrayDeque<>();
 
     /**
      * @param planned what the scan that planned {@code splits} counted, or null for splits restored
@@ -52,24 +67,76 @@ public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, Tar
         if (toldNoMore.contains(subtaskId)) {
             return;
         }
+        if (leavesFor(subtaskId)) {
+            waiting.add(subtaskId);
+            return;
+        }
+        answer(subtaskId);
+        answerWaiting();
+    }
+
+    /**
+     * Whether a request of {@code subtask} must leave the pending splits to readers that have none:
+     * it has one, and there are no more left than such readers.
+     */
+    private boolean leavesFor(int subtask) {
+        if (given.getOrDefault(subtask, 0) == 0 || pending.isEmpty()) {
+            return false;
+        }
+        int withoutSplit = 0;
+        for (int reader = 0; reader < context.currentParallelism(); reader++) {
+            if (reader != subtask
+                    && given.getOrDefault(reader, 0) == 0
+                    && !toldNoMore.contains(reader)) {
+                withoutSplit++;
+            }
+        }
+        return pending.size() <= withoutSplit;
+    }
+
+    /** Gives {@code subtask} the next split, or tells it that none is left. */
+    private void answer(int subtask) {
         TarnSplit next = pending.poll();
         if (next != null) {
-            context.assignSplit(next, subtaskId);
+            context.assignSplit(next, subtask);
+            given.merge(subtask, 1, Integer::sum);
         } else {
-            toldNoMore.add(subtaskId);
-            context.signalNoMoreSplits(subtaskId);
+            toldNoMore.add(subtask);
+            context.signalNoMoreSplits(subtask);
+        }
+    }
+
+    /** Answers the waiting requests that need wait no longer. */
+    private void answerWaiting() {
+        for (int i = waiting.size(); i > 0; i--) {
+            int subtask = waiting.poll();
+            if (toldNoMore.contains(subtask) || !context.registeredReaders().containsKey(subtask)) {
+                continue; // Failed since it asked: it asks again when it registers again.
+            }
+            if (leavesFor(subtask)) {
+                waiting.add(subtask);
+            } else {
+                answer(subtask);
+            }
         }
     }
 
     @Override
     public void addSplitsBack(List<TarnSplit> splits, int subtaskId) {
+        // Its reader failed: what it asked for, it asks for again when it registers again.
+        waiting.removeIf(s -> s == subtaskId);
         pending.addAll(splits);
+        answerWaiting();
     }
 
     @Override
     public void addReader(int subtaskId) {
-        // Readers ask for splits themselves; a restarted one may be given splits again.
+        // Readers ask for splits themselves; a restarted one may be given splits again, and asks
+        // again for what it asked for before it failed.
         toldNoMore.remove(subtaskId);
+        given.remove(subtaskId);
+        waiting.removeIf(s -> s == subtaskId);
+        answerWaiting();
     }
 
     @Override
