@@ -3,10 +3,8 @@ package dev.tarn.format.iceberg;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import java.io.OutputStream;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.util.JsonUtil;
@@ -23,30 +21,16 @@ final class IcebergMetadataJson {
 
     private IcebergMetadataJson() {}
 
-    /** The version's metadata file, in UTF-8. */
-    static byte[] toBytes(IcebergVersion version) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(estimate(version));
-        try (JsonGenerator generator =
-                new Splicing(
-                        JsonUtil.factory().createGenerator(out, JsonEncoding.UTF8), out, version)) {
+    /**
+     * Writes the version's metadata file to {@code out}, in UTF-8, without closing it: the earlier
+     * snapshots' stored bytes go straight to {@code out}, never gathered into one array.
+     */
+    static void write(IcebergVersion version, OutputStream out) throws IOException {
+        JsonGenerator json = JsonUtil.factory().createGenerator(out, JsonEncoding.UTF8);
+        json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        try (JsonGenerator generator = new Splicing(json, out, version)) {
             TableMetadataParser.toJson(version.head(), generator);
-        } catch (IOException e) {
-            throw new UncheckedIOException(
-                    "Cannot write the Iceberg metadata of snapshot "
-                            + version.current().snapshotId()
-                            + ": "
-                            + e.getMessage(),
-                    e);
         }
-        return out.toByteArray();
-    }
-
-    private static int estimate(IcebergVersion version) {
-        int bytes = 4096;
-        for (IcebergVersion.Earlier e : version.earlier()) {
-            bytes += e.json().length + 64;
-        }
-        return bytes;
     }
 
     /**
@@ -57,11 +41,11 @@ final class IcebergMetadataJson {
 
         private static final byte[] COMMA = {','};
 
-        private final ByteArrayOutputStream out;
+        private final OutputStream out;
         private final IcebergVersion version;
         private String field;
 
-        Splicing(JsonGenerator generator, ByteArrayOutputStream out, IcebergVersion version) {
+        Splicing(JsonGenerator generator, OutputStream out, IcebergVersion version) {
             super(generator, false);
             this.out = out;
             this.version = version;
@@ -107,19 +91,15 @@ final class IcebergMetadataJson {
                 }
                 countWritten();
             } else if ("snapshot-log".equals(opened) && !version.earlierLog().isEmpty()) {
-                StringBuilder log = new StringBuilder(version.earlierLog().size() * 56);
-                for (HistoryEntry h : version.earlierLog()) {
-                    if (log.length() > 0) {
-                        log.append(',');
-                    }
-                    log.append("{\"timestamp-ms\":")
-                            .append(h.timestampMillis())
-                            .append(",\"snapshot-id\":")
-                            .append(h.snapshotId())
-                            .append('}');
-                }
                 delegate.flush();
-                out.write(log.toString().getBytes(StandardCharsets.US_ASCII));
+                boolean first = true;
+                for (HistoryEntry h : version.earlierLog()) {
+                    if (!first) {
+                        out.write(COMMA);
+                    }
+                    out.write(IcebergVersion.LogEntry.of(h).json());
+                    first = false;
+                }
                 countWritten();
             }
         }

@@ -123,7 +123,7 @@ final class IcebergTable {
      */
     IcebergVersion write(long version, IcebergVersion metadata) throws IOException {
         Path path = versionPath(version);
-        table.io().overwrite(path, IcebergMetadataJson.toBytes(metadata));
+        table.io().overwrite(path, out -> IcebergMetadataJson.write(metadata, out));
         // Without parsing it back: the head is small, the rest is kept as written.
         return metadata.withHead(
                 TableMetadata.buildFrom(metadata.head())

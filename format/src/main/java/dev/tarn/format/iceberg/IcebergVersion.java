@@ -44,6 +44,30 @@ record IcebergVersion(
         }
     }
 
+    /**
+     * A snapshot log entry with its JSON object in ASCII, encoded once: the log grows with the
+     * snapshots kept, and formatting its numbers again at every commit would make a commit's cost
+     * grow with it.
+     */
+    record LogEntry(long timestampMillis, long snapshotId, byte[] json) implements HistoryEntry {
+
+        static LogEntry of(HistoryEntry entry) {
+            if (entry instanceof LogEntry encoded) {
+                return encoded;
+            }
+            String json =
+                    "{\"timestamp-ms\":"
+                            + entry.timestampMillis()
+                            + ",\"snapshot-id\":"
+                            + entry.snapshotId()
+                            + "}";
+            return new LogEntry(
+                    entry.timestampMillis(),
+                    entry.snapshotId(),
+                    json.getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
     IcebergVersion {
         if (head.currentSnapshot() == null || head.snapshots().size() != 1) {
             throw new IllegalArgumentException(
@@ -51,7 +75,11 @@ record IcebergVersion(
                             + head.snapshots().size());
         }
         earlier = List.copyOf(earlier);
-        earlierLog = List.copyOf(earlierLog);
+        HistoryEntry[] encoded = new HistoryEntry[earlierLog.size()];
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = LogEntry.of(earlierLog.get(i));
+        }
+        earlierLog = List.of(encoded);
         manifests = List.copyOf(manifests);
     }
 
@@ -102,23 +130,28 @@ record IcebergVersion(
      * log, so that it shows no gap).
      */
     IcebergVersion then(TableMetadata next, List<Long> removed, List<ManifestFile> listed) {
-        Set<Long> gone = new HashSet<>(removed);
         List<Earlier> kept = new ArrayList<>(earlier.size() + 1);
-        for (Earlier e : earlier) {
-            if (!gone.contains(e.id())) {
-                kept.add(e);
-            }
-        }
-        org.apache.iceberg.Snapshot current = current();
-        kept.add(Earlier.of(current));
         List<HistoryEntry> log = new ArrayList<>(earlierLog.size() + 1);
-        for (HistoryEntry h : earlierLog) {
-            if (gone.contains(h.snapshotId())) {
-                log.clear();
-            } else {
-                log.add(h);
+        if (removed.isEmpty()) {
+            // Most commits expire nothing: copies of the lists, without a lookup per snapshot.
+            kept.addAll(earlier);
+            log.addAll(earlierLog);
+        } else {
+            Set<Long> gone = new HashSet<>(removed);
+            for (Earlier e : earlier) {
+                if (!gone.contains(e.id())) {
+                    kept.add(e);
+                }
+            }
+            for (HistoryEntry h : earlierLog) {
+                if (gone.contains(h.snapshotId())) {
+                    log.clear();
+                } else {
+                    log.add(h);
+                }
             }
         }
+        kept.add(Earlier.of(current()));
         log.addAll(head.snapshotLog());
         return new IcebergVersion(next, kept, log, listed);
     }

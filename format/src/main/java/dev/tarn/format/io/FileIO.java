@@ -1,6 +1,8 @@
 package dev.tarn.format.io;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.UUID;
@@ -73,6 +75,23 @@ public interface FileIO extends Serializable {
      * and no temporary file, copy or delete is needed.
      */
     void overwrite(Path path, byte[] content) throws IOException;
+
+    /** What a streamed {@link #overwrite(Path, Content)} writes. */
+    @FunctionalInterface
+    interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    /**
+     * As {@link #overwrite(Path, byte[])}, for content too large to want in one array (a metadata
+     * file that grows with the snapshots kept): where the file system allows, it goes to the file
+     * through a small buffer; elsewhere it is gathered and written as one array, the default.
+     */
+    default void overwrite(Path path, Content content) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        content.writeTo(bytes);
+        overwrite(path, bytes.toByteArray());
+    }
 
     /**
      * Writes the new file {@code path}, whose name is unique and which no reader opens before a

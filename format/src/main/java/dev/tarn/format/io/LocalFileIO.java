@@ -1,5 +1,6 @@
 package dev.tarn.format.io;
 
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -38,6 +39,22 @@ final class LocalFileIO extends FlinkFileIO {
      */
     @Override
     public void overwrite(Path path, byte[] content) throws IOException {
+        replace(path, out -> out.write(content));
+    }
+
+    /** As the other overwrite, the content going to the temporary file through a 64 KiB buffer. */
+    @Override
+    public void overwrite(Path path, Content content) throws IOException {
+        replace(
+                path,
+                out -> {
+                    BufferedOutputStream buffered = new BufferedOutputStream(out, 1 << 16);
+                    content.writeTo(buffered);
+                    buffered.flush();
+                });
+    }
+
+    private static void replace(Path path, Content content) throws IOException {
         java.nio.file.Path target = local(path);
         java.nio.file.Path tmp =
                 target.resolveSibling(FileIO.temporaryName(target.getFileName().toString()));
@@ -57,11 +74,11 @@ final class LocalFileIO extends FlinkFileIO {
     /** One create of a file that must not exist, its parent made if missing; no move. */
     @Override
     public void writeNew(Path path, byte[] content) throws IOException {
-        writeMakingParent(local(path), content);
+        writeMakingParent(local(path), out -> out.write(content));
     }
 
     /** One create of {@code file}, which must not exist; its parent made if missing. */
-    private static void writeMakingParent(java.nio.file.Path file, byte[] content)
+    private static void writeMakingParent(java.nio.file.Path file, Content content)
             throws IOException {
         try {
             write(file, content);
@@ -71,11 +88,11 @@ final class LocalFileIO extends FlinkFileIO {
         }
     }
 
-    private static void write(java.nio.file.Path file, byte[] content) throws IOException {
+    private static void write(java.nio.file.Path file, Content content) throws IOException {
         try (OutputStream out =
                 Files.newOutputStream(
                         file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            out.write(content);
+            content.writeTo(out);
         } catch (NoSuchFileException | FileAlreadyExistsException e) {
             throw e;
         } catch (IOException | RuntimeException e) {

@@ -112,6 +112,11 @@ final class PerLocationFileIO implements FileIO {
     }
 
     @Override
+    public void overwrite(Path path, Content content) throws IOException {
+        of(path).overwrite(path, content);
+    }
+
+    @Override
     public void writeNew(Path path, byte[] content) throws IOException {
         of(path).writeNew(path, content);
     }

@@ -84,6 +84,38 @@ class FlinkFileIOTest {
     }
 
     @Test
+    void aStreamedOverwriteReplacesWholeContentAndAFailedOneLeavesTheOldFile() throws IOException {
+        // Larger than the buffer it goes through, so that it reaches the file in several writes.
+        byte[] large = new byte[200_000];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) (i * 31);
+        }
+        io.overwrite(path("v1.metadata.json"), bytes("old"));
+        io.overwrite(
+                path("v1.metadata.json"),
+                out -> {
+                    out.write(large, 0, 100_000);
+                    out.write(large, 100_000, large.length - 100_000);
+                });
+        assertThat(io.readAllBytes(path("v1.metadata.json"))).isEqualTo(large);
+
+        assertThatThrownBy(
+                        () ->
+                                io.overwrite(
+                                        path("v1.metadata.json"),
+                                        out -> {
+                                            out.write(large);
+                                            throw new IOException("disk full at byte 200000");
+                                        }))
+                .hasMessage("disk full at byte 200000");
+        assertThat(io.readAllBytes(path("v1.metadata.json"))).isEqualTo(large);
+        assertThat(names()).containsExactly("v1.metadata.json");
+        // Where the location's file system has a directory missing, the stream starts again.
+        io.overwrite(path("metadata/v2.metadata.json"), out -> out.write(large));
+        assertThat(io.readAllBytes(path("metadata/v2.metadata.json"))).isEqualTo(large);
+    }
+
+    @Test
     void overwriteMakesAMissingDirectoryAndAFailedMoveLeavesNoTemporaryFile() throws IOException {
         io.overwrite(path("snapshot/LATEST"), bytes("3"));
         assertThat(io.readAllBytes(path("snapshot/LATEST"))).isEqualTo(bytes("3"));
