@@ -2,6 +2,7 @@ package dev.tarn.format.iceberg;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -94,6 +95,7 @@ record IcebergVersion(
                 earlier.add(Earlier.of(s));
             }
         }
+        earlier.sort(Comparator.comparingLong(Earlier::id)); // As written; expired() needs it.
         List<HistoryEntry> log = new ArrayList<>(full.snapshotLog());
         if (!log.isEmpty() && log.get(log.size() - 1).snapshotId() == current.snapshotId()) {
             log.remove(log.size() - 1);
@@ -114,11 +116,14 @@ record IcebergVersion(
 
     /** The ids of the earlier snapshots before {@code firstKept}, oldest first. */
     List<Long> expired(long firstKept) {
+        // Oldest first, and ids grow along a table's snapshots: only the expired ones are read,
+        // not every snapshot kept, at each commit.
         List<Long> ids = new ArrayList<>();
         for (Earlier e : earlier) {
-            if (e.id() < firstKept) {
-                ids.add(e.id());
+            if (e.id() >= firstKept) {
+                break;
             }
+            ids.add(e.id());
         }
         return ids;
     }
