@@ -133,6 +133,13 @@ final class RefreshingLookup implements Serializable {
         return lookup.get(key);
     }
 
+    /**
+     * Whether a {@link #get} now answers without waiting for a load ({@link TableLookup#loaded}).
+     */
+    boolean loaded() {
+        return lookup.loaded();
+    }
+
     void close() throws IOException {
         if (refresher != null) {
             refresher.shutdownNow();

@@ -13,9 +13,12 @@ import org.apache.flink.table.functions.AsyncLookupFunction;
 import org.apache.flink.table.functions.FunctionContext;
 
 /**
- * An asynchronous lookup join against a Tarn table ({@code lookup.async}): each lookup runs on one
- * of the subtask's {@code lookup.async-thread-number} threads and completes its future there. Flink
- * keeps the output ordered or not, as the LOOKUP hint's {@code output-mode} asks.
+ * An asynchronous lookup join against a Tarn table ({@code lookup.async}): while the subtask's rows
+ * are loading, each lookup runs on one of the subtask's {@code lookup.async-thread-number} threads
+ * (it may wait for its bucket or read the table's files) and completes its future there; once they
+ * are loaded, a lookup answers from them at once on the calling thread, with a completed future,
+ * since handing a lookup that does not block to another thread and back costs more than the lookup.
+ * Flink keeps the output ordered or not, as the LOOKUP hint's {@code output-mode} asks.
  *
  * <p>Public because Flink instantiates only public function classes; made by {@link
  * TarnLookupJoin}.
@@ -49,6 +52,13 @@ public final class TarnAsyncLookupFunction extends AsyncLookupFunction {
 
     @Override
     public CompletableFuture<Collection<RowData>> asyncLookup(RowData keyRow) {
+        if (lookup.loaded()) {
+            try {
+                return CompletableFuture.completedFuture(lookup.get(keyRow));
+            } catch (IOException | RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         return CompletableFuture.supplyAsync(
                 () -> {
                     try {

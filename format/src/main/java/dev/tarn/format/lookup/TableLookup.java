@@ -528,6 +528,15 @@ public final class TableLookup implements Closeable {
                         == spec.subtask();
     }
 
+    /**
+     * Whether the first load is done: a get then answers from the rows held (memory or local spill
+     * files), never waiting for a bucket to load or reading the table's files. A refresh applying a
+     * snapshot may still hold a bucket for the moment it takes.
+     */
+    public boolean loaded() {
+        return opened && first == null;
+    }
+
     /** The snapshot whose rows {@link #get} answers from, -1 before the first. */
     public long snapshotId() {
         return snapshotId;
