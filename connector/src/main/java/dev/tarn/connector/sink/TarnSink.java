@@ -57,6 +57,7 @@ public final class TarnSink
 
     @Override
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
+        table.warmUp();
         TarnSinkWriter writer =
                 new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
         writer.registerMetrics(context.metricGroup());

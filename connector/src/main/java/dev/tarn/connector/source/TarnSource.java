@@ -121,6 +121,8 @@ public final class TarnSource
 
     @Override
     public SourceReader<RowData, TarnSplit> createReader(SourceReaderContext context) {
+        // The first split takes a round trip to the enumerator: Parquet's classes load meanwhile.
+        table.warmUp();
         int threads = table.config().decodeThreads();
         // The lanes' completing reads share one memory: the first lane's.
         TableRead[] first = new TableRead[1];
