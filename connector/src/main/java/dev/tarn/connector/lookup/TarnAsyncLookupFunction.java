@@ -52,22 +52,22 @@ public final class TarnAsyncLookupFunction extends AsyncLookupFunction {
 
     @Override
     public CompletableFuture<Collection<RowData>> asyncLookup(RowData keyRow) {
-        if (lookup.loaded()) {
-            try {
-                return CompletableFuture.completedFuture(lookup.get(keyRow));
-            } catch (IOException | RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
+        if (!lookup.loaded()) {
+            return CompletableFuture.supplyAsync(() -> get(keyRow), executor);
         }
-        return CompletableFuture.supplyAsync(
-                () -> {
-                    try {
-                        return lookup.get(keyRow);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                },
-                executor);
+        try {
+            return CompletableFuture.completedFuture(get(keyRow));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private Collection<RowData> get(RowData keyRow) {
+        try {
+            return lookup.get(keyRow);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

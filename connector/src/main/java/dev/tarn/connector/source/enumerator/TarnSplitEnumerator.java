@@ -3,10 +3,8 @@ package dev.tarn.connector.source.enumerator;
 import dev.tarn.connector.source.split.TarnSplit;
 import dev.tarn.format.read.ScanStats;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -37,8 +35,8 @@ public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, Tar
     /** Readers told that no split is left, until they register again after a restart. */
     private final Set<Integer> toldNoMore = new HashSet<>();
 
-    /** How many splits each reader has been given since it registered. */
-    private final Map<Integer, Integer> given = new HashMap<>();
+    /** Readers given a split since they registered. */
+    private final Set<Integer> given = new HashSet<>();
 
     /** Requests of readers with a split, waiting for one to be left over for them, oldest first. */
     private final Queue<Integer> waiting = new ArrayDeque<>();
@@ -80,14 +78,12 @@ public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, Tar
      * it has one, and there are no more left than such readers.
      */
     private boolean leavesFor(int subtask) {
-        if (given.getOrDefault(subtask, 0) == 0 || pending.isEmpty()) {
+        if (!given.contains(subtask) || pending.isEmpty()) {
             return false;
         }
         int withoutSplit = 0;
         for (int reader = 0; reader < context.currentParallelism(); reader++) {
-            if (reader != subtask
-                    && given.getOrDefault(reader, 0) == 0
-                    && !toldNoMore.contains(reader)) {
+            if (reader != subtask && !given.contains(reader) && !toldNoMore.contains(reader)) {
                 withoutSplit++;
             }
         }
@@ -99,7 +95,7 @@ public final class TarnSplitEnumerator implements SplitEnumerator<TarnSplit, Tar
         TarnSplit next = pending.poll();
         if (next != null) {
             context.assignSplit(next, subtask);
-            given.merge(subtask, 1, Integer::sum);
+            given.add(subtask);
         } else {
             toldNoMore.add(subtask);
             context.signalNoMoreSplits(subtask);
