@@ -3,15 +3,12 @@ package org.apache.iceberg;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.avro.file.Codec;
 import org.apache.avro.file.DataFileConstants;
-import org.apache.avro.file.DeflateCodec;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.EncoderFactory;
@@ -21,22 +18,20 @@ import org.apache.iceberg.io.OutputFile;
 
 /**
  * Writes a snapshot's manifest list as Iceberg's {@link ManifestListWriter} does for format
- * versions 2 and 3 (the same Avro schema, file metadata, record writer and deflate codec; the file
- * metadata in the order Avro's writer puts it; one data block), with the Avro schema's text, the
- * record writer and the codec made once per writer instead of once per list, which cost a commit
- * more than its few dozen entries. A table's committers share it; safe for concurrent use (one list
- * at a time).
+ * versions 2 and 3 (the same Avro schema, file metadata and record writer; the file metadata in the
+ * order Avro's writer puts it; one data block) but uncompressed (Avro's null codec, where Iceberg's
+ * writer always deflates), with the Avro schema's text and the record writer made once per writer
+ * instead of once per list, which cost a commit more than its few dozen entries. A list is written
+ * at every commit and names every manifest of the snapshot, up to a hundred small ones before they
+ * are merged: deflating it at Iceberg's level cost a commit more than encoding it. A table's
+ * committers share it; safe for concurrent use (one list at a time).
  */
 public final class TarnManifestListWriter {
-
-    /** Iceberg's default codec of manifest lists: gzip, which Avro calls deflate, at level 9. */
-    private static final int LEVEL = 9;
 
     private final int formatVersion;
     private final DatumWriter<Object> records;
     private final byte[] avroSchema;
     private final byte[] icebergSchema;
-    private final Codec codec = new DeflateCodec(LEVEL);
     private final ByteArrayOutputStream block = new ByteArrayOutputStream(16384);
     private BinaryEncoder encoder;
 
@@ -78,7 +73,7 @@ public final class TarnManifestListWriter {
         // What ManifestListWriter.V2Writer/V3Writer and Avro.WriteBuilder put in the metadata, in
         // a hash map as Avro's DataFileWriter holds it and in its order, so they come out alike.
         Map<String, byte[]> meta = new HashMap<>();
-        meta.put(DataFileConstants.CODEC, bytes(codec.getName()));
+        meta.put(DataFileConstants.CODEC, bytes(DataFileConstants.NULL_CODEC));
         meta.put("snapshot-id", bytes(String.valueOf(snapshotId)));
         meta.put("parent-snapshot-id", bytes(String.valueOf(parentId)));
         meta.put("sequence-number", bytes(String.valueOf(snapshotId)));
@@ -128,13 +123,10 @@ public final class TarnManifestListWriter {
         head.writeMapEnd();
         head.writeFixed(sync);
         if (!manifests.isEmpty()) {
-            ByteBuffer compressed = codec.compress(ByteBuffer.wrap(block.toByteArray()));
             head.writeLong(manifests.size());
-            head.writeLong(compressed.remaining());
-            head.writeFixed(
-                    compressed.array(),
-                    compressed.arrayOffset() + compressed.position(),
-                    compressed.remaining());
+            head.writeLong(block.size());
+            head.flush();
+            block.writeTo(file);
             head.writeFixed(sync);
         }
         head.flush();

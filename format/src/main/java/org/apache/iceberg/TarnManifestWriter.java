@@ -3,14 +3,11 @@ package org.apache.iceberg;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
-import org.apache.avro.file.Codec;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
-import org.apache.avro.file.DeflateCodec;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.EncoderFactory;
@@ -20,14 +17,17 @@ import org.apache.iceberg.io.OutputFile;
 
 /**
  * Writes data manifests byte for byte as Iceberg's {@link ManifestWriter} does for format versions
- * 2 and 3 (the same Avro schema, file metadata, record writer and deflate codec, one data block),
- * save the Avro sync marker, which is chosen once per writer rather than per file: the manifest of
- * the files one commit adds, and a manifest rewritten with files kept as existing and files deleted
- * (a commit that deletes files, the merge of small manifests). Iceberg's writer converts the
- * schemas, writes the Avro header and starts a codec for every file, which cost a commit that adds
- * a file or two more than the entries do; this writer does that once per partition spec, schema and
- * format version ({@link #key}), and a table's committers share it. Safe for concurrent use (one
- * file at a time).
+ * 2 and 3 with {@code write.avro.compression-codec} = {@code uncompressed} (the same Avro schema,
+ * file metadata and record writer, Avro's null codec, one data block), save the Avro sync marker,
+ * which is chosen once per writer rather than per file: the manifest of the files one commit adds,
+ * and a manifest rewritten with files kept as existing and files deleted (a commit that deletes
+ * files, the merge of small manifests). Iceberg's writer converts the schemas, writes the Avro
+ * header and starts a codec for every file, which cost a commit that adds a file or two more than
+ * the entries do; this writer does that once per partition spec, schema and format version ({@link
+ * #key}), and a table's committers share it. Uncompressed, not Iceberg's default gzip: deflating a
+ * manifest at Iceberg's level cost a commit more than the rest of its manifest did (and a merge of
+ * a hundred manifests many times that), for files of a few kilobytes that every Iceberg reader
+ * reads either way. Safe for concurrent use (one file at a time).
  */
 public final class TarnManifestWriter {
 
@@ -36,7 +36,6 @@ public final class TarnManifestWriter {
     private final DatumWriter<Object> records;
     private final byte[] header;
     private final byte[] sync;
-    private final Codec codec;
     private final GenericManifestEntry<DataFile> reused;
     private final EntryRecord record;
     private ByteArrayOutputStream block = new ByteArrayOutputStream(4096);
@@ -59,9 +58,6 @@ public final class TarnManifestWriter {
     private long deletedRows;
     @Nullable private Long minDataSequence;
 
-    /** Iceberg's default codec of manifests: gzip, which Avro calls deflate, at level 9. */
-    private static final int LEVEL = 9;
-
     @SuppressWarnings("unchecked")
     public TarnManifestWriter(int formatVersion, PartitionSpec spec) throws IOException {
         if (formatVersion != 2 && formatVersion != 3) {
@@ -80,7 +76,7 @@ public final class TarnManifestWriter {
         // ManifestWriter.V2Writer/V3Writer.newAppender): every file of this writer starts with it.
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         DataFileWriter<Object> writer = new DataFileWriter<>(records);
-        writer.setCodec(CodecFactory.deflateCodec(LEVEL));
+        writer.setCodec(CodecFactory.nullCodec());
         writer.setMeta("schema", SchemaParser.toJson(spec.schema()));
         writer.setMeta("partition-spec", PartitionSpecParser.toJsonFields(spec));
         writer.setMeta("partition-spec-id", String.valueOf(spec.specId()));
@@ -91,7 +87,6 @@ public final class TarnManifestWriter {
         writer.flush();
         this.header = head.toByteArray();
         this.sync = Arrays.copyOfRange(header, header.length - 16, header.length);
-        this.codec = new DeflateCodec(LEVEL);
         this.reused =
                 new GenericManifestEntry<>(V1Metadata.entrySchema(spec.partitionType()).asStruct());
         this.record = new EntryRecord(formatVersion);
@@ -254,18 +249,13 @@ public final class TarnManifestWriter {
     private ManifestFile finish(OutputFile out, long snapshotId) throws IOException {
         encoder.flush();
         int entries = addedFiles + existingFiles + deletedFiles;
-        ByteBuffer compressed = codec.compress(ByteBuffer.wrap(block.toByteArray()));
-        ByteArrayOutputStream file =
-                new ByteArrayOutputStream(header.length + compressed.remaining() + 40);
+        ByteArrayOutputStream file = new ByteArrayOutputStream(header.length + block.size() + 40);
         file.write(header);
         BinaryEncoder counts = EncoderFactory.get().directBinaryEncoder(file, null);
         counts.writeLong(entries);
-        counts.writeLong(compressed.remaining());
+        counts.writeLong(block.size());
         counts.flush();
-        file.write(
-                compressed.array(),
-                compressed.arrayOffset() + compressed.position(),
-                compressed.remaining());
+        block.writeTo(file);
         file.write(sync);
         try (OutputStream stream = out.create()) {
             file.writeTo(stream);

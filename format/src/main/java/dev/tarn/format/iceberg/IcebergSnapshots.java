@@ -51,6 +51,13 @@ import org.apache.iceberg.TarnSnapshots;
  */
 final class IcebergSnapshots {
 
+    /**
+     * Iceberg's writer properties for the delete manifests it writes for Tarn: uncompressed, as
+     * Tarn's own manifests and manifest lists (format/SPEC.md section 19).
+     */
+    private static final Map<String, String> UNCOMPRESSED =
+            Map.of(TableProperties.AVRO_COMPRESSION, "uncompressed");
+
     /** Format version of tables without deletion vectors; those with them need version 3. */
     private static final int FORMAT_VERSION = 2;
 
@@ -405,7 +412,8 @@ final class IcebergSnapshots {
                         shaped.formatVersion(),
                         spec,
                         iceberg.io().newOutputFile(iceberg.newManifest()),
-                        id);
+                        id,
+                        UNCOMPRESSED);
         try (writer) {
             deletes.forEach(writer::add);
         }

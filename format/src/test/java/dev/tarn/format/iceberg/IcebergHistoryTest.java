@@ -11,6 +11,7 @@ import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.RemoveOrphanFiles;
 import dev.tarn.format.maintenance.SnapshotLifecycle.ExpireRequest;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -21,6 +22,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.apache.avro.file.DataFileConstants;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.ManifestFile;
@@ -227,6 +231,18 @@ class IcebergHistoryTest {
         assertThat(metadataFiles())
                 .as("no manifest written in vain: every file is named by a snapshot")
                 .isEqualTo(named(table, 1));
+        // Manifests (the merged ones too) and lists are uncompressed (format/SPEC.md section 19).
+        for (String name : metadataFiles()) {
+            if (name.endsWith(".avro")) {
+                try (InputStream in = Files.newInputStream(dir.resolve("metadata").resolve(name));
+                        DataFileStream<Object> avro =
+                                new DataFileStream<>(in, new GenericDatumReader<>())) {
+                    assertThat(avro.getMetaString(DataFileConstants.CODEC))
+                            .as("Avro codec of %s", name)
+                            .isEqualTo(DataFileConstants.NULL_CODEC);
+                }
+            }
+        }
     }
 
     /**

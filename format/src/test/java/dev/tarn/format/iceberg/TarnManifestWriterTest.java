@@ -19,6 +19,7 @@ import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.TarnManifestEntries;
 import org.apache.iceberg.TarnManifestWriter;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
@@ -29,10 +30,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Tarn's writer of the data manifest of one commit writes what Iceberg's own manifest writer
- * writes: the same bytes but for the Avro sync marker, and the same manifest file description.
+ * Tarn's writer of the data manifest of one commit writes what Iceberg's own manifest writer writes
+ * with {@code write.avro.compression-codec} = {@code uncompressed}: the same bytes but for the Avro
+ * sync marker, and the same manifest file description.
  */
 class TarnManifestWriterTest {
+
+    /** Iceberg's writer properties for manifests without compression, as Tarn writes them. */
+    private static final Map<String, String> UNCOMPRESSED =
+            Map.of(TableProperties.AVRO_COMPRESSION, "uncompressed");
 
     private static final Schema SCHEMA =
             new Schema(
@@ -127,7 +133,11 @@ class TarnManifestWriterTest {
         String dir = "/m/" + formatVersion + "-" + partitioned + "/";
         ManifestWriter<DataFile> iceberg =
                 ManifestFiles.write(
-                        formatVersion, spec, io.newOutputFile(dir + "iceberg.avro"), 7L);
+                        formatVersion,
+                        spec,
+                        io.newOutputFile(dir + "iceberg.avro"),
+                        7L,
+                        UNCOMPRESSED);
         try (iceberg) {
             files.forEach(iceberg::add);
         }
@@ -164,7 +174,11 @@ class TarnManifestWriterTest {
                 List.of(new TarnManifestEntries.Live(files.get(2), 6L, 6L, 6L));
         ManifestWriter<DataFile> iceberg =
                 ManifestFiles.write(
-                        formatVersion, spec, io.newOutputFile(dir + "iceberg.avro"), 9L);
+                        formatVersion,
+                        spec,
+                        io.newOutputFile(dir + "iceberg.avro"),
+                        9L,
+                        UNCOMPRESSED);
         try (iceberg) {
             for (TarnManifestEntries.Live e : existing) {
                 iceberg.existing(e.file(), e.snapshotId(), e.dataSequence(), e.fileSequence());
@@ -206,7 +220,7 @@ class TarnManifestWriterTest {
 
         List<DataFile> few = files(spec);
         ManifestWriter<DataFile> iceberg =
-                ManifestFiles.write(2, spec, io.newOutputFile("/l/iceberg.avro"), 7L);
+                ManifestFiles.write(2, spec, io.newOutputFile("/l/iceberg.avro"), 7L, UNCOMPRESSED);
         try (iceberg) {
             few.forEach(iceberg::add);
         }
