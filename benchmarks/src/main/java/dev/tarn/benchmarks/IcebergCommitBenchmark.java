@@ -29,9 +29,11 @@ import org.apache.flink.table.data.StringData;
  * commit. Then, for information, the full scan rate of an append table of {@code --rows} rows by
  * Iceberg's reader (Spark, through {@link SparkIcebergReader}) against Tarn's own scan. A system
  * that refuses the option prints {@code n/a (option not available)} for it. Usage: {@code
- * Benchmarks --iceberg-commit [--runs N] [--rows R] [--compactions C] [--paimon]}, N measured
- * append commits (100 by default), R rows (5,000,000), C measured compactions (10). The tables with
- * the option on and off are committed in lockstep.
+ * Benchmarks --iceberg-commit [--runs N] [--rows R] [--compactions C] [--interval-ms I]
+ * [--paimon]}, N measured append commits (100 by default), R rows (5,000,000), C measured
+ * compactions (10), I milliseconds from one round of measured commits to the next (0 by default:
+ * back to back; 1000 is a stream committing every second). The tables with the option on and off
+ * are committed in lockstep.
  */
 final class IcebergCommitBenchmark {
 
@@ -48,15 +50,26 @@ final class IcebergCommitBenchmark {
 
     static final String NOT_AVAILABLE = "n/a (option not available)";
 
-    /** The arguments of {@code --iceberg-commit}. */
-    record Settings(int runs, long rows, boolean paimon, int compactions) {
+    /**
+     * The arguments of {@code --iceberg-commit}; {@code intervalMillis} is the time from the start
+     * of one round of measured commits (one commit of each table) to the next, 0 for back to back.
+     */
+    record Settings(int runs, long rows, boolean paimon, int compactions, long intervalMillis) {
+
+        Settings(int runs, long rows, boolean paimon, int compactions) {
+            this(runs, rows, paimon, compactions, 0);
+        }
 
         static Settings parse(Map<String, String> flags) {
+            String interval = flags.get("interval-ms");
             return new Settings(
                     (int) positive(flags, "runs", 100, Integer.MAX_VALUE),
                     positive(flags, "rows", 5_000_000, Long.MAX_VALUE),
                     flags.containsKey("paimon"),
-                    (int) positive(flags, "compactions", COMPACTIONS, 100_000));
+                    (int) positive(flags, "compactions", COMPACTIONS, 100_000),
+                    interval == null || interval.trim().equals("0")
+                            ? 0
+                            : positive(flags, "interval-ms", 0, 3_600_000));
         }
 
         private static long positive(
@@ -102,7 +115,13 @@ final class IcebergCommitBenchmark {
         if (settings.paimon()) {
             systems.add(paimon());
         }
-        commitCosts(systems, settings.runs(), settings.compactions(), warehouse, out);
+        commitCosts(
+                systems,
+                settings.runs(),
+                settings.compactions(),
+                settings.intervalMillis(),
+                warehouse,
+                out);
         scanRates(settings.rows(), warehouse, out);
     }
 
@@ -111,18 +130,23 @@ final class IcebergCommitBenchmark {
             List<IcebergCommitTarget.Factory> systems,
             int runs,
             int compactions,
+            long intervalMillis,
             Path warehouse,
             PrintStream out)
             throws Exception {
         out.printf(
                 "Commit cost of Iceberg metadata: %d append commits of one file after %d"
-                        + " snapshots, %d full compaction commits; milliseconds%n",
-                runs, HISTORY, compactions);
+                        + " snapshots, %d full compaction commits, %s; milliseconds%n",
+                runs,
+                HISTORY,
+                compactions,
+                intervalMillis == 0 ? "back to back" : "a round every " + intervalMillis + " ms");
         out.printf(
                 "%-8s %-11s %-8s %10s %10s %10s %10s%n",
                 "system", "commit", "iceberg", "p50", "p99", "cpu p50", "cpu p99");
         for (IcebergCommitTarget.Factory system : systems) {
-            Map<Boolean, Map<String, Costs>> costs = measure(system, runs, compactions, warehouse);
+            Map<Boolean, Map<String, Costs>> costs =
+                    measure(system, runs, compactions, intervalMillis, warehouse);
             Map<String, Costs> off = costs.get(false);
             Map<String, Costs> on = costs.get(true);
             for (String kind : List.of("append", "compaction")) {
@@ -169,7 +193,11 @@ final class IcebergCommitBenchmark {
      * weigh on both alike.
      */
     private static Map<Boolean, Map<String, Costs>> measure(
-            IcebergCommitTarget.Factory system, int runs, int compactions, Path warehouse)
+            IcebergCommitTarget.Factory system,
+            int runs,
+            int compactions,
+            long intervalMillis,
+            Path warehouse)
             throws Exception {
         List<IcebergCommitTarget> targets = new ArrayList<>();
         try {
@@ -191,12 +219,15 @@ final class IcebergCommitBenchmark {
                 appends.add(new Costs(new ArrayList<>(), new ArrayList<>()));
                 compactionCosts.add(new Costs(new ArrayList<>(), new ArrayList<>()));
             }
+            long round = System.nanoTime();
             for (int i = 0; i < runs; i++) {
+                round = pace(round, intervalMillis);
                 for (int t : order(i, targets.size())) {
                     time(targets.get(t).prepareAppend(), appends.get(t));
                 }
             }
             for (int i = 0; i < compactions; i++) {
+                round = pace(round, intervalMillis);
                 for (int t : order(i, targets.size())) {
                     for (int f = 0; f < FILES_PER_COMPACTION; f++) {
                         targets.get(t).prepareAppend().run();
@@ -220,6 +251,21 @@ final class IcebergCommitBenchmark {
                 target.close();
             }
         }
+    }
+
+    /**
+     * Waits until {@code intervalMillis} after {@code previous} (a {@link System#nanoTime}), unless
+     * that is past; returns when the next round starts.
+     */
+    static long pace(long previous, long intervalMillis) throws InterruptedException {
+        if (intervalMillis == 0) {
+            return System.nanoTime();
+        }
+        long wait = previous + intervalMillis * 1_000_000 - System.nanoTime();
+        if (wait > 0) {
+            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        return System.nanoTime();
     }
 
     private static Path dir(Path warehouse, IcebergCommitTarget.Factory system, boolean iceberg) {

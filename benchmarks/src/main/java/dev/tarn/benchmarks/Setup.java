@@ -48,7 +48,8 @@ record Setup(
                     "lookup-start-keys",
                     "warehouse",
                     "history",
-                    "compactions");
+                    "compactions",
+                    "interval-ms");
 
     /** The setup the flags ask for; a table directory of its own unless {@code --warehouse}. */
     static Setup of(Map<String, String> flags) throws IOException {

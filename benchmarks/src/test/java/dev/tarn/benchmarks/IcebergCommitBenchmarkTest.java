@@ -30,8 +30,12 @@ class IcebergCommitBenchmarkTest {
                                         "paimon",
                                         "true",
                                         "compactions",
-                                        "150")))
-                .isEqualTo(new IcebergCommitBenchmark.Settings(7, 1000, true, 150));
+                                        "150",
+                                        "interval-ms",
+                                        "1000")))
+                .isEqualTo(new IcebergCommitBenchmark.Settings(7, 1000, true, 150, 1000));
+        assertThat(IcebergCommitBenchmark.Settings.parse(Map.of("interval-ms", "0")))
+                .isEqualTo(new IcebergCommitBenchmark.Settings(100, 5_000_000, false, 10, 0));
     }
 
     @Test
@@ -47,6 +51,11 @@ class IcebergCommitBenchmarkTest {
                 .hasMessage(
                         "Invalid --compactions -1 of --iceberg-commit: expected a positive"
                                 + " integer");
+        assertThatThrownBy(() -> IcebergCommitBenchmark.Settings.parse(Map.of("interval-ms", "-5")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "Invalid --interval-ms -5 of --iceberg-commit: expected a positive"
+                                + " integer");
         assertThatThrownBy(
                         () -> IcebergCommitBenchmark.Settings.parse(Map.of("runs", "3000000000")))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -56,12 +65,29 @@ class IcebergCommitBenchmarkTest {
     }
 
     @Test
+    void pacesRoundsAnIntervalApartUnlessTheRoundTookLonger() throws Exception {
+        long start = System.nanoTime();
+        long next = IcebergCommitBenchmark.pace(start, 80);
+        assertThat((next - start) / 1_000_000)
+                .as("ms to the next round")
+                .isGreaterThanOrEqualTo(80);
+        long late = System.nanoTime();
+        long after = IcebergCommitBenchmark.pace(late - 1_000_000_000L, 80);
+        assertThat((after - late) / 1_000_000).as("ms waited after a long round").isLessThan(80);
+        long unpaced = System.nanoTime();
+        assertThat((IcebergCommitBenchmark.pace(unpaced, 0) - unpaced) / 1_000_000)
+                .as("ms waited back to back")
+                .isLessThan(80);
+    }
+
+    @Test
     void printsTarnsCommitCostsOffAndOnOrWhyNot() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         IcebergCommitBenchmark.commitCosts(
                 List.of(new TarnIcebergCommits()),
                 3,
                 2,
+                150,
                 warehouse,
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
@@ -69,7 +95,8 @@ class IcebergCommitBenchmarkTest {
         assertThat(lines[0])
                 .isEqualTo(
                         "Commit cost of Iceberg metadata: 3 append commits of one file after 100"
-                                + " snapshots, 2 full compaction commits; milliseconds");
+                                + " snapshots, 2 full compaction commits, a round every 150 ms;"
+                                + " milliseconds");
         String number = " +\\d+[.,]\\d\\d";
         String ratio = " +\\d+[.,]\\d\\dx";
         for (int i = 0; i < 2; i++) {
