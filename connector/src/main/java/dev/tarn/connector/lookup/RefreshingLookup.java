@@ -10,7 +10,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -26,12 +29,21 @@ import org.apache.flink.table.functions.FunctionContext;
  * lookup function. A refresh that fails stops the refreshing, and every later lookup throws its
  * message, naming the table, so the job fails rather than join stale rows.
  *
+ * <p>The subtasks of one join operator that run in the same TaskManager (one JVM) and would hold
+ * the same rows share one copy: without a shuffle by bucket every subtask holds the whole table, so
+ * the first to open loads it and the others join it ({@link Copy}, counted by its holders, closed
+ * by the last); with the shuffle each subtask's share is its own. The copy is keyed by an id drawn
+ * when the join is planned, so two joins, or two jobs, never share one.
+ *
  * <p>Thread-safety: {@link #get} may be called from several threads while the refresh runs; {@link
  * #open} and {@link #close} from the task thread only.
  */
 final class RefreshingLookup implements Serializable {
 
     private static final long serialVersionUID = 1L;
+
+    /** The copies open in this JVM, by {@link #copyKey}; guarded by itself. */
+    private static final Map<String, Copy> COPIES = new HashMap<>();
 
     private final Table table;
     private final List<String> joinKeys;
@@ -41,17 +53,10 @@ final class RefreshingLookup implements Serializable {
     /** Whether the planner routes each fact to the subtask that holds its bucket. */
     private final boolean shuffled;
 
-    private transient TableLookup lookup;
-    private transient ScheduledExecutorService refresher;
-    private transient Path localDir;
-    private transient volatile Throwable failure;
+    /** Drawn when the join is planned: every subtask of the join deserializes the same. */
+    private final String joinId = UUID.randomUUID().toString();
 
-    /** The bytes the lookup held at its last refresh, read by the gauges without a lock. */
-    private transient volatile long memoryBytes;
-
-    private transient volatile long diskBytes;
-
-    private transient volatile long snapshotId;
+    private transient Copy copy;
 
     RefreshingLookup(
             Table table,
@@ -67,52 +72,35 @@ final class RefreshingLookup implements Serializable {
     }
 
     /**
-     * Starts loading this subtask's rows (its share of the buckets if the input is shuffled by
-     * bucket, else every bucket), registers the gauges and starts the refresh thread.
+     * Opens this subtask's rows (its share of the buckets if the input is shuffled by bucket, else
+     * every bucket): the copy another subtask of this join in this JVM holds, or a new one whose
+     * load starts and whose refresh thread starts; registers the gauges.
      */
     void open(FunctionContext context) throws IOException {
         int subtask = shuffled ? context.getTaskInfo().getIndexOfThisSubtask() : 0;
         int subtasks = shuffled ? context.getTaskInfo().getNumberOfParallelSubtasks() : 1;
-        localDir =
-                Files.createTempDirectory(
-                        Path.of(System.getProperty("java.io.tmpdir")), "tarn-lookup-");
-        lookup =
-                table.newLookup(
-                        new LookupSpec(joinKeys, projection, filter, subtask, subtasks, localDir));
-        // Returns once planned: each lookup waits for its own bucket, the refresh for them all.
-        lookup.start();
-        sample();
-        context.getMetricGroup().gauge("lookupMemoryBytes", (Gauge<Long>) () -> memoryBytes);
-        context.getMetricGroup().gauge("lookupDiskBytes", (Gauge<Long>) () -> diskBytes);
-        context.getMetricGroup().gauge("lookupSnapshotId", (Gauge<Long>) () -> snapshotId);
-        context.getMetricGroup().gauge("lookupSubtasksSharing", (Gauge<Integer>) () -> subtasks);
-        long interval = table.config().stream().discoveryInterval().toMillis();
-        refresher =
-                Executors.newSingleThreadScheduledExecutor(
-                        r -> {
-                            Thread t = new Thread(r, "tarn-lookup-refresh-" + table.name());
-                            t.setDaemon(true);
-                            return t;
-                        });
-        // The first run waits for the whole first load, so the gauges show it once it is in.
-        refresher.scheduleWithFixedDelay(this::refresh, 0, interval, TimeUnit.MILLISECONDS);
-    }
-
-    private void refresh() {
-        try {
-            lookup.refresh();
-            sample();
-        } catch (Throwable t) {
-            failure = t;
-            // Throwing cancels the schedule: the next lookup reports the failure.
-            throw t instanceof RuntimeException ? (RuntimeException) t : new RuntimeException(t);
+        String key = joinId + "/" + subtask + "/" + subtasks;
+        synchronized (COPIES) {
+            Copy held = COPIES.get(key);
+            if (held == null) {
+                held =
+                        new Copy(
+                                table,
+                                new LookupSpecOf(joinKeys, projection, filter),
+                                subtask,
+                                subtasks);
+                COPIES.put(key, held);
+            }
+            held.holders++;
+            held.opened++;
+            copy = held;
         }
-    }
-
-    private void sample() {
-        memoryBytes = lookup.memoryBytes();
-        diskBytes = lookup.diskBytes();
-        snapshotId = lookup.snapshotId();
+        Copy c = copy;
+        context.getMetricGroup().gauge("lookupMemoryBytes", (Gauge<Long>) () -> c.memoryBytes);
+        context.getMetricGroup().gauge("lookupDiskBytes", (Gauge<Long>) () -> c.diskBytes);
+        context.getMetricGroup().gauge("lookupSnapshotId", (Gauge<Long>) () -> c.snapshotId);
+        context.getMetricGroup().gauge("lookupSubtasksSharing", (Gauge<Integer>) () -> subtasks);
+        context.getMetricGroup().gauge("lookupCopySubtasks", (Gauge<Integer>) c::opened);
     }
 
     /**
@@ -122,7 +110,8 @@ final class RefreshingLookup implements Serializable {
      *     the table)
      */
     List<RowData> get(RowData key) throws IOException {
-        Throwable failed = failure;
+        Copy c = copy;
+        Throwable failed = c.failure;
         if (failed != null) {
             throw new IOException(
                     String.format(
@@ -130,33 +119,144 @@ final class RefreshingLookup implements Serializable {
                             table.name(), failed.getMessage()),
                     failed);
         }
-        return lookup.get(key);
+        return c.lookup.get(key);
     }
 
     /**
      * Whether a {@link #get} now answers without waiting for a load ({@link TableLookup#loaded}).
      */
     boolean loaded() {
-        return lookup.loaded();
+        return copy.lookup.loaded();
     }
 
+    /** Leaves the copy; the last subtask to leave it closes it. */
     void close() throws IOException {
-        if (refresher != null) {
+        Copy c = copy;
+        if (c == null) {
+            return;
+        }
+        copy = null;
+        boolean last;
+        synchronized (COPIES) {
+            last = --c.holders == 0;
+            if (last) {
+                COPIES.values().remove(c);
+            }
+        }
+        if (last) {
+            c.close();
+        }
+    }
+
+    /** The copies open in this JVM (for tests). */
+    static int openCopies() {
+        synchronized (COPIES) {
+            return COPIES.size();
+        }
+    }
+
+    /**
+     * What a copy is made of but the subtask's share: the join's columns, projection and filter.
+     */
+    private record LookupSpecOf(
+            List<String> joinKeys, int[] projection, @Nullable Predicate filter) {}
+
+    /**
+     * One loaded copy of the rows of a join's subtasks in this JVM, its refresh thread and its
+     * local files; {@link #holders} is guarded by {@link #COPIES}.
+     */
+    private static final class Copy {
+        private final TableLookup lookup;
+        private final ScheduledExecutorService refresher;
+        private final Path localDir;
+        private int holders;
+
+        /** The subtasks that opened it, those that left it included (a gauge's value). */
+        private int opened;
+
+        private volatile Throwable failure;
+
+        /** What the lookup held at its last refresh, read by the gauges without a lock. */
+        private volatile long memoryBytes;
+
+        private volatile long diskBytes;
+        private volatile long snapshotId;
+
+        Copy(Table table, LookupSpecOf spec, int subtask, int subtasks) throws IOException {
+            this.localDir =
+                    Files.createTempDirectory(
+                            Path.of(System.getProperty("java.io.tmpdir")), "tarn-lookup-");
+            TableLookup opened = null;
+            try {
+                opened =
+                        table.newLookup(
+                                new LookupSpec(
+                                        spec.joinKeys(),
+                                        spec.projection(),
+                                        spec.filter(),
+                                        subtask,
+                                        subtasks,
+                                        localDir));
+                // Returns once planned: each lookup waits for its own bucket, the refresh for all.
+                opened.start();
+            } catch (IOException | RuntimeException e) {
+                if (opened != null) {
+                    opened.close();
+                }
+                deleteRecursively(localDir);
+                throw e;
+            }
+            this.lookup = opened;
+            sample();
+            long interval = table.config().stream().discoveryInterval().toMillis();
+            refresher =
+                    Executors.newSingleThreadScheduledExecutor(
+                            r -> {
+                                Thread t = new Thread(r, "tarn-lookup-refresh-" + table.name());
+                                t.setDaemon(true);
+                                return t;
+                            });
+            // The first run waits for the whole first load, so the gauges show it once it is in.
+            refresher.scheduleWithFixedDelay(this::refresh, 0, interval, TimeUnit.MILLISECONDS);
+        }
+
+        int opened() {
+            synchronized (COPIES) {
+                return opened;
+            }
+        }
+
+        private void refresh() {
+            try {
+                lookup.refresh();
+                sample();
+            } catch (Throwable t) {
+                failure = t;
+                // Throwing cancels the schedule: the next lookup reports the failure.
+                throw t instanceof RuntimeException
+                        ? (RuntimeException) t
+                        : new RuntimeException(t);
+            }
+        }
+
+        private void sample() {
+            memoryBytes = lookup.memoryBytes();
+            diskBytes = lookup.diskBytes();
+            snapshotId = lookup.snapshotId();
+        }
+
+        void close() throws IOException {
             refresher.shutdownNow();
             try {
                 refresher.awaitTermination(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-        try {
-            if (lookup != null) {
+            try {
                 // The gauges keep what the lookup held last, for a job that ends.
                 sample();
                 lookup.close();
-            }
-        } finally {
-            if (localDir != null) {
+            } finally {
                 deleteRecursively(localDir);
             }
         }

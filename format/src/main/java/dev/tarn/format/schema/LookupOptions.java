@@ -32,8 +32,9 @@ public final class LookupOptions {
                     .memoryType()
                     .noDefaultValue()
                     .withDescription(
-                            "Local disk a lookup join subtask may fill with the table's rows"
-                                    + " beyond its memory; unlimited if unset.");
+                            "Local disk one copy of a lookup join's rows (see"
+                                    + " 'lookup.cache-max-memory-size') may fill beyond its"
+                                    + " memory; unlimited if unset.");
 
     /** These options with their scopes: how a join caches the table is the join's own choice. */
     static List<TableOption<?>> scoped() {

@@ -123,9 +123,11 @@ public final class LsmOptions {
                                     + " that changelog-producer 'lookup' looks up; past it, the"
                                     + " least recently used bucket's index gives way, and a bucket"
                                     + " too large for it reads previous rows from its files at"
-                                    + " each flush. Also the memory of one lookup join subtask for"
-                                    + " the table's rows it holds; past it, they spill to local"
-                                    + " files (up to 'lookup.cache-max-disk-size').");
+                                    + " each flush. Also the memory of one copy of a lookup join's"
+                                    + " rows (one per TaskManager, shared by the join's subtasks"
+                                    + " there; one per subtask with the shuffle hint); past it,"
+                                    + " they spill to local files (up to"
+                                    + " 'lookup.cache-max-disk-size').");
 
     public static final ConfigOption<Integer> FULL_COMPACTION_DELTA_COMMITS =
             ConfigOptions.key("full-compaction.delta-commits")
