@@ -3,25 +3,14 @@ package dev.tarn.connector.lookup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.commit.CommitRequest;
-import dev.tarn.format.io.FileIO;
-import dev.tarn.format.schema.TableSchema;
-import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.functions.FunctionContext;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -41,25 +30,7 @@ class RefreshingLookupTest {
     private String savedTmp;
 
     private Table table() throws Exception {
-        RowType type =
-                RowType.of(
-                        new LogicalType[] {new BigIntType(false), VarCharType.STRING_TYPE},
-                        new String[] {"id", "name"});
-        Table table =
-                Table.create(
-                        FileIO.flinkFileSystems(),
-                        new org.apache.flink.core.fs.Path(dir.toURI()),
-                        "db.customers",
-                        TableSchema.create(
-                                type, List.of(), List.of("id"), Map.of("bucket", "2"), null));
-        List<CommitMessage> messages;
-        try (TableWrite write = table.newWrite()) {
-            for (long id = 0; id < 100; id++) {
-                write.write(GenericRowData.of(id, StringData.fromString("name-" + id)));
-            }
-            messages = write.prepareCommit();
-        }
-        table.newCommit("writer").commit(CommitRequest.of(1, messages));
+        Table table = LookupTestTables.customers(dir, 100);
         // The copies' local directories go to a directory of this test, to be counted.
         savedTmp = System.getProperty("java.io.tmpdir");
         System.setProperty("java.io.tmpdir", tmp.toString());

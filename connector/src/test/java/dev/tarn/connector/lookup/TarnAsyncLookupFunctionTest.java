@@ -3,26 +3,14 @@ package dev.tarn.connector.lookup;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.tarn.format.Table;
-import dev.tarn.format.commit.CommitRequest;
-import dev.tarn.format.io.FileIO;
-import dev.tarn.format.schema.TableSchema;
-import dev.tarn.format.write.CommitMessage;
-import dev.tarn.format.write.TableWrite;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.functions.FunctionContext;
-import org.apache.flink.table.types.logical.BigIntType;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,25 +27,7 @@ class TarnAsyncLookupFunctionTest {
 
     @Test
     void aLookupOfLoadedRowsCompletesBeforeItReturns() throws Exception {
-        RowType type =
-                RowType.of(
-                        new LogicalType[] {new BigIntType(false), VarCharType.STRING_TYPE},
-                        new String[] {"id", "name"});
-        Table table =
-                Table.create(
-                        FileIO.flinkFileSystems(),
-                        new Path(dir.toURI()),
-                        "db.customers",
-                        TableSchema.create(
-                                type, List.of(), List.of("id"), Map.of("bucket", "2"), null));
-        List<CommitMessage> messages;
-        try (TableWrite write = table.newWrite()) {
-            for (long id = 0; id < KEYS; id++) {
-                write.write(GenericRowData.of(id, StringData.fromString("name-" + id)));
-            }
-            messages = write.prepareCommit();
-        }
-        table.newCommit("writer").commit(CommitRequest.of(1, messages));
+        Table table = LookupTestTables.customers(dir, KEYS);
 
         RefreshingLookup lookup =
                 new RefreshingLookup(table, List.of("id"), new int[] {0, 1}, null, false);
