@@ -163,7 +163,7 @@ final class RefreshingLookup implements Serializable {
 
     /**
      * One loaded copy of the rows of a join's subtasks in this JVM, its refresh thread and its
-     * local files; {@link #holders} is guarded by {@link #COPIES}.
+     * local files; {@link #holders} and {@link #opened} are guarded by {@link #COPIES}.
      */
     private static final class Copy {
         private final TableLookup lookup;
