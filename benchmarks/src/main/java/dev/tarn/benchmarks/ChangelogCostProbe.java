@@ -13,7 +13,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +126,7 @@ final class ChangelogCostProbe {
         // A full compaction at each commit (its default) compares the same rows as the lookups.
         check(table, keys, producer.equals("none") ? 0 : expected, changelogRows);
         // Every full compaction rewrites the table: gigabytes a round, no snapshot expires them.
-        deleteTree(location);
+        TempDirs.deleteTree(location);
         return seconds;
     }
 
@@ -171,14 +170,6 @@ final class ChangelogCostProbe {
                                 DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
                                 DataTypes.FIELD("flag", DataTypes.BOOLEAN()))
                         .getLogicalType();
-    }
-
-    private static void deleteTree(java.nio.file.Path dir) throws java.io.IOException {
-        try (var paths = Files.walk(dir)) {
-            for (java.nio.file.Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 
     private static double median(List<Double> values) {

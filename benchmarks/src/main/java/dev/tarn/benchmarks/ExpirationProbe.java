@@ -40,6 +40,15 @@ final class ExpirationProbe {
     static void run(int files, int runs, PrintStream out) throws Exception {
         int commits = Math.max(1, files / BUCKETS);
         java.nio.file.Path dir = Files.createTempDirectory("tarn-expiration-probe");
+        try {
+            expire(dir, commits, runs, out);
+        } finally {
+            TempDirs.deleteTree(dir);
+        }
+    }
+
+    private static void expire(java.nio.file.Path dir, int commits, int runs, PrintStream out)
+            throws Exception {
         List<Double> seconds = new ArrayList<>();
         for (int round = 0; round < runs; round++) {
             java.nio.file.Path location = dir.resolve("round-" + round);

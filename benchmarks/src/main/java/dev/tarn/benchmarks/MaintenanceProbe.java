@@ -99,16 +99,7 @@ final class MaintenanceProbe {
                 median(cleanups),
                 median(cleanupCpu),
                 deep);
-        delete(dir);
-    }
-
-    private static void delete(java.nio.file.Path dir) throws IOException {
-        try (Stream<java.nio.file.Path> files = Files.walk(dir)) {
-            for (java.nio.file.Path f :
-                    files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(f);
-            }
-        }
+        TempDirs.deleteTree(dir);
     }
 
     private static TableCheck.Result check(Table table, boolean deep) {
