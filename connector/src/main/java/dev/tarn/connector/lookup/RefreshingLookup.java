@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import javax.annotation.Nullable;
 import org.apache.flink.metrics.Gauge;
@@ -42,7 +43,7 @@ final class RefreshingLookup implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
-    /** The copies open in this JVM, by {@link #copyKey}; guarded by itself. */
+    /** The copies open in this JVM, by join id and share of the buckets; guarded by itself. */
     private static final Map<String, Copy> COPIES = new HashMap<>();
 
     private final Table table;
@@ -86,9 +87,14 @@ final class RefreshingLookup implements Serializable {
                 held =
                         new Copy(
                                 table,
-                                new LookupSpecOf(joinKeys, projection, filter),
-                                subtask,
-                                subtasks);
+                                localDir ->
+                                        new LookupSpec(
+                                                joinKeys,
+                                                projection,
+                                                filter,
+                                                subtask,
+                                                subtasks,
+                                                localDir));
                 COPIES.put(key, held);
             }
             held.holders++;
@@ -156,12 +162,6 @@ final class RefreshingLookup implements Serializable {
     }
 
     /**
-     * What a copy is made of but the subtask's share: the join's columns, projection and filter.
-     */
-    private record LookupSpecOf(
-            List<String> joinKeys, int[] projection, @Nullable Predicate filter) {}
-
-    /**
      * One loaded copy of the rows of a join's subtasks in this JVM, its refresh thread and its
      * local files; {@link #holders} and {@link #opened} are guarded by {@link #COPIES}.
      */
@@ -182,21 +182,14 @@ final class RefreshingLookup implements Serializable {
         private volatile long diskBytes;
         private volatile long snapshotId;
 
-        Copy(Table table, LookupSpecOf spec, int subtask, int subtasks) throws IOException {
+        /** Loads the rows {@code spec} names, given the copy's local directory. */
+        Copy(Table table, Function<Path, LookupSpec> spec) throws IOException {
             this.localDir =
                     Files.createTempDirectory(
                             Path.of(System.getProperty("java.io.tmpdir")), "tarn-lookup-");
             TableLookup opened = null;
             try {
-                opened =
-                        table.newLookup(
-                                new LookupSpec(
-                                        spec.joinKeys(),
-                                        spec.projection(),
-                                        spec.filter(),
-                                        subtask,
-                                        subtasks,
-                                        localDir));
+                opened = table.newLookup(spec.apply(localDir));
                 // Returns once planned: each lookup waits for its own bucket, the refresh for all.
                 opened.start();
             } catch (IOException | RuntimeException e) {

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
 import java.io.IOException;
 import java.io.OutputStream;
-import org.apache.iceberg.HistoryEntry;
+import java.util.List;
+import java.util.function.Function;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.util.JsonUtil;
 
@@ -79,29 +80,28 @@ final class IcebergMetadataJson {
         private void spliceEarlier() throws IOException {
             String opened = field;
             field = null;
-            if ("snapshots".equals(opened) && !version.earlier().isEmpty()) {
-                delegate.flush();
-                boolean first = true;
-                for (IcebergVersion.Earlier e : version.earlier()) {
-                    if (!first) {
-                        out.write(COMMA);
-                    }
-                    out.write(e.json());
-                    first = false;
-                }
-                countWritten();
-            } else if ("snapshot-log".equals(opened) && !version.earlierLog().isEmpty()) {
-                delegate.flush();
-                boolean first = true;
-                for (HistoryEntry h : version.earlierLog()) {
-                    if (!first) {
-                        out.write(COMMA);
-                    }
-                    out.write(IcebergVersion.LogEntry.of(h).json());
-                    first = false;
-                }
-                countWritten();
+            if ("snapshots".equals(opened)) {
+                splice(version.earlier(), IcebergVersion.Earlier::json);
+            } else if ("snapshot-log".equals(opened)) {
+                splice(version.earlierLog(), h -> IcebergVersion.LogEntry.of(h).json());
             }
+        }
+
+        /** Writes the stored JSON of {@code entries}, comma-separated, into the array opened. */
+        private <T> void splice(List<T> entries, Function<T, byte[]> json) throws IOException {
+            if (entries.isEmpty()) {
+                return;
+            }
+            delegate.flush();
+            boolean first = true;
+            for (T e : entries) {
+                if (!first) {
+                    out.write(COMMA);
+                }
+                out.write(json.apply(e));
+                first = false;
+            }
+            countWritten();
         }
 
         /**
