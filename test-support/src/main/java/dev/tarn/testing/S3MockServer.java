@@ -59,10 +59,13 @@ public final class S3MockServer implements AutoCloseable {
         Path root = Files.createTempDirectory("s3mock-");
         Path logs = Files.createDirectories(root.resolve("logs"));
         Path data = Files.createDirectories(root.resolve("data"));
+        // The server's temporary files (a file per upload, Tomcat's directories) go with its root.
+        Path tmp = Files.createDirectories(root.resolve("tmp"));
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx256m");
         command.add("-XX:TieredStopAtLevel=1");
+        command.add("-Djava.io.tmpdir=" + tmp);
         command.add("-cp");
         command.add(resource("s3mock.classpath"));
         command.add("com.adobe.testing.s3mock.S3MockApplication");

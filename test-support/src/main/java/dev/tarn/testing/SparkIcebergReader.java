@@ -124,6 +124,8 @@ public final class SparkIcebergReader {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JAVA_OPTIONS);
+        // Spark's scratch directories go where this JVM's temporary files go.
+        command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         command.add("-cp");
         command.add(classPath());
         command.add(MAIN);

@@ -52,6 +52,9 @@ final class JavaProcess {
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // Its temporary files (Flink's, and a killed TaskManager's spill directory) go where the
+        // test's go.
+        command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(
