@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * The deletion-vector issue's pipelines ({@code --deletion-vectors}), in the order of a round, the
@@ -29,18 +30,45 @@ final class DeletionVectorPipelines {
     private static final String SCAN = "%s scan -> blackhole";
     private static final String FILTERED = "%s filter k < 10";
 
-    /** The label's suffix of a table its writer never compacted. */
-    private static final String WRITE_ONLY = " write-only";
+    private static final String WRITE_ONLY = Compaction.NEVER.label;
+    private static final String FULL = Compaction.EVERY_COMMIT.label;
+
+    /** How a table's writer compacts it. */
+    enum Compaction {
+        /** As the system does by default. */
+        DEFAULT("", "", null),
+        /**
+         * Never ({@code write-only}): its files stay as flushed, as a table whose compaction a
+         * separate job does looks between two of its runs.
+         */
+        NEVER(" write-only", "_write_only", "'write-only' = 'true'"),
+        /**
+         * Fully at every commit ({@code full-compaction.delta-commits} = 1): the table holds each
+         * key's current row once, as Paimon's table with vectors does after its writer's
+         * compactions, so a read of it compares the readers on the same rows.
+         */
+        EVERY_COMMIT(
+                " full-compaction", "_full_compaction", "'full-compaction.delta-commits' = '1'");
+
+        private final String label;
+        private final String table;
+        @Nullable private final String option;
+
+        Compaction(String label, String table, @Nullable String option) {
+            this.label = label;
+            this.table = table;
+            this.option = option;
+        }
+    }
 
     /**
      * A table under test: one system's, with deletion vectors or without, compacted by its writer
-     * as the system does by default or ({@code writeOnly}) never, as a table whose compaction a
-     * separate job does looks between two of its runs.
+     * as {@code compaction} says.
      */
-    record Variant(String system, boolean vectors, boolean writeOnly) {
+    record Variant(String system, boolean vectors, Compaction compaction) {
 
         Variant(String system, boolean vectors) {
-            this(system, vectors, false);
+            this(system, vectors, Compaction.DEFAULT);
         }
 
         String catalog() {
@@ -48,15 +76,15 @@ final class DeletionVectorPipelines {
         }
 
         String table() {
-            return (vectors ? "users_dv" : "users_no_dv") + (writeOnly ? "_write_only" : "");
+            return (vectors ? "users_dv" : "users_no_dv") + compaction.table;
         }
 
         /**
          * How the report names it: {@code tarn dv}, {@code paimon no dv}, {@code tarn dv
-         * write-only}.
+         * write-only}, {@code tarn dv full-compaction}.
          */
         String label() {
-            return system + (vectors ? " dv" : " no dv") + (writeOnly ? WRITE_ONLY : "");
+            return system + (vectors ? " dv" : " no dv") + compaction.label;
         }
 
         List<String> options() {
@@ -64,8 +92,8 @@ final class DeletionVectorPipelines {
             if (vectors) {
                 options.add("'deletion-vectors.enabled' = 'true'");
             }
-            if (writeOnly) {
-                options.add("'write-only' = 'true'");
+            if (compaction.option != null) {
+                options.add(compaction.option);
             }
             return options;
         }
@@ -77,7 +105,8 @@ final class DeletionVectorPipelines {
      * Each system's tables with vectors and without, compacted as by default; then Tarn's pair
      * written with {@code 'write-only'}, whose files stay as flushed (level 0, about four versions
      * of each key). Paimon has no such pair: its reads with vectors leave level-0 files out, so its
-     * table with vectors would read as empty.
+     * table with vectors would read as empty. Last, Tarn's table with vectors compacted fully at
+     * every commit, which holds the rows Paimon's table with vectors holds.
      */
     static List<Variant> variants(boolean paimon) {
         List<Variant> variants = new ArrayList<>();
@@ -85,8 +114,9 @@ final class DeletionVectorPipelines {
             variants.add(new Variant(system, false));
             variants.add(new Variant(system, true));
         }
-        variants.add(new Variant("tarn", false, true));
-        variants.add(new Variant("tarn", true, true));
+        variants.add(new Variant("tarn", false, Compaction.NEVER));
+        variants.add(new Variant("tarn", true, Compaction.NEVER));
+        variants.add(new Variant("tarn", true, Compaction.EVERY_COMMIT));
         return variants;
     }
 
@@ -193,19 +223,9 @@ final class DeletionVectorPipelines {
                 });
         for (int p : parallelisms.stream().sorted().toList()) {
             out.printf("%nRatios at parallelism %d (medians):%n", p);
-            for (String system : List.of("tarn", "paimon")) {
-                Measurement on = medians.get(String.format(WRITE, system + " dv") + "@" + p);
-                Measurement off = medians.get(String.format(WRITE, system + " no dv") + "@" + p);
-                if (on != null && off != null) {
-                    out.printf(
-                            "  %s write CPU, dv over no dv: %.2f s over %.2f s = %.2fx (target"
-                                    + " <= 1.3x)%n",
-                            system,
-                            on.cpuSeconds(),
-                            off.cpuSeconds(),
-                            on.cpuSeconds() / off.cpuSeconds());
-                }
-            }
+            printWriteCpu(out, "tarn dv", "tarn no dv", medians, p);
+            printWriteCpu(out, "paimon dv", "paimon no dv", medians, p);
+            printWriteCpu(out, "tarn dv" + FULL, "tarn no dv", medians, p);
             Measurement overhead = medians.get(OVERHEAD + "@" + p);
             for (String kind : List.of(SCAN, FILTERED)) {
                 printRate(out, kind, "tarn dv", "paimon dv", medians, p, overhead);
@@ -218,7 +238,28 @@ final class DeletionVectorPipelines {
                         medians,
                         p,
                         overhead);
+                printRate(out, kind, "tarn dv" + FULL, "paimon dv", medians, p, overhead);
             }
+        }
+    }
+
+    /** {@code label}'s write CPU over {@code other}'s. */
+    private static void printWriteCpu(
+            PrintStream out,
+            String label,
+            String other,
+            Map<String, Measurement> medians,
+            int parallelism) {
+        Measurement on = medians.get(String.format(WRITE, label) + "@" + parallelism);
+        Measurement off = medians.get(String.format(WRITE, other) + "@" + parallelism);
+        if (on != null && off != null) {
+            out.printf(
+                    "  write CPU of %s over %s: %.2f s over %.2f s = %.2fx (target <= 1.3x)%n",
+                    label,
+                    other,
+                    on.cpuSeconds(),
+                    off.cpuSeconds(),
+                    on.cpuSeconds() / off.cpuSeconds());
         }
     }
 
