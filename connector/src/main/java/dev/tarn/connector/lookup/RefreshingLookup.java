@@ -1,5 +1,6 @@
 package dev.tarn.connector.lookup;
 
+import dev.tarn.connector.TaskManagerDirectories;
 import dev.tarn.format.Table;
 import dev.tarn.format.lookup.LookupSpec;
 import dev.tarn.format.lookup.TableLookup;
@@ -87,6 +88,7 @@ final class RefreshingLookup implements Serializable {
                 held =
                         new Copy(
                                 table,
+                                TaskManagerDirectories.of(context),
                                 localDir ->
                                         new LookupSpec(
                                                 joinKeys,
@@ -182,11 +184,12 @@ final class RefreshingLookup implements Serializable {
         private volatile long diskBytes;
         private volatile long snapshotId;
 
-        /** Loads the rows {@code spec} names, given the copy's local directory. */
-        Copy(Table table, Function<Path, LookupSpec> spec) throws IOException {
-            this.localDir =
-                    Files.createTempDirectory(
-                            Path.of(System.getProperty("java.io.tmpdir")), "tarn-lookup-");
+        /**
+         * Loads the rows {@code spec} names, given the copy's local directory, made under {@code
+         * parent}.
+         */
+        Copy(Table table, Path parent, Function<Path, LookupSpec> spec) throws IOException {
+            this.localDir = Files.createTempDirectory(parent, "tarn-lookup-");
             TableLookup opened = null;
             try {
                 opened = table.newLookup(spec.apply(localDir));

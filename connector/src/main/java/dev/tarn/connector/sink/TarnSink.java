@@ -1,5 +1,6 @@
 package dev.tarn.connector.sink;
 
+import dev.tarn.connector.TaskManagerDirectories;
 import dev.tarn.format.Table;
 import javax.annotation.Nullable;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -59,7 +60,12 @@ public final class TarnSink
     public CommittingSinkWriter<RowData, TarnCommittable> createWriter(WriterInitContext context) {
         table.warmUp();
         TarnSinkWriter writer =
-                new TarnSinkWriter(table, commitUser, overwrite != null, checkpointed);
+                new TarnSinkWriter(
+                        table,
+                        commitUser,
+                        overwrite != null,
+                        checkpointed,
+                        TaskManagerDirectories.of(context));
         writer.registerMetrics(context.metricGroup());
         return writer;
     }

@@ -39,11 +39,17 @@ final class TarnSinkWriter implements CommittingSinkWriter<RowData, TarnCommitta
 
     /**
      * @param checkpointed the job takes checkpoints, so a first checkpoint will come
+     * @param localDir where the write buffers spill (the TaskManager's temporary directory)
      */
-    TarnSinkWriter(Table table, CommitUser user, boolean overwrite, boolean checkpointed) {
+    TarnSinkWriter(
+            Table table,
+            CommitUser user,
+            boolean overwrite,
+            boolean checkpointed,
+            java.nio.file.Path localDir) {
         this.table = table;
         this.user = user;
-        this.write = table.newWrite(overwrite);
+        this.write = table.newWrite(overwrite).spillUnder(localDir);
         if (checkpointed) {
             write.deferRestore();
         }

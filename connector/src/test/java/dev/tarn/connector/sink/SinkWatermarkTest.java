@@ -40,7 +40,7 @@ class SinkWatermarkTest {
 
     @Test
     void aWriterHandsOnTheHighestWatermarkButTheEndOfInputs() throws Exception {
-        try (TarnSinkWriter writer = new TarnSinkWriter(table, user, false, false)) {
+        try (TarnSinkWriter writer = new TarnSinkWriter(table, user, false, false, dir.toPath())) {
             assertThat(prepare(writer).watermark()).as("none received").isNull();
             writer.writeWatermark(new Watermark(5_000));
             writer.writeWatermark(new Watermark(4_000));

@@ -78,7 +78,7 @@ class TarnSinkWriterTest {
     void preparedFilesStayUnpublishedUntilTheCommitterCommitsTheirCheckpoint() throws Exception {
         Table table = table();
         TarnCommitter committer = new TarnCommitter(table, null);
-        try (TarnSinkWriter writer = new TarnSinkWriter(table, user, false, true)) {
+        try (TarnSinkWriter writer = new TarnSinkWriter(table, user, false, true, dir.toPath())) {
             TarnCommittable first = checkpoint(writer, 1, 1);
             assertThat(table.metadata().latestSnapshotId()).as("nothing published").isEmpty();
             assertThat(newFiles(first)).isNotEmpty();

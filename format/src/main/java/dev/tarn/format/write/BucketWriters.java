@@ -22,6 +22,9 @@ interface BucketWriters extends AutoCloseable {
     /** See {@link TableWrite#deferRestore}. */
     default void deferRestore() {}
 
+    /** See {@link TableWrite#spillUnder}. */
+    default void spillUnder(java.nio.file.Path parent) {}
+
     /** Bytes written by flushes and compactions so far. */
     default TableWrite.WrittenBytes writtenBytes() {
         return new TableWrite.WrittenBytes(0, 0);

@@ -100,6 +100,11 @@ final class MergeTreeBucketWriters implements BucketWriters {
                                 .getOrDefault(LsmOptions.DELETION_VECTORS_ENABLED.key(), "false"));
     }
 
+    @Override
+    public void spillUnder(java.nio.file.Path parent) {
+        trees.spillUnder(parent);
+    }
+
     boolean overwrite() {
         return overwrite;
     }

@@ -108,6 +108,19 @@ public final class TableWrite implements AutoCloseable {
     }
 
     /**
+     * Where the write buffers of primary-key buckets spill when full: a new directory under {@code
+     * parent} (the JVM's temporary directory by default), made at the first spill and deleted at
+     * {@link #close}. A Flink task passes its TaskManager's {@code io.tmp.dirs}. Call it before the
+     * first row.
+     *
+     * @return this
+     */
+    public TableWrite spillUnder(java.nio.file.Path parent) {
+        kind.spillUnder(parent);
+        return this;
+    }
+
+    /**
      * Takes one row (in a primary-key table, one change of its key).
      *
      * @throws IllegalArgumentException naming the table, the column and the place if the row holds

@@ -61,6 +61,9 @@ public final class BucketTrees implements AutoCloseable {
     @Nullable private ExecutorService compactions;
     @Nullable private java.nio.file.Path spillDirectory;
 
+    /** Where {@link #spillDirectory} is made; null for the JVM's temporary directory. */
+    @Nullable private java.nio.file.Path spillParent;
+
     /**
      * @param options the table's options as this write sees them (the schema's, and a query's over
      *     them)
@@ -283,13 +286,24 @@ public final class BucketTrees implements AutoCloseable {
         return UniversalCompaction.fromOptions(options).maxLevel();
     }
 
+    /**
+     * Makes the spill directory, at the first spill, under {@code parent} instead of the JVM's
+     * temporary directory.
+     */
+    public void spillUnder(java.nio.file.Path parent) {
+        this.spillParent = parent;
+    }
+
     private SortBuffer buffer() throws IOException {
         TableConfig.Memory memory = config.memory();
         if (!memory.spillable()) {
             return SortBuffer.inMemory(schema.keys(), memory.writeBufferSize());
         }
         if (spillDirectory == null) {
-            spillDirectory = Files.createTempDirectory("tarn-spill-");
+            spillDirectory =
+                    spillParent == null
+                            ? Files.createTempDirectory("tarn-spill-")
+                            : Files.createTempDirectory(spillParent, "tarn-spill-");
         }
         return SortBuffer.spillable(
                 schema.keys(), memory.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
