@@ -4,7 +4,7 @@ import dev.tarn.format.lookup.LookupLayout.Mode;
 import dev.tarn.format.lsm.RowBytes;
 import java.io.Closeable;
 import java.io.IOException;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.GenericRowData;
@@ -22,7 +22,7 @@ import org.apache.flink.types.RowKind;
  */
 final class HeldBucket implements Closeable {
 
-    final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    final ReadWriteLock lock = new StripedReadWriteLock();
 
     private final LookupLayout layout;
     private final RowFilter filter;
@@ -117,7 +117,7 @@ final class HeldBucket implements Closeable {
         BucketStore create(
                 org.apache.flink.table.types.logical.RowType type,
                 int[] indexKey,
-                ReentrantReadWriteLock lock);
+                ReadWriteLock lock);
     }
 
     private static int indexOf(int[] values, int value) {

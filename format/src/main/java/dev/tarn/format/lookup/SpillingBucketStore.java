@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.RowData;
@@ -40,7 +40,7 @@ final class SpillingBucketStore implements BucketStore {
     private final IndexOrder order;
     private final LookupBudget budget;
     private final Path directory;
-    private final ReentrantReadWriteLock lock;
+    private final ReadWriteLock lock;
     private final MemoryRows memory;
     private final RowBytes writerBytes;
     private final ThreadLocal<Scratch> scratch;
@@ -58,15 +58,14 @@ final class SpillingBucketStore implements BucketStore {
     private boolean closed;
 
     SpillingBucketStore(IndexOrder order, LookupBudget budget, Path directory) {
-        this(order, budget, directory, new ReentrantReadWriteLock());
+        this(order, budget, directory, new StripedReadWriteLock());
     }
 
     /**
      * @param lock the store's lock, which its owner may share (a held bucket's stores and its gets
      *     use one lock, so a get takes one)
      */
-    SpillingBucketStore(
-            IndexOrder order, LookupBudget budget, Path directory, ReentrantReadWriteLock lock) {
+    SpillingBucketStore(IndexOrder order, LookupBudget budget, Path directory, ReadWriteLock lock) {
         this.lock = lock;
         this.order = order;
         this.budget = budget;
