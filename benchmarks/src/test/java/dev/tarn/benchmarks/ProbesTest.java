@@ -15,20 +15,26 @@ class ProbesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "parquet-throughput, Parquet throughput",
-        "parquet-write-cpu, Parquet write CPU",
-        "sort-buffer, SortBuffer",
-        "lookup-get, TableLookup gets"
+        "parquet-throughput, Parquet throughput, ''",
+        "parquet-write-cpu, Parquet write CPU, ''",
+        "sort-buffer, SortBuffer, ''",
+        "lookup-get, TableLookup gets, on two threads: "
     })
-    void runsEachRoundAndPrintsTheMedians(String probe, String component) throws Exception {
+    void runsEachRoundAndPrintsTheMedians(String probe, String component, String secondRounds)
+            throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Probes.run(probe, "3000", "2", new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
-        assertThat(lines).hasSize(3);
+        // Two rounds, and with a second kind of round two more, then the medians.
+        assertThat(lines).hasSize(secondRounds.isEmpty() ? 3 : 5);
         assertThat(lines[0]).startsWith("round 0: ");
         assertThat(lines[1]).startsWith("round 1: ");
+        if (!secondRounds.isEmpty()) {
+            assertThat(lines[2]).startsWith("round 0 " + secondRounds);
+            assertThat(lines[3]).startsWith("round 1 " + secondRounds);
+        }
         // In the default locale, as the probes print.
-        assertThat(lines[2])
+        assertThat(lines[lines.length - 1])
                 .startsWith(
                         String.format("%s, medians over 2 rounds of %,d rows", component, 3000));
     }

@@ -88,21 +88,11 @@ class TarnTaskManagerDirectoriesITCase {
                         + " '100')");
         // No checkpoint comes: the buffers fill and spill until the job is cancelled.
         TableResult job = env.executeSql("INSERT INTO db.t SELECT * FROM gen");
-        try {
-            // Subtask 0 spills under the first directory, subtask 1 under the second.
-            Follower.awaitTrue(
-                    () ->
-                            named(FIRST, "tarn-spill-").size() == 1
-                                    && named(SECOND, "tarn-spill-").size() == 1
-                                    && !spillFiles(FIRST).isEmpty()
-                                    && !spillFiles(SECOND).isEmpty());
-        } finally {
-            Follower.cancelAndAwait(job);
-        }
-        Follower.awaitTrue(
-                () ->
-                        named(FIRST, "tarn-spill-").isEmpty()
-                                && named(SECOND, "tarn-spill-").isEmpty());
+        // Subtask 0 spills under the first directory, subtask 1 under the second.
+        assertOneUnderEachWhileRunning(
+                job,
+                "tarn-spill-",
+                () -> !spillFiles(FIRST).isEmpty() && !spillFiles(SECOND).isEmpty());
     }
 
     @ParameterizedTest(name = "async lookup: {0}")
@@ -129,18 +119,25 @@ class TarnTaskManagerDirectoriesITCase {
                                 + " OPTIONS('lookup.async' = '"
                                 + async
                                 + "') */ FOR SYSTEM_TIME AS OF f.pt AS d ON f.k = d.id");
+        assertOneUnderEachWhileRunning(job, "tarn-lookup-", () -> true);
+    }
+
+    /**
+     * Waits until each of the two directories holds one entry named {@code prefix}... and {@code
+     * also} holds, cancels {@code job}, and waits until the entries are gone.
+     */
+    private static void assertOneUnderEachWhileRunning(
+            TableResult job, String prefix, Follower.Check also) throws Exception {
         try {
             Follower.awaitTrue(
                     () ->
-                            named(FIRST, "tarn-lookup-").size() == 1
-                                    && named(SECOND, "tarn-lookup-").size() == 1);
+                            named(FIRST, prefix).size() == 1
+                                    && named(SECOND, prefix).size() == 1
+                                    && also.holds());
         } finally {
             Follower.cancelAndAwait(job);
         }
-        Follower.awaitTrue(
-                () ->
-                        named(FIRST, "tarn-lookup-").isEmpty()
-                                && named(SECOND, "tarn-lookup-").isEmpty());
+        Follower.awaitTrue(() -> named(FIRST, prefix).isEmpty() && named(SECOND, prefix).isEmpty());
     }
 
     /** A streaming environment over the lake whose jobs take no checkpoint while the test runs. */
