@@ -1,6 +1,7 @@
 package dev.tarn.benchmarks;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -66,15 +67,23 @@ public final class Benchmarks {
             return;
         }
         if (flags.containsKey("iceberg-commit")) {
+            Path dir = Files.createTempDirectory("tarn-bench");
             IcebergCommitBenchmark.run(
-                    IcebergCommitBenchmark.Settings.parse(flags),
-                    Files.createTempDirectory("tarn-bench"),
-                    System.out);
+                    IcebergCommitBenchmark.Settings.parse(flags), dir, System.out);
+            TempDirs.deleteTree(dir);
             return;
         }
         Setup setup = Setup.of(flags);
         Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
         SessionCluster.start(Collections.max(setup.parallelisms()));
+        run(setup, flags);
+        // The tables of a run without --warehouse go with it (a failed run keeps them to look at).
+        if (setup.temporary()) {
+            TempDirs.deleteTree(setup.warehouse());
+        }
+    }
+
+    private static void run(Setup setup, Map<String, String> flags) throws Exception {
         if (flags.containsKey("streaming-read")) {
             new StreamingReadBenchmarks(
                             setup.rows(),

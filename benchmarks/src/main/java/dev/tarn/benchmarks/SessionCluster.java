@@ -43,6 +43,19 @@ final class SessionCluster {
                                 .setNumSlotsPerTaskManager(slots)
                                 .build());
         cluster.start();
+        // Closed at exit, which deletes its working directories and the RPC system's jar it
+        // unpacked into the temporary directory.
+        Runtime.getRuntime()
+                .addShutdownHook(
+                        new Thread(
+                                () -> {
+                                    try {
+                                        cluster.close();
+                                    } catch (Exception e) {
+                                        System.err.println("Closing the cluster failed: " + e);
+                                    }
+                                },
+                                "session-cluster-close"));
         TestStreamEnvironment.setAsContext(cluster, 1);
         started = true;
     }

@@ -13,7 +13,8 @@ import javax.annotation.Nullable;
 /**
  * What every benchmark of a run shares, read from the command line ({@link Benchmarks} lists the
  * flags): rows, rounds, parallelisms, the systems, table sizes, the pipelines kept and where the
- * tables live.
+ * tables live ({@code temporary}: a directory of the run's own, deleted when it succeeds, unless
+ * {@code --warehouse} names one).
  */
 record Setup(
         long rows,
@@ -23,7 +24,8 @@ record Setup(
         TableSizes sizes,
         @Nullable String only,
         boolean cold,
-        Path warehouse) {
+        Path warehouse,
+        boolean temporary) {
 
     private static final List<String> FLAGS =
             List.of(
@@ -66,7 +68,8 @@ record Setup(
                 flags.containsKey("cold"),
                 flags.containsKey("warehouse")
                         ? Files.createDirectories(Path.of(flags.get("warehouse")))
-                        : Files.createTempDirectory("tarn-bench"));
+                        : Files.createTempDirectory("tarn-bench"),
+                !flags.containsKey("warehouse"));
     }
 
     /**
