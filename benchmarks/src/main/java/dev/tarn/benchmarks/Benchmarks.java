@@ -76,7 +76,12 @@ public final class Benchmarks {
         Setup setup = Setup.of(flags);
         Measurement.printBreakdown = flags.containsKey("cpu-breakdown");
         SessionCluster.start(Collections.max(setup.parallelisms()));
-        run(setup, flags);
+        try {
+            run(setup, flags);
+        } catch (Exception | Error e) {
+            System.err.println("The run's tables are kept in " + setup.warehouse());
+            throw e;
+        }
         // The tables of a run without --warehouse go with it (a failed run keeps them to look at).
         if (setup.temporary()) {
             TempDirs.deleteTree(setup.warehouse());
