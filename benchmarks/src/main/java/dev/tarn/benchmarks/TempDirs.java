@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Removal of the directories the probes make for their tables. */
+/** Removal of the directories the benchmarks and probes make for their tables. */
 final class TempDirs {
 
     private TempDirs() {}

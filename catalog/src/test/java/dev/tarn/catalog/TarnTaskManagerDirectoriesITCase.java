@@ -26,9 +26,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class TarnTaskManagerDirectoriesITCase {
 
-    private static final Path ROOT = root();
-    private static final Path FIRST = ROOT.resolve("first");
-    private static final Path SECOND = ROOT.resolve("second");
+    /** The TaskManager's two temporary directories, under one JUnit deletes after the class. */
+    @TempDir static Path root;
+
+    private static Path first;
+    private static Path second;
 
     /**
      * A cluster of its own: Flink's test extension replaces {@code io.tmp.dirs} with a directory of
@@ -38,25 +40,16 @@ class TarnTaskManagerDirectoriesITCase {
 
     @TempDir Path lake;
 
-    private static Path root() {
-        try {
-            Path root = Files.createTempDirectory("tarn-io-tmp-dirs-");
-            Files.createDirectories(root.resolve("first"));
-            Files.createDirectories(root.resolve("second"));
-            return root;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     @BeforeAll
     static void startCluster() throws Exception {
+        first = Files.createDirectories(root.resolve("first"));
+        second = Files.createDirectories(root.resolve("second"));
         cluster =
                 new MiniCluster(
                         new MiniClusterConfiguration.Builder()
                                 .setConfiguration(
                                         new Configuration()
-                                                .set(CoreOptions.TMP_DIRS, FIRST + "," + SECOND))
+                                                .set(CoreOptions.TMP_DIRS, first + "," + second))
                                 .setNumTaskManagers(1)
                                 .setNumSlotsPerTaskManager(2)
                                 .build());
@@ -68,11 +61,6 @@ class TarnTaskManagerDirectoriesITCase {
     static void stopCluster() throws Exception {
         TestStreamEnvironment.unsetAsContext();
         cluster.close();
-        try (Stream<Path> files = Files.walk(ROOT)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 
     @Test
@@ -92,7 +80,7 @@ class TarnTaskManagerDirectoriesITCase {
         assertOneUnderEachWhileRunning(
                 job,
                 "tarn-spill-",
-                () -> !spillFiles(FIRST).isEmpty() && !spillFiles(SECOND).isEmpty());
+                () -> !spillFiles(first).isEmpty() && !spillFiles(second).isEmpty());
     }
 
     @ParameterizedTest(name = "async lookup: {0}")
@@ -131,13 +119,13 @@ class TarnTaskManagerDirectoriesITCase {
         try {
             Follower.awaitTrue(
                     () ->
-                            named(FIRST, prefix).size() == 1
-                                    && named(SECOND, prefix).size() == 1
+                            named(first, prefix).size() == 1
+                                    && named(second, prefix).size() == 1
                                     && also.holds());
         } finally {
             Follower.cancelAndAwait(job);
         }
-        Follower.awaitTrue(() -> named(FIRST, prefix).isEmpty() && named(SECOND, prefix).isEmpty());
+        Follower.awaitTrue(() -> named(first, prefix).isEmpty() && named(second, prefix).isEmpty());
     }
 
     /** A streaming environment over the lake whose jobs take no checkpoint while the test runs. */

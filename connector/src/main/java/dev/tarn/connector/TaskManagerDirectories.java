@@ -63,7 +63,7 @@ public final class TaskManagerDirectories {
                 "The task's temporary directories (io.tmp.dirs) are not known here; local files"
                         + " go to the JVM's temporary directory {}",
                 System.getProperty("java.io.tmpdir"));
-        return choose((String[]) null, subtask);
+        return choose(null, subtask);
     }
 
     /** The value of {@code owner}'s field {@code name} if it is a runtime context, else null. */

@@ -2,6 +2,7 @@ package dev.tarn.connector.lookup;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
+import dev.tarn.format.commit.TableCommit;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
@@ -45,7 +46,9 @@ final class LookupTestTables {
             }
             messages = write.prepareCommit();
         }
-        table.newCommit("writer").commit(CommitRequest.of(1, messages));
+        try (TableCommit commit = table.newCommit("writer")) {
+            commit.commit(CommitRequest.of(1, messages));
+        }
         return table;
     }
 }

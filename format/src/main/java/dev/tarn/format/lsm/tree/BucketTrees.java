@@ -61,8 +61,9 @@ public final class BucketTrees implements AutoCloseable {
     @Nullable private ExecutorService compactions;
     @Nullable private java.nio.file.Path spillDirectory;
 
-    /** Where {@link #spillDirectory} is made; null for the JVM's temporary directory. */
-    @Nullable private java.nio.file.Path spillParent;
+    /** Where {@link #spillDirectory} is made: the JVM's temporary directory unless told. */
+    private java.nio.file.Path spillParent =
+            java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
 
     /**
      * @param options the table's options as this write sees them (the schema's, and a query's over
@@ -300,10 +301,7 @@ public final class BucketTrees implements AutoCloseable {
             return SortBuffer.inMemory(schema.keys(), memory.writeBufferSize());
         }
         if (spillDirectory == null) {
-            spillDirectory =
-                    spillParent == null
-                            ? Files.createTempDirectory("tarn-spill-")
-                            : Files.createTempDirectory(spillParent, "tarn-spill-");
+            spillDirectory = Files.createTempDirectory(spillParent, "tarn-spill-");
         }
         return SortBuffer.spillable(
                 schema.keys(), memory.writeBufferSize(), spillDirectory, MAX_SPILL_FILES);
