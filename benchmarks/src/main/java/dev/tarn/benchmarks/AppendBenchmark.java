@@ -22,7 +22,7 @@ import org.apache.flink.table.types.logical.BigIntType;
  */
 final class AppendBenchmark {
 
-    private static final String COLUMNS =
+    static final String COLUMNS =
             "id BIGINT, k INT, s1 STRING, s2 STRING, price DOUBLE, qty INT, ts TIMESTAMP(3),"
                     + " flag BOOLEAN";
     private static final String FILTER = " WHERE id BETWEEN 1000 AND 1999";
@@ -122,6 +122,21 @@ final class AppendBenchmark {
                         + ")"
                         + TableSizes.with(options));
         env.executeSql("INSERT INTO " + catalog + ".bench.events SELECT * FROM gen").await();
+    }
+
+    /**
+     * The same rows from memory into the blackhole ({@link ReplaySourceFactory}): the floor of a
+     * scan in this job, with nothing read or decoded.
+     */
+    void replay(int parallelism) throws Exception {
+        TableEnvironment env = env(parallelism);
+        env.executeSql(
+                "CREATE TEMPORARY TABLE replay ("
+                        + COLUMNS
+                        + ") WITH ('connector' = 'bench-replay', 'rows' = '"
+                        + rows
+                        + "')");
+        env.executeSql("INSERT INTO bh SELECT * FROM replay").await();
     }
 
     void scanTarn(int parallelism) throws Exception {

@@ -80,9 +80,21 @@ final class AppendPipelines {
         return pipelines;
     }
 
-    /** Full scans at {@code p} of what the writes at {@code p} just wrote. */
+    /** The floor under every scan: the rows from memory, nothing read or decoded. */
+    static final String REPLAY = "memory replay -> blackhole (floor of a scan)";
+
+    /**
+     * Full scans at {@code p} of what the writes at {@code p} just wrote, after the floor under
+     * them.
+     */
     private static void scans(
             AppendBenchmark bench, int p, Section section, boolean paimon, List<Pipeline> out) {
+        out.add(
+                new Pipeline(
+                        REPLAY,
+                        section,
+                        () -> bench.replay(p),
+                        () -> AppendBenchmark.checkReceived(bench.rows())));
         out.add(
                 new Pipeline(
                         "tarn full scan -> blackhole",

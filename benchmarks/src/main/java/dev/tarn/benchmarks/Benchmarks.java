@@ -292,8 +292,10 @@ public final class Benchmarks {
 
     /** The throughput pipelines of {@link LookupJoinPipelines}: warm-up, rounds, report. */
     private static void lookupThroughput(
-            Setup setup, LookupJoinBenchmark bench, List<String> systems, int keyMultiple)
+            Setup setup, LookupJoinBenchmark bench, List<String> lakes, int keyMultiple)
             throws Exception {
+        List<String> systems = new ArrayList<>(lakes);
+        systems.add(LookupJoinBenchmark.ARRAY);
         if (!setup.cold()) {
             LookupJoinBenchmark warmup =
                     new LookupJoinBenchmark(

@@ -29,6 +29,14 @@ final class LookupJoinBenchmark {
             "id BIGINT NOT NULL, name STRING, tier INT, score DOUBLE";
     private static final String OUTPUT = "cid BIGINT, k INT, name STRING, tier INT";
 
+    /**
+     * The system of the floor: a dimension in an array indexed by id ({@link
+     * ArrayDimensionFactory}), a free lookup through Flink's lookup join.
+     */
+    static final String ARRAY = "array";
+
+    private static final String ARRAY_TABLE = "array_dim";
+
     /** Facts' ids span this many times the dimension's keys: the rest are misses. */
     private static final double ID_SPAN = 1.05;
 
@@ -37,6 +45,14 @@ final class LookupJoinBenchmark {
 
         String catalog() {
             return system.equals("tarn") ? "lake" : "paimon";
+        }
+
+        /**
+         * The dimension the join reads: {@code table} in the system's catalog, or for {@link
+         * #ARRAY} the temporary table {@link LookupJoinBenchmark#env} makes.
+         */
+        String dimension(String table) {
+            return system.equals(ARRAY) ? ARRAY_TABLE : catalog() + ".bench." + table;
         }
 
         /** How the report names it: {@code tarn join}, {@code paimon left join, shuffle}. */
@@ -127,7 +143,15 @@ final class LookupJoinBenchmark {
                         + ") WITH ('connector' = '"
                         + sink
                         + "')");
-        SessionCluster.addCatalog(env, system, warehouse);
+        if (system.equals(ARRAY)) {
+            env.executeSql(
+                    String.format(
+                            "CREATE TEMPORARY TABLE %s (%s) WITH ('connector' = 'bench-array-dim',"
+                                    + " 'keys' = '%d')",
+                            ARRAY_TABLE, ArrayDimensionFactory.COLUMNS, dimKeys));
+        } else {
+            SessionCluster.addCatalog(env, system, warehouse);
+        }
         return env;
     }
 
@@ -182,9 +206,7 @@ final class LookupJoinBenchmark {
                 + (variant.shuffle() ? "/*+ LOOKUP('table'='d', 'shuffle'='true') */ " : "")
                 + "f.id, f.k, d.name, d.tier FROM facts AS f "
                 + (variant.left() ? "LEFT JOIN " : "JOIN ")
-                + variant.catalog()
-                + ".bench."
-                + table
+                + variant.dimension(table)
                 + (dimOptions.isEmpty() ? "" : " /*+ OPTIONS(" + dimOptions + ") */")
                 + " FOR SYSTEM_TIME AS OF f.proc_time AS d ON f.id = d.id";
     }
