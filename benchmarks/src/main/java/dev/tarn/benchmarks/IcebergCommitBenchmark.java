@@ -30,10 +30,12 @@ import org.apache.flink.table.data.StringData;
  * Iceberg's reader (Spark, through {@link SparkIcebergReader}) against Tarn's own scan. A system
  * that refuses the option prints {@code n/a (option not available)} for it. Usage: {@code
  * Benchmarks --iceberg-commit [--runs N] [--rows R] [--compactions C] [--interval-ms I]
- * [--paimon]}, N measured append commits (100 by default), R rows (5,000,000), C measured
- * compactions (10), I milliseconds from one round of measured commits to the next (0 by default:
- * back to back; 1000 is a stream committing every second). The tables with the option on and off
- * are committed in lockstep.
+ * [--warm-rounds W] [--paimon]}, N measured append commits (100 by default), R rows (5,000,000), C
+ * measured compactions (10), I milliseconds from one round of measured commits to the next (0 by
+ * default: back to back; 1000 is a stream committing every second), W more rounds of Tarn's
+ * measurement in the same JVM, on new tables, as {@code tarn+1}, {@code tarn+2}, ... (0): each
+ * finds the JIT warmer. The tables with the option on and off are committed in lockstep. Last, the
+ * floor ({@link TarnIcebergCommits.FileFloor}).
  */
 final class IcebergCommitBenchmark {
 
@@ -54,14 +56,25 @@ final class IcebergCommitBenchmark {
      * The arguments of {@code --iceberg-commit}; {@code intervalMillis} is the time from the start
      * of one round of measured commits (one commit of each table) to the next, 0 for back to back.
      */
-    record Settings(int runs, long rows, boolean paimon, int compactions, long intervalMillis) {
+    record Settings(
+            int runs,
+            long rows,
+            boolean paimon,
+            int compactions,
+            long intervalMillis,
+            int warmRounds) {
 
         Settings(int runs, long rows, boolean paimon, int compactions) {
-            this(runs, rows, paimon, compactions, 0);
+            this(runs, rows, paimon, compactions, 0, 0);
+        }
+
+        Settings(int runs, long rows, boolean paimon, int compactions, long intervalMillis) {
+            this(runs, rows, paimon, compactions, intervalMillis, 0);
         }
 
         static Settings parse(Map<String, String> flags) {
             String interval = flags.get("interval-ms");
+            String warm = flags.get("warm-rounds");
             return new Settings(
                     (int) positive(flags, "runs", 100, Integer.MAX_VALUE),
                     positive(flags, "rows", 5_000_000, Long.MAX_VALUE),
@@ -69,7 +82,10 @@ final class IcebergCommitBenchmark {
                     (int) positive(flags, "compactions", COMPACTIONS, 100_000),
                     interval == null || interval.trim().equals("0")
                             ? 0
-                            : positive(flags, "interval-ms", 0, 3_600_000));
+                            : positive(flags, "interval-ms", 0, 3_600_000),
+                    warm == null || warm.trim().equals("0")
+                            ? 0
+                            : (int) positive(flags, "warm-rounds", 0, 100));
         }
 
         private static long positive(
@@ -112,9 +128,13 @@ final class IcebergCommitBenchmark {
     static void run(Settings settings, Path warehouse, PrintStream out) throws Exception {
         List<IcebergCommitTarget.Factory> systems = new ArrayList<>();
         systems.add(new TarnIcebergCommits());
+        for (int w = 1; w <= settings.warmRounds(); w++) {
+            systems.add(new TarnIcebergCommits.Again("tarn+" + w));
+        }
         if (settings.paimon()) {
             systems.add(paimon());
         }
+        systems.add(new TarnIcebergCommits.FileFloor(dir(warehouse, systems.get(0), true)));
         commitCosts(
                 systems,
                 settings.runs(),
@@ -169,6 +189,12 @@ final class IcebergCommitBenchmark {
                             Costs.p50(a.cpuMillis()) / Costs.p50(b.cpuMillis()),
                             Costs.p99(a.cpuMillis()) / Costs.p99(b.cpuMillis()));
                 }
+            }
+            if (system instanceof TarnIcebergCommits.FileFloor) {
+                out.printf(
+                        "(floor: Tarn's commit without the option, \"on\" followed by the file"
+                                + " writes alone of an Iceberg step, sized as Tarn's, nothing"
+                                + " encoded)%n");
             }
         }
     }

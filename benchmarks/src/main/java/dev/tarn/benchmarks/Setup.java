@@ -51,7 +51,8 @@ record Setup(
                     "warehouse",
                     "history",
                     "compactions",
-                    "interval-ms");
+                    "interval-ms",
+                    "warm-rounds");
 
     /** The setup the flags ask for; a table directory of its own unless {@code --warehouse}. */
     static Setup of(Map<String, String> flags) throws IOException {

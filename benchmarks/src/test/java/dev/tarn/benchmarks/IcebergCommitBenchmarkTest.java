@@ -36,6 +36,8 @@ class IcebergCommitBenchmarkTest {
                 .isEqualTo(new IcebergCommitBenchmark.Settings(7, 1000, true, 150, 1000));
         assertThat(IcebergCommitBenchmark.Settings.parse(Map.of("interval-ms", "0")))
                 .isEqualTo(new IcebergCommitBenchmark.Settings(100, 5_000_000, false, 10, 0));
+        assertThat(IcebergCommitBenchmark.Settings.parse(Map.of("warm-rounds", "3")))
+                .isEqualTo(new IcebergCommitBenchmark.Settings(100, 5_000_000, false, 10, 0, 3));
     }
 
     @Test
