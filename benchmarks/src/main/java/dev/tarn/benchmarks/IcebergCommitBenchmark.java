@@ -35,7 +35,7 @@ import org.apache.flink.table.data.StringData;
  * default: back to back; 1000 is a stream committing every second), W more rounds of Tarn's
  * measurement in the same JVM, on new tables, as {@code tarn+1}, {@code tarn+2}, ... (0): each
  * finds the JIT warmer. The tables with the option on and off are committed in lockstep. Last, the
- * floor ({@link TarnIcebergCommits.FileFloor}).
+ * floor ({@link IcebergFileFloor}).
  */
 final class IcebergCommitBenchmark {
 
@@ -134,7 +134,7 @@ final class IcebergCommitBenchmark {
         if (settings.paimon()) {
             systems.add(paimon());
         }
-        systems.add(new TarnIcebergCommits.FileFloor(dir(warehouse, systems.get(0), true)));
+        systems.add(new IcebergFileFloor(dir(warehouse, systems.get(0), true)));
         commitCosts(
                 systems,
                 settings.runs(),
@@ -190,7 +190,7 @@ final class IcebergCommitBenchmark {
                             Costs.p99(a.cpuMillis()) / Costs.p99(b.cpuMillis()));
                 }
             }
-            if (system instanceof TarnIcebergCommits.FileFloor) {
+            if (system instanceof IcebergFileFloor) {
                 out.printf(
                         "(floor: Tarn's commit without the option, \"on\" followed by the file"
                                 + " writes alone of an Iceberg step, sized as Tarn's, nothing"

@@ -35,7 +35,7 @@ final class TarnIcebergCommits implements IcebergCommitTarget.Factory {
     public IcebergCommitTarget open(java.nio.file.Path directory, boolean iceberg)
             throws IcebergCommitTarget.OptionNotAvailableException {
         Table table = create(directory, iceberg);
-        return new Target(table, table.newCommit("bench"), null);
+        return target(table, null);
     }
 
     /** Tarn's commits measured again, under another name, on new tables. */
@@ -60,128 +60,11 @@ final class TarnIcebergCommits implements IcebergCommitTarget.Factory {
     }
 
     /**
-     * The floor of what Iceberg metadata can cost a commit on this file system: a table without the
-     * option whose commits, when "on", are each followed by the file writes alone of an Iceberg
-     * step, with nothing encoded. Per snapshot, the files Iceberg's spec needs and Iceberg's own
-     * file-system tables write: a manifest and a manifest list, each written straight under its
-     * name; the version file, written aside and renamed onto {@code v<N>.metadata.json}; and {@code
-     * version-hint.text}, written aside and renamed onto its name. Each of the sizes Tarn's own
-     * Iceberg files had for the same snapshot in {@code reference}, the table with the option that
-     * the benchmark committed the same way just before.
+     * A target over {@code table}, whose commits are each followed by {@code floor}'s file writes
+     * for the snapshot they make, if not null.
      */
-    static final class FileFloor implements IcebergCommitTarget.Factory {
-        private final java.nio.file.Path reference;
-
-        /**
-         * @param reference the directory of a Tarn table with the option, committed as this one
-         *     will be
-         */
-        FileFloor(java.nio.file.Path reference) {
-            this.reference = reference;
-        }
-
-        @Override
-        public String name() {
-            return "floor";
-        }
-
-        @Override
-        public IcebergCommitTarget open(java.nio.file.Path directory, boolean iceberg)
-                throws Exception {
-            Table table = create(directory, false);
-            return new Target(
-                    table,
-                    table.newCommit("bench"),
-                    iceberg ? new FloorFiles(directory.resolve("metadata"), reference) : null);
-        }
-    }
-
-    /** The file writes of an Iceberg step, sized as {@code reference}'s. */
-    static final class FloorFiles {
-        private final java.nio.file.Path directory;
-        private final Map<Long, Long> versionSizes = new java.util.HashMap<>();
-        private final Map<Long, Long> listSizes = new java.util.HashMap<>();
-        private final long manifestSize;
-        private final byte[] bytes;
-
-        FloorFiles(java.nio.file.Path directory, java.nio.file.Path reference)
-                throws java.io.IOException {
-            this.directory = java.nio.file.Files.createDirectories(directory);
-            List<Long> manifests = new ArrayList<>();
-            try (var files = java.nio.file.Files.list(reference.resolve("metadata"))) {
-                for (java.nio.file.Path file : (Iterable<java.nio.file.Path>) files::iterator) {
-                    String name = file.getFileName().toString();
-                    long size = java.nio.file.Files.size(file);
-                    if (name.startsWith("v") && name.endsWith(".metadata.json")) {
-                        versionSizes.put(
-                                Long.parseLong(
-                                        name.substring(
-                                                1, name.length() - ".metadata.json".length())),
-                                size);
-                    } else if (name.startsWith("snap-")) {
-                        listSizes.put(Long.parseLong(name.split("-")[1]), size);
-                    } else if (name.endsWith("-m0.avro")) {
-                        manifests.add(size);
-                    }
-                }
-            }
-            if (versionSizes.isEmpty() || listSizes.isEmpty() || manifests.isEmpty()) {
-                throw new IllegalStateException(
-                        "The floor of the Iceberg step needs the Iceberg files of a Tarn table with"
-                                + " the option in "
-                                + reference
-                                + ", found none");
-            }
-            java.util.Collections.sort(manifests);
-            this.manifestSize = manifests.get(manifests.size() / 2);
-            long largest =
-                    Math.max(
-                            manifestSize,
-                            Math.max(
-                                    java.util.Collections.max(versionSizes.values()),
-                                    java.util.Collections.max(listSizes.values())));
-            this.bytes = new byte[Math.toIntExact(largest)];
-            new java.util.Random(1).nextBytes(bytes);
-        }
-
-        /** The sizes for snapshot {@code id}: manifest, list, version (the nearest earlier). */
-        long[] sizes(long id) {
-            return new long[] {manifestSize, nearest(listSizes, id), nearest(versionSizes, id)};
-        }
-
-        private static long nearest(Map<Long, Long> sizes, long id) {
-            for (long i = id; i > 0; i--) {
-                Long size = sizes.get(i);
-                if (size != null) {
-                    return size;
-                }
-            }
-            return sizes.values().iterator().next();
-        }
-
-        void write(long id, long[] sizes) throws java.io.IOException {
-            write(directory.resolve("floor-" + id + "-m0.avro"), sizes[0]);
-            write(directory.resolve("snap-" + id + "-floor.avro"), sizes[1]);
-            java.nio.file.Path version = directory.resolve(".v" + id + ".metadata.json.tmp");
-            write(version, sizes[2]);
-            java.nio.file.Files.move(
-                    version,
-                    directory.resolve("v" + id + ".metadata.json"),
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            java.nio.file.Path hint = directory.resolve(".version-hint.text.tmp");
-            java.nio.file.Files.write(
-                    hint, Long.toString(id).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            java.nio.file.Files.move(
-                    hint,
-                    directory.resolve("version-hint.text"),
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        }
-
-        private void write(java.nio.file.Path file, long size) throws java.io.IOException {
-            try (var out = java.nio.file.Files.newOutputStream(file)) {
-                out.write(bytes, 0, (int) size);
-            }
-        }
+    static IcebergCommitTarget target(Table table, @Nullable IcebergFileFloor.Writes floor) {
+        return new Target(table, table.newCommit("bench"), floor);
     }
 
     /**
@@ -219,11 +102,11 @@ final class TarnIcebergCommits implements IcebergCommitTarget.Factory {
     private static final class Target implements IcebergCommitTarget {
         private final Table table;
         private final TableCommit commit;
-        @Nullable private final FloorFiles floor;
+        @Nullable private final IcebergFileFloor.Writes floor;
         private long identifier;
         private long snapshots;
 
-        Target(Table table, TableCommit commit, @Nullable FloorFiles floor) {
+        Target(Table table, TableCommit commit, @Nullable IcebergFileFloor.Writes floor) {
             this.table = table;
             this.commit = commit;
             this.floor = floor;

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The floor of the Iceberg step writes the files a snapshot needs, sized as the reference's. */
-class FloorFilesTest {
+class IcebergFileFloorTest {
 
     @TempDir Path dir;
 
@@ -28,8 +28,8 @@ class FloorFilesTest {
 
     @Test
     void writesTheFilesOfASnapshotSizedAsTheReferencesOfTheSameSnapshot() throws Exception {
-        TarnIcebergCommits.FloorFiles floor =
-                new TarnIcebergCommits.FloorFiles(dir.resolve("floor/metadata"), reference());
+        IcebergFileFloor.Writes floor =
+                new IcebergFileFloor.Writes(dir.resolve("floor/metadata"), reference());
 
         assertThat(floor.sizes(3)).containsExactly(8, 30, 300);
         assertThat(floor.sizes(9)).containsExactly(8, 40, 400);
@@ -54,7 +54,7 @@ class FloorFilesTest {
     void refusesAReferenceWithoutIcebergFiles() throws Exception {
         Path empty = Files.createDirectories(dir.resolve("empty/metadata")).getParent();
 
-        assertThatThrownBy(() -> new TarnIcebergCommits.FloorFiles(dir.resolve("f"), empty))
+        assertThatThrownBy(() -> new IcebergFileFloor.Writes(dir.resolve("f"), empty))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage(
                         "The floor of the Iceberg step needs the Iceberg files of a Tarn table"
