@@ -81,7 +81,7 @@ final class AppendPipelines {
     }
 
     /** The floor under every scan: the rows from memory, nothing read or decoded. */
-    static final String REPLAY = "memory replay -> blackhole (floor of a scan)";
+    private static final String REPLAY = "memory replay -> blackhole (floor of a scan)";
 
     /**
      * Full scans at {@code p} of what the writes at {@code p} just wrote, after the floor under

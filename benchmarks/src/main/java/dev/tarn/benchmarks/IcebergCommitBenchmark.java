@@ -73,19 +73,19 @@ final class IcebergCommitBenchmark {
         }
 
         static Settings parse(Map<String, String> flags) {
-            String interval = flags.get("interval-ms");
-            String warm = flags.get("warm-rounds");
             return new Settings(
                     (int) positive(flags, "runs", 100, Integer.MAX_VALUE),
                     positive(flags, "rows", 5_000_000, Long.MAX_VALUE),
                     flags.containsKey("paimon"),
                     (int) positive(flags, "compactions", COMPACTIONS, 100_000),
-                    interval == null || interval.trim().equals("0")
-                            ? 0
-                            : positive(flags, "interval-ms", 0, 3_600_000),
-                    warm == null || warm.trim().equals("0")
-                            ? 0
-                            : (int) positive(flags, "warm-rounds", 0, 100));
+                    zeroOrPositive(flags, "interval-ms", 3_600_000),
+                    (int) zeroOrPositive(flags, "warm-rounds", 100));
+        }
+
+        /** Flag {@code flag}: 0 if absent or 0, else as {@link #positive} with default 0. */
+        private static long zeroOrPositive(Map<String, String> flags, String flag, long max) {
+            String value = flags.get(flag);
+            return value == null || value.trim().equals("0") ? 0 : positive(flags, flag, 0, max);
         }
 
         private static long positive(

@@ -101,23 +101,24 @@ final class LookupJoinPipelines {
             }
             out.printf("%nLookup-join ratios at parallelism %d (medians):%n", p);
             Measurement ceiling = medians.get(Pipeline.CEILING + "@" + p);
-            for (LookupJoinBenchmark.Variant tarn :
+            for (LookupJoinBenchmark.Variant variant :
                     variants(List.of("tarn", LookupJoinBenchmark.ARRAY))) {
-                Measurement ours = medians.get(name(tarn) + "@" + p);
+                Measurement ours = medians.get(name(variant) + "@" + p);
                 LookupJoinBenchmark.Variant paimonVariant =
-                        new LookupJoinBenchmark.Variant("paimon", tarn.left(), tarn.shuffle());
+                        new LookupJoinBenchmark.Variant(
+                                "paimon", variant.left(), variant.shuffle());
                 Measurement theirs = medians.get(name(paimonVariant) + "@" + p);
                 if (ours == null || theirs == null) {
                     continue;
                 }
                 out.printf(
                         "  %s over %s: %,.0f facts/s against %,.0f = %.2fx%s%n",
-                        tarn.label(),
+                        variant.label(),
                         paimonVariant.label(),
                         ours.rowsPerSecond(bench.facts()),
                         theirs.rowsPerSecond(bench.facts()),
                         theirs.seconds() / ours.seconds(),
-                        tarn.system().equals("tarn")
+                        variant.system().equals("tarn")
                                 ? " (target >= 3x)"
                                 : " (a free lookup: the most any lookup source reaches)");
                 if (ceiling != null) {

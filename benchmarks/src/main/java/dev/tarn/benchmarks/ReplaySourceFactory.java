@@ -41,8 +41,6 @@ public final class ReplaySourceFactory implements DynamicTableSourceFactory {
     private static final int DISTINCT = 4096;
     private static final int BATCH = 1024;
 
-    private static volatile BinaryRowData[] rows;
-
     @Override
     public String factoryIdentifier() {
         return "bench-replay";
@@ -75,23 +73,23 @@ public final class ReplaySourceFactory implements DynamicTableSourceFactory {
         return new TableSource(helper.getOptions().get(BenchGenFactory.ROWS));
     }
 
-    /** The generator's first rows as binary rows, made on first use. */
+    /** The generator's first rows as binary rows, made on first use (once per JVM). */
     static BinaryRowData[] rows() {
-        BinaryRowData[] made = rows;
-        if (made == null) {
-            synchronized (ReplaySourceFactory.class) {
-                if (rows == null) {
-                    BenchGenFactory.Rows generator = new BenchGenFactory.Rows(DISTINCT, 0);
-                    BinaryRowData[] built = new BinaryRowData[DISTINCT];
-                    for (int i = 0; i < DISTINCT; i++) {
-                        built[i] = binary(generator.row(i));
-                    }
-                    rows = built;
-                }
-                made = rows;
+        return Distinct.ROWS;
+    }
+
+    /** Holds the rows; its class is initialized, and the rows made, on the first call of rows(). */
+    private static final class Distinct {
+        static final BinaryRowData[] ROWS = build();
+
+        private static BinaryRowData[] build() {
+            BenchGenFactory.Rows generator = new BenchGenFactory.Rows(DISTINCT, 0);
+            BinaryRowData[] built = new BinaryRowData[DISTINCT];
+            for (int i = 0; i < DISTINCT; i++) {
+                built[i] = binary(generator.row(i));
             }
+            return built;
         }
-        return made;
     }
 
     private static BinaryRowData binary(RowData row) {
