@@ -1,11 +1,5 @@
 package dev.tarn.benchmarks;
 
-import dev.tarn.format.Table;
-import dev.tarn.format.commit.CommitRequest;
-import dev.tarn.format.read.Split;
-import dev.tarn.format.read.TableRead;
-import dev.tarn.format.write.TableWrite;
-import dev.tarn.testing.SparkIcebergReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -16,10 +10,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import javax.annotation.Nullable;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
 
 /**
  * What Iceberg metadata costs a commit ({@code metadata.iceberg.storage} = {@code table-location}
@@ -27,15 +17,15 @@ import org.apache.flink.table.data.StringData;
  * latency and CPU time of the committing thread, p50 and p99, of an append commit of one small file
  * after {@value #HISTORY} snapshots (a stream committing every second), and of a full compaction's
  * commit. Then, for information, the full scan rate of an append table of {@code --rows} rows by
- * Iceberg's reader (Spark, through {@link SparkIcebergReader}) against Tarn's own scan. A system
- * that refuses the option prints {@code n/a (option not available)} for it. Usage: {@code
- * Benchmarks --iceberg-commit [--runs N] [--rows R] [--compactions C] [--interval-ms I]
- * [--warm-rounds W] [--paimon]}, N measured append commits (100 by default), R rows (5,000,000), C
- * measured compactions (10), I milliseconds from one round of measured commits to the next (0 by
- * default: back to back; 1000 is a stream committing every second), W more rounds of Tarn's
- * measurement in the same JVM, on new tables, as {@code tarn+1}, {@code tarn+2}, ... (0): each
- * finds the JIT warmer. The tables with the option on and off are committed in lockstep. Last, the
- * floor ({@link IcebergFileFloor}).
+ * Iceberg's reader in Spark against Tarn's own scan ({@link IcebergScanRates}). A system that
+ * refuses the option prints {@code n/a (option not available)} for it. Usage: {@code Benchmarks
+ * --iceberg-commit [--runs N] [--rows R] [--compactions C] [--interval-ms I] [--warm-rounds W]
+ * [--paimon]}, N measured append commits (100 by default), R rows (5,000,000), C measured
+ * compactions (10), I milliseconds from one round of measured commits to the next (0 by default:
+ * back to back; 1000 is a stream committing every second), W more rounds of Tarn's measurement in
+ * the same JVM, on new tables, as {@code tarn+1}, {@code tarn+2}, ... (0): each finds the JIT
+ * warmer. The tables with the option on and off are committed in lockstep. Last, the floor ({@link
+ * IcebergFileFloor}).
  */
 final class IcebergCommitBenchmark {
 
@@ -46,9 +36,6 @@ final class IcebergCommitBenchmark {
     static final int COMPACTIONS = 10;
 
     private static final int FILES_PER_COMPACTION = 4;
-
-    /** Full scans of each reader; the first warms up and is not counted. */
-    private static final int SCANS = 3;
 
     static final String NOT_AVAILABLE = "n/a (option not available)";
 
@@ -142,7 +129,7 @@ final class IcebergCommitBenchmark {
                 settings.intervalMillis(),
                 warehouse,
                 out);
-        scanRates(settings.rows(), warehouse, out);
+        IcebergScanRates.print(settings.rows(), warehouse, out);
     }
 
     /** Prints each system's commit costs with the option off and on, and their ratios. */
@@ -314,81 +301,6 @@ final class IcebergCommitBenchmark {
         publish.run();
         costs.millis().add((System.nanoTime() - t0) / 1e6);
         costs.cpuMillis().add((threads.getCurrentThreadCpuTime() - cpu0) / 1e6);
-    }
-
-    /**
-     * Full scan rates of one append table of {@code rows} rows (with Iceberg metadata where Tarn
-     * takes the option): Tarn's own scan, one thread, and Spark's Iceberg reader, local[2], each
-     * the median of the scans after a warm-up.
-     */
-    static void scanRates(long rows, Path warehouse, PrintStream out) throws Exception {
-        Path dir = Files.createDirectories(warehouse.resolve("scan"));
-        @Nullable String refusal = null;
-        Table table;
-        try {
-            table = TarnIcebergCommits.create(dir, true);
-        } catch (IcebergCommitTarget.OptionNotAvailableException e) {
-            refusal = NOT_AVAILABLE;
-            table = TarnIcebergCommits.create(dir, false);
-        }
-        try (TableWrite write = table.newWrite()) {
-            for (long id = 0; id < rows; id++) {
-                write.write(GenericRowData.of(id, StringData.fromString("v" + id)));
-            }
-            table.newCommit("bench").commit(CommitRequest.of(1, write.prepareCommit()));
-        }
-        List<Double> tarnSeconds = new ArrayList<>();
-        scan(table, rows); // warm-up
-        for (int i = 1; i < SCANS; i++) {
-            tarnSeconds.add(scan(table, rows));
-        }
-        out.printf("%nFull scan of an append table of %,d rows%n", rows);
-        out.printf("%-34s %,14.0f rows/s%n", "Tarn scan, 1 thread", rows / median(tarnSeconds));
-        if (refusal != null) {
-            out.printf("%-34s %s%n", "Iceberg reader (Spark, local[2])", refusal);
-            return;
-        }
-        SparkIcebergReader spark = new SparkIcebergReader().view("t", dir.toString());
-        for (int i = 0; i < SCANS; i++) {
-            spark.query("SELECT count(*), sum(id), sum(length(v)) FROM t");
-        }
-        List<List<String>> results = spark.run();
-        for (List<String> result : results) {
-            if (!result.get(0).startsWith("[" + rows + ", ")) {
-                throw new WrongResultException(
-                        "Spark's scan returned " + result + ", expected " + rows + " rows");
-            }
-        }
-        List<Double> sparkSeconds = new ArrayList<>();
-        spark.queryMillis().stream().skip(1).forEach(ms -> sparkSeconds.add(ms / 1e3));
-        out.printf(
-                "%-34s %,14.0f rows/s%n",
-                "Iceberg reader (Spark, local[2])", rows / median(sparkSeconds));
-    }
-
-    /** Seconds of one full scan, after checking its row count. */
-    private static double scan(Table table, long rows) throws Exception {
-        long t0 = System.nanoTime();
-        long count = 0;
-        TableRead read = table.newRead();
-        for (Split split : table.newScan().plan().splits()) {
-            try (TableRead.SplitReader reader = read.open(split)) {
-                for (RowData r = reader.next(); r != null; r = reader.next()) {
-                    count++;
-                }
-            }
-        }
-        if (count != rows) {
-            throw new WrongResultException(
-                    String.format("Tarn's scan returned %,d rows, expected %,d", count, rows));
-        }
-        return (System.nanoTime() - t0) / 1e9;
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
     }
 
     /** Paimon's side, compiled and on the class path only with the paimon Maven profile. */
