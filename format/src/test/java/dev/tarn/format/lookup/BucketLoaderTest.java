@@ -157,11 +157,15 @@ class BucketLoaderTest {
                         Thread.currentThread().interrupt();
                     }
                 });
+        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        BucketLoader loader = firstMadeWaits(context, budget, new CountDownLatch(1), release);
+        BucketLoader loader = firstMadeWaits(context, budget, started, release);
         HandOvers handOvers = new HandOvers();
         BucketLoader.Loading loading = loader.start(snapshot, id -> true, null, handOvers);
         try {
+            // The loading thread's first bucket is the one made first, and waits: were the awaited
+            // bucket made first, it would wait instead and its file would never open.
+            assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<HeldBucket> awaited =
                     OwnThread.supply(
                             () -> {
