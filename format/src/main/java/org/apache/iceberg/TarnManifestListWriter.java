@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,17 +24,23 @@ import org.apache.iceberg.io.OutputFile;
  * writer always deflates), with the Avro schema's text and the record writer made once per writer
  * instead of once per list, which cost a commit more than its few dozen entries. A list is written
  * at every commit and names every manifest of the snapshot, up to a hundred small ones before they
- * are merged: deflating it at Iceberg's level cost a commit more than encoding it. A table's
- * committers share it; safe for concurrent use (one list at a time).
+ * are merged: deflating it at Iceberg's level cost a commit more than encoding it. The record of a
+ * manifest the last list named, with its sequence numbers (and first row id) assigned, is copied
+ * from that list rather than encoded again: a list differs from its parent's by a manifest or two,
+ * and encoding the others again was most of the cost of writing it. A table's committers share it;
+ * safe for concurrent use (one list at a time).
  */
 public final class TarnManifestListWriter {
 
     private final int formatVersion;
-    private final DatumWriter<Object> records;
+    private final DatumWriter<Object> datumWriter;
     private final byte[] avroSchema;
     private final byte[] icebergSchema;
-    private final ByteArrayOutputStream block = new ByteArrayOutputStream(16384);
+    private final Block block = new Block(16384);
     private BinaryEncoder encoder;
+
+    /** The records of the last list written, by manifest location. */
+    private Map<String, byte[]> records = Map.of();
 
     @SuppressWarnings("unchecked")
     public TarnManifestListWriter(int formatVersion) {
@@ -47,7 +54,7 @@ public final class TarnManifestListWriter {
                         ? V2Metadata.MANIFEST_LIST_SCHEMA
                         : V3Metadata.MANIFEST_LIST_SCHEMA;
         org.apache.avro.Schema avro = AvroSchemaUtil.convert(schema, "manifest_file");
-        this.records = (DatumWriter<Object>) (DatumWriter<?>) InternalWriter.create(avro);
+        this.datumWriter = (DatumWriter<Object>) (DatumWriter<?>) InternalWriter.create(avro);
         this.avroSchema = avro.toString().getBytes(StandardCharsets.UTF_8);
         this.icebergSchema = SchemaParser.toJson(schema).getBytes(StandardCharsets.UTF_8);
     }
@@ -88,25 +95,36 @@ public final class TarnManifestListWriter {
 
         block.reset();
         encoder = EncoderFactory.get().directBinaryEncoder(block, encoder);
+        Map<String, byte[]> written = new HashMap<>(manifests.size() * 2);
         Long nextRowId = firstRowId;
-        if (formatVersion == 2) {
-            V2Metadata.ManifestFileWrapper wrapper =
-                    new V2Metadata.ManifestFileWrapper(snapshotId, snapshotId);
-            for (ManifestFile m : manifests) {
-                records.write(wrapper.wrap(m), encoder);
+        V2Metadata.ManifestFileWrapper v2 =
+                formatVersion == 2
+                        ? new V2Metadata.ManifestFileWrapper(snapshotId, snapshotId)
+                        : null;
+        V3Metadata.ManifestFileWrapper v3 =
+                formatVersion == 3
+                        ? new V3Metadata.ManifestFileWrapper(snapshotId, snapshotId)
+                        : null;
+        for (ManifestFile m : manifests) {
+            byte[] known = assigned(m) ? records.get(m.path()) : null;
+            if (known != null) {
+                block.writeBytes(known);
+                written.put(m.path(), known);
+                continue;
             }
-        } else {
-            V3Metadata.ManifestFileWrapper wrapper =
-                    new V3Metadata.ManifestFileWrapper(snapshotId, snapshotId);
-            for (ManifestFile m : manifests) {
+            int start = block.size();
+            if (v2 != null) {
+                datumWriter.write(v2.wrap(m), encoder);
+            } else if (m.content() != ManifestContent.DATA || m.firstRowId() != null) {
+                datumWriter.write(v3.wrap(m, null), encoder);
+            } else {
                 // As ManifestListWriter.V3Writer.prepare assigns first row ids.
-                if (m.content() != ManifestContent.DATA || m.firstRowId() != null) {
-                    records.write(wrapper.wrap(m, null), encoder);
-                } else {
-                    records.write(wrapper.wrap(m, nextRowId), encoder);
-                    nextRowId += m.existingRowsCount() + m.addedRowsCount();
-                }
+                datumWriter.write(v3.wrap(m, nextRowId), encoder);
+                nextRowId += m.existingRowsCount() + m.addedRowsCount();
             }
+            // The direct encoder buffers nothing: the record is in the block. Listed again, the
+            // manifest has what was assigned here (TarnSnapshots.asListed), so the same record.
+            written.put(m.path(), block.from(start));
         }
         encoder.flush();
 
@@ -133,7 +151,33 @@ public final class TarnManifestListWriter {
         try (OutputStream stream = out.create()) {
             file.writeTo(stream);
         }
+        records = written;
         return formatVersion == 3 ? nextRowId : null;
+    }
+
+    /**
+     * Whether {@code m}'s record is written as it is, nothing assigned to it: its sequence numbers,
+     * and in format version 3 a data manifest's first row id, are set.
+     */
+    private boolean assigned(ManifestFile m) {
+        return m.sequenceNumber() != ManifestWriter.UNASSIGNED_SEQ
+                && m.minSequenceNumber() != ManifestWriter.UNASSIGNED_SEQ
+                && (formatVersion == 2
+                        || m.content() != ManifestContent.DATA
+                        || m.firstRowId() != null);
+    }
+
+    /** The records of a list as they are encoded, each one's bytes to be copied out. */
+    private static final class Block extends ByteArrayOutputStream {
+
+        Block(int size) {
+            super(size);
+        }
+
+        /** The bytes from {@code start} to the end. */
+        byte[] from(int start) {
+            return Arrays.copyOfRange(buf, start, count);
+        }
     }
 
     private static byte[] bytes(String text) {

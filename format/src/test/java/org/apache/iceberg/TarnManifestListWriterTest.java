@@ -168,4 +168,52 @@ class TarnManifestListWriterTest {
                 .usingRecursiveFieldByFieldElementComparator()
                 .isEqualTo(expected);
     }
+
+    /**
+     * The next list, of snapshot 4, names the manifests as the list of snapshot 3 holds them and
+     * one new: the writer copies the records of the two from its last list, encodes the new one,
+     * and writes what Iceberg's writer writes.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void copiesTheRecordsOfTheLastListsManifests(int formatVersion) throws IOException {
+        String dir = "/next-" + formatVersion + "/";
+        Long rowId = formatVersion == 3 ? 100L : null;
+        // One manifest of snapshot 2 as its list names it, one new of snapshot 3.
+        List<ManifestFile> first =
+                List.of(
+                        listed(
+                                        dir,
+                                        formatVersion,
+                                        2,
+                                        rowId,
+                                        List.of(manifest(dir, formatVersion, 2)))
+                                .get(0),
+                        manifest(dir, formatVersion, 3));
+        TarnManifestListWriter writer = new TarnManifestListWriter(formatVersion);
+        List<ManifestFile> listed =
+                new ArrayList<>(
+                        TarnSnapshots.write(
+                                        writer,
+                                        io.newOutputFile(dir + "snap-3.avro"),
+                                        3,
+                                        2L,
+                                        0L,
+                                        "append",
+                                        java.util.Map.of(),
+                                        0,
+                                        first,
+                                        rowId)
+                                .manifests());
+        listed.add(manifest(dir, formatVersion, 4));
+        Long next = formatVersion == 3 ? 200L : null;
+        List<ManifestFile> expected = listed(dir, formatVersion, 4, next, listed);
+
+        writer.write(io.newOutputFile(dir + "tarn-4.avro"), 4, 3L, next, listed);
+
+        assertThat(withoutSync(dir + "tarn-4.avro")).isEqualTo(uncompressed(dir + "list-4.avro"));
+        assertThat(ManifestLists.read(io.newInputFile(dir + "tarn-4.avro")))
+                .usingRecursiveFieldByFieldElementComparator()
+                .isEqualTo(expected);
+    }
 }

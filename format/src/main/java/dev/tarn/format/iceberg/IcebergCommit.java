@@ -61,11 +61,21 @@ public final class IcebergCommit implements CommitHook {
         @Nullable
         IcebergVersion of(Snapshot snapshot) {
             Written w = last.get();
-            return w != null && w.snapshot().equals(snapshot) ? w.version() : null;
+            return w != null && same(w.snapshot(), snapshot) ? w.version() : null;
         }
 
         void set(IcebergVersion version, Snapshot snapshot) {
             last.set(new Written(version, snapshot));
+        }
+
+        /**
+         * Whether {@code a} and {@code b} are one published snapshot: of one id, with one delta
+         * manifest list (a new, unique name per attempt), as {@link IcebergTable#isFor} tells a
+         * version's snapshot, without comparing every field of both at every commit.
+         */
+        private static boolean same(Snapshot a, Snapshot b) {
+            return a == b
+                    || (a.id() == b.id() && a.deltaManifestList().equals(b.deltaManifestList()));
         }
     }
 

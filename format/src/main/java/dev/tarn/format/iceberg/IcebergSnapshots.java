@@ -102,7 +102,7 @@ final class IcebergSnapshots {
         Supplier<Map<FileId, ManifestEntry>> live = new LiveFiles(parentFiles, delta);
         boolean usesVectors = usesVectors(live);
         List<Long> expired = base == null ? List.of() : base.expired(expiredBefore());
-        TableMetadata shaped = shape(base == null ? null : base.head(), snapshot, usesVectors);
+        TableMetadata shaped = shape(base, snapshot, usesVectors);
         long id = snapshot.id();
         List<ManifestFile> manifests = new ArrayList<>();
         boolean deletes = false;
@@ -189,11 +189,15 @@ final class IcebergSnapshots {
                         shaped.formatVersion() >= VECTOR_FORMAT_VERSION
                                 ? shaped.nextRowId()
                                 : null);
+        // Over the parent's head as it is, the parent's file goes in the metadata log here; over
+        // a head shaped anew, it went in when that was built.
         TableMetadata.Builder head =
-                TableMetadata.buildFrom(shaped)
+                (base != null && shaped == base.head()
+                                ? base.next()
+                                : TableMetadata.buildFrom(shaped))
                         .setBranchSnapshot(next.snapshot(), SnapshotRef.MAIN_BRANCH);
         if (base == null) {
-            return new IcebergVersion(head.build(), List.of(), List.of(), next.manifests());
+            return new IcebergVersion(head.build(), List.of(), List.of(), next.manifests(), null);
         }
         // The parent becomes an earlier snapshot, kept as text beside the head.
         head.removeSnapshots(List.of(base.current().snapshotId()));
@@ -216,7 +220,8 @@ final class IcebergSnapshots {
      * snapshot}, over {@code base} or new.
      */
     private TableMetadata shape(
-            @Nullable TableMetadata base, Snapshot snapshot, boolean usesVectors) {
+            @Nullable IcebergVersion parent, Snapshot snapshot, boolean usesVectors) {
+        TableMetadata base = parent == null ? null : parent.head();
         int version = usesVectors ? VECTOR_FORMAT_VERSION : FORMAT_VERSION;
         Shape shape = shapeOf(table.schema(snapshot.schemaId()));
         TableMetadata.Builder builder;
@@ -229,7 +234,7 @@ final class IcebergSnapshots {
         } else if (unchanged(base, shape, version, lastColumnId)) {
             return base; // Most commits: building it anew would copy it for nothing.
         } else {
-            builder = TableMetadata.buildFrom(base);
+            builder = parent.next();
             if (base.formatVersion() < version) {
                 builder.upgradeFormatVersion(version);
             }

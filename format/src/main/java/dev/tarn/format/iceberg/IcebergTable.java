@@ -118,18 +118,13 @@ final class IcebergTable {
     /**
      * Writes {@code metadata} as version {@code version}, replacing what is there.
      *
-     * @return the version as written, its head at its location (so the next version lists it as its
-     *     previous one)
+     * @return the version as written, at its location (so the next version lists it as its previous
+     *     one)
      */
     IcebergVersion write(long version, IcebergVersion metadata) throws IOException {
         Path path = versionPath(version);
         table.io().overwrite(path, out -> IcebergMetadataJson.write(metadata, out));
-        // Without parsing it back: the head is small, the rest is kept as written.
-        return metadata.withHead(
-                TableMetadata.buildFrom(metadata.head())
-                        .discardChanges()
-                        .withMetadataLocation(path.toString())
-                        .build());
+        return metadata.at(path.toString());
     }
 
     /** Writes the whole {@code metadata} as version {@code version}, replacing what is there. */

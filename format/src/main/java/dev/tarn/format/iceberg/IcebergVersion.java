@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.iceberg.HistoryEntry;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.SnapshotParser;
@@ -25,12 +26,17 @@ import org.apache.iceberg.io.FileIO;
  * @param earlier the snapshots before the current one, oldest first
  * @param earlierLog the snapshot log before the current snapshot's entry, oldest first
  * @param manifests what the current snapshot's manifest list names
+ * @param location the metadata file this version was written to, for the next version's metadata
+ *     log, where the head does not name it itself (null for a version read from its file, whose
+ *     head does, and for one not written yet): the head is not built again at its location after
+ *     every write, only to be built again from there by the next commit
  */
 record IcebergVersion(
         TableMetadata head,
         List<Earlier> earlier,
         List<HistoryEntry> earlierLog,
-        List<ManifestFile> manifests) {
+        List<ManifestFile> manifests,
+        @Nullable String location) {
 
     /**
      * An earlier snapshot: its id and its JSON object as Iceberg's snapshot parser writes it, in
@@ -106,7 +112,7 @@ record IcebergVersion(
                 others.isEmpty()
                         ? full
                         : TableMetadata.buildFrom(full).removeSnapshots(others).build();
-        return new IcebergVersion(head, earlier, log, TarnSnapshots.manifests(current, io));
+        return new IcebergVersion(head, earlier, log, TarnSnapshots.manifests(current, io), null);
     }
 
     /** The current snapshot. */
@@ -158,11 +164,20 @@ record IcebergVersion(
         }
         kept.add(Earlier.of(current()));
         log.addAll(head.snapshotLog());
-        return new IcebergVersion(next, kept, log, listed);
+        return new IcebergVersion(next, kept, log, listed, null);
     }
 
-    /** This version with {@code head} as its head (the same snapshots, e.g. once located). */
-    IcebergVersion withHead(TableMetadata located) {
-        return new IcebergVersion(located, earlier, earlierLog, manifests);
+    /** This version, written to {@code written}. */
+    IcebergVersion at(String written) {
+        return new IcebergVersion(head, earlier, earlierLog, manifests, written);
+    }
+
+    /**
+     * A builder of the metadata after this version's head: the head's, and the file this version
+     * was written to for its metadata log.
+     */
+    TableMetadata.Builder next() {
+        TableMetadata.Builder builder = TableMetadata.buildFrom(head);
+        return location == null ? builder : builder.setPreviousFileLocation(location);
     }
 }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.avro.file.DataFileConstants;
 import org.apache.avro.file.DataFileStream;
@@ -378,9 +379,19 @@ class IcebergHistoryTest {
         assertThat(parsed.snapshotLog())
                 .extracting(HistoryEntry::snapshotId)
                 .containsExactly(snapshots);
-        assertThat(parsed.previousFiles())
-                .extracting(e -> new org.apache.flink.core.fs.Path(e.file()).getName())
-                .endsWith("v" + (version - 1) + ".metadata.json");
+        // The versions before it, each once, in order, up to the one before it.
+        List<Long> previous =
+                parsed.previousFiles().stream()
+                        .map(
+                                e ->
+                                        IcebergTable.version(
+                                                new org.apache.flink.core.fs.Path(e.file())
+                                                        .getName()))
+                        .toList();
+        assertThat(previous).as("previous versions of version %d", version).isNotEmpty();
+        assertThat(previous)
+                .as("previous versions of version %d", version)
+                .isEqualTo(LongStream.range(previous.get(0), version).boxed().toList());
     }
 
     @Test
