@@ -33,12 +33,14 @@ import java.util.Map;
  * SchemaScanBenchmark} instead: files of three schema versions against one. {@code
  * --deletion-vectors} runs the streaming upserts into tables with and without deletion vectors and
  * their full and filtered scans instead ({@link DeletionVectorPipelines}), at parallelism 2 unless
- * {@code --parallelism} says otherwise. {@code --lookup-join [--lookup-keys K] [--lookup-start-keys
- * S]} runs the lookup joins of {@code --rows} facts against a table of K keys (1,000,000 by
- * default; {@link LookupJoinPipelines}), then their start-up, memory and freshness against a table
- * of S keys (10,000,000; {@link LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N]
- * [--rows R] [--paimon]} runs the commit cost of Iceberg metadata and the Iceberg reader's scan
- * rate of {@link IcebergCommitBenchmark} instead.
+ * {@code --parallelism} says otherwise, each read {@code --scan-repeats} times a round (1): the
+ * reads are jobs of a fraction of a second, whose figures settle only after some twenty of them.
+ * {@code --lookup-join [--lookup-keys K] [--lookup-start-keys S]} runs the lookup joins of {@code
+ * --rows} facts against a table of K keys (1,000,000 by default; {@link LookupJoinPipelines}), then
+ * their start-up, memory and freshness against a table of S keys (10,000,000; {@link
+ * LookupStreamBenchmarks}). {@code --iceberg-commit [--runs N] [--rows R] [--paimon]} runs the
+ * commit cost of Iceberg metadata and the Iceberg reader's scan rate of {@link
+ * IcebergCommitBenchmark} instead.
  *
  * <p>The file stays over 400 lines because it is the one command line of every benchmark family:
  * each family's flags, defaults and set-up live here so that one usage line documents them all.
@@ -231,7 +233,11 @@ public final class Benchmarks {
                 setup.only(
                         DeletionVectorPipelines.of(pk, setup.parallelisms(), setup.paimon()),
                         DeletionVectorPipelines.OVERHEAD);
-        Map<Pipeline, List<Measurement>> results = Rounds.measure(pipelines, setup.runs());
+        Map<Pipeline, List<Measurement>> results =
+                Rounds.measure(
+                        pipelines,
+                        setup.runs(),
+                        p -> DeletionVectorPipelines.isRead(p) ? setup.scanRepeats() : 1);
         Rounds.print(
                 DeletionVectorPipelines.sections(pk, setup.parallelisms()), results, System.out);
         DeletionVectorPipelines.printRatios(results, System.out);

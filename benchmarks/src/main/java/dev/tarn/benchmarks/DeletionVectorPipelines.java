@@ -193,6 +193,11 @@ final class DeletionVectorPipelines {
                 null);
     }
 
+    /** Whether {@code pipeline} is one of the batch reads (a scan, a filter, the job overhead). */
+    static boolean isRead(Pipeline pipeline) {
+        return OVERHEAD.equals(pipeline.section().overhead());
+    }
+
     private static Section reads(PrimaryKeyBenchmark bench, int parallelism) {
         return new Section(
                 String.format(

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToIntFunction;
 
 /**
  * Runs pipelines in rounds, each round every pipeline once, in order, and prints a table per
@@ -33,11 +34,24 @@ final class Rounds {
     /** Each pipeline's measurements, one per round, in the order of {@code pipelines}. */
     static Map<Pipeline, List<Measurement>> measure(List<Pipeline> pipelines, int runs)
             throws Exception {
+        return measure(pipelines, runs, p -> 1);
+    }
+
+    /**
+     * Each pipeline's measurements, {@code repeats} of it per round (each run of it in a round
+     * right after the one before), in the order of {@code pipelines}.
+     */
+    static Map<Pipeline, List<Measurement>> measure(
+            List<Pipeline> pipelines, int runs, ToIntFunction<Pipeline> repeats) throws Exception {
         Map<Pipeline, List<Measurement>> results = new LinkedHashMap<>();
         for (int round = 1; round <= runs; round++) {
             System.out.println("Round " + round + " of " + runs);
             for (Pipeline pipeline : pipelines) {
-                results.computeIfAbsent(pipeline, p -> new ArrayList<>()).add(pipeline.measure());
+                List<Measurement> measured =
+                        results.computeIfAbsent(pipeline, p -> new ArrayList<>());
+                for (int i = repeats.applyAsInt(pipeline); i > 0; i--) {
+                    measured.add(pipeline.measure());
+                }
             }
         }
         return results;

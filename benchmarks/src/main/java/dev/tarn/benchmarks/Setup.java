@@ -25,7 +25,8 @@ record Setup(
         @Nullable String only,
         boolean cold,
         Path warehouse,
-        boolean temporary) {
+        boolean temporary,
+        int scanRepeats) {
 
     private static final List<String> FLAGS =
             List.of(
@@ -52,7 +53,8 @@ record Setup(
                     "history",
                     "compactions",
                     "interval-ms",
-                    "warm-rounds");
+                    "warm-rounds",
+                    "scan-repeats");
 
     /** The setup the flags ask for; a table directory of its own unless {@code --warehouse}. */
     static Setup of(Map<String, String> flags) throws IOException {
@@ -70,7 +72,25 @@ record Setup(
                 flags.containsKey("warehouse")
                         ? Files.createDirectories(Path.of(flags.get("warehouse")))
                         : Files.createTempDirectory("tarn-bench"),
-                !flags.containsKey("warehouse"));
+                !flags.containsKey("warehouse"),
+                scanRepeats(flags.get("scan-repeats")));
+    }
+
+    /** {@code --scan-repeats R}: how often each scan runs in a round, 1 by default. */
+    static int scanRepeats(@Nullable String value) {
+        if (value == null) {
+            return 1;
+        }
+        try {
+            int repeats = Integer.parseInt(value.trim());
+            if (repeats >= 1 && repeats <= 100) {
+                return repeats;
+            }
+        } catch (NumberFormatException e) {
+            // Refused below.
+        }
+        throw new IllegalArgumentException(
+                "Invalid --scan-repeats " + value + ": expected an integer from 1 to 100");
     }
 
     /**

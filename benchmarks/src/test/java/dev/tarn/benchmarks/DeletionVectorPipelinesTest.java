@@ -7,6 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -172,5 +174,46 @@ class DeletionVectorPipelinesTest {
                         "a batch read of tarn right after a streaming commit missed it: after"
                                 + " commit 2, 0 of its 100 rewritten keys, 2,000 rows with checksum"
                                 + " 4 (expected 2,000 rows with checksum 5)");
+    }
+
+    @Test
+    void aRoundRunsEachReadAsOftenAsScanRepeatsSaysAndEachWriteOnce() throws Exception {
+        PrimaryKeyBenchmark bench = new PrimaryKeyBenchmark(400, NOWHERE, new TableSizes(false), 2);
+        Map<String, Integer> ran = new HashMap<>();
+        List<Pipeline> pipelines = new ArrayList<>();
+        for (Pipeline p : DeletionVectorPipelines.of(bench, List.of(2), false)) {
+            pipelines.add(
+                    new Pipeline(
+                            p.name(),
+                            p.section(),
+                            () -> ran.merge(p.name(), 1, Integer::sum),
+                            () -> {}));
+        }
+
+        Map<Pipeline, List<Measurement>> results =
+                Rounds.measure(pipelines, 2, p -> DeletionVectorPipelines.isRead(p) ? 3 : 1);
+
+        assertThat(ran)
+                .containsEntry("upserts -> tarn dv (stream, 2s cp)", 2)
+                .containsEntry(Pipeline.CEILING, 2)
+                .containsEntry("tarn dv scan -> blackhole", 6)
+                .containsEntry("tarn dv filter k < 10", 6)
+                .containsEntry(DeletionVectorPipelines.OVERHEAD, 6);
+        results.forEach(
+                (p, measured) -> assertThat(measured).as(p.name()).hasSize(ran.get(p.name())));
+    }
+
+    @Test
+    void scanRepeatsIsAnIntegerFromOneToAHundred() {
+        assertThat(Setup.scanRepeats(null)).isEqualTo(1);
+        assertThat(Setup.scanRepeats(" 5")).isEqualTo(5);
+        for (String bad : List.of("0", "101", "-1", "five")) {
+            assertThatThrownBy(() -> Setup.scanRepeats(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(
+                            "Invalid --scan-repeats "
+                                    + bad
+                                    + ": expected an integer from 1 to 100");
+        }
     }
 }
