@@ -73,6 +73,30 @@ class TarnManifestListWriterTest {
         return ManifestLists.read(io.newInputFile(location));
     }
 
+    /**
+     * {@code manifests} as snapshot 3's list, written by {@code writer} to {@code location} through
+     * {@link TarnSnapshots#write}, names them, without reading the list.
+     */
+    private List<ManifestFile> listedByTarn(
+            TarnManifestListWriter writer,
+            String location,
+            List<ManifestFile> manifests,
+            Long rowId)
+            throws IOException {
+        return TarnSnapshots.write(
+                        writer,
+                        io.newOutputFile(location),
+                        3,
+                        2L,
+                        0L,
+                        "append",
+                        java.util.Map.of(),
+                        0,
+                        manifests,
+                        rowId)
+                .manifests();
+    }
+
     private byte[] withoutSync(String location) throws IOException {
         byte[] bytes;
         try (InputStream in = io.newInputFile(location).newStream()) {
@@ -151,19 +175,7 @@ class TarnManifestListWriterTest {
                 .usingRecursiveFieldByFieldElementComparator()
                 .isEqualTo(expected);
         assertThat(after).isEqualTo(formatVersion == 3 ? 200L + 3 : null);
-        assertThat(
-                        TarnSnapshots.write(
-                                        writer,
-                                        io.newOutputFile(dir + "snap.avro"),
-                                        3,
-                                        2L,
-                                        0L,
-                                        "append",
-                                        java.util.Map.of(),
-                                        0,
-                                        manifests,
-                                        next)
-                                .manifests())
+        assertThat(listedByTarn(writer, dir + "snap.avro", manifests, next))
                 .as("the manifests as listed, without reading the list")
                 .usingRecursiveFieldByFieldElementComparator()
                 .isEqualTo(expected);
@@ -192,19 +204,7 @@ class TarnManifestListWriterTest {
                         manifest(dir, formatVersion, 3));
         TarnManifestListWriter writer = new TarnManifestListWriter(formatVersion);
         List<ManifestFile> listed =
-                new ArrayList<>(
-                        TarnSnapshots.write(
-                                        writer,
-                                        io.newOutputFile(dir + "snap-3.avro"),
-                                        3,
-                                        2L,
-                                        0L,
-                                        "append",
-                                        java.util.Map.of(),
-                                        0,
-                                        first,
-                                        rowId)
-                                .manifests());
+                new ArrayList<>(listedByTarn(writer, dir + "snap-3.avro", first, rowId));
         listed.add(manifest(dir, formatVersion, 4));
         Long next = formatVersion == 3 ? 200L : null;
         List<ManifestFile> expected = listed(dir, formatVersion, 4, next, listed);
