@@ -302,4 +302,39 @@ class IcebergCommitCrashTest {
                 .isZero();
         assertIcebergReadsAsTarn(latest(), latest());
     }
+
+    /**
+     * The versions of a table with deletion vectors (format version 3) that a table instance's
+     * committers write from memory each name every version before them once, in order, in their
+     * metadata log, and are the text Iceberg's parser writes for what it parses.
+     */
+    @Test
+    void theMetadataLogOfATableWithVectorsNamesEveryEarlierVersionOnce() throws Exception {
+        create(Kind.VECTORS, Map.of());
+        twoCommits(); // Snapshot 1 without vectors, 2 with the first.
+        commit(table, TestTables.write(table, rows(5, 8, "c")));
+        for (long version = 1; version <= 3; version++) {
+            String text =
+                    new String(
+                            FileIO.flinkFileSystems()
+                                    .readAllBytes(
+                                            new Path(
+                                                    location,
+                                                    "metadata/v" + version + ".metadata.json")),
+                            java.nio.charset.StandardCharsets.UTF_8);
+            org.apache.iceberg.TableMetadata parsed =
+                    org.apache.iceberg.TableMetadataParser.fromJson(text);
+            assertThat(org.apache.iceberg.TableMetadataParser.toJson(parsed))
+                    .as("version %d", version)
+                    .isEqualTo(text);
+            assertThat(parsed.formatVersion()).as("version %d", version).isEqualTo(3);
+            assertThat(parsed.previousFiles())
+                    .as("previous versions of version %d", version)
+                    .extracting(e -> new Path(e.file()).getName())
+                    .containsExactlyElementsOf(
+                            java.util.stream.LongStream.range(1, version)
+                                    .mapToObj(v -> "v" + v + ".metadata.json")
+                                    .toList());
+        }
+    }
 }
