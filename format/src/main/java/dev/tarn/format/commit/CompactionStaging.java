@@ -1,5 +1,6 @@
 package dev.tarn.format.commit;
 
+import dev.tarn.format.manifest.BucketId;
 import dev.tarn.format.manifest.DataFile;
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
@@ -8,6 +9,7 @@ import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.write.CommitMessage;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,11 +28,21 @@ import org.slf4j.LoggerFactory;
  * one that rewrites the output of an earlier one of the same commit (a retry of several
  * checkpoints) applies exactly when that one does. Once dropped, a compaction stays dropped: a
  * replaced file never becomes live again.
+ *
+ * <p>In a primary-key table a compaction is also dropped when a file it adds above level 0 would
+ * overlap, in key range, a live file of the same level it does not replace: the files of a level
+ * form one sorted run (SPEC.md, "Primary-key data files"), which readers merge as one. Two
+ * compactions of one bucket whose inputs differ (two writers of the bucket, or a writer and a
+ * compaction job, each compacting the files it saw) can otherwise both apply and leave one level
+ * holding the same keys twice.
  */
 final class CompactionStaging implements Staging {
 
     private final List<CommitMessage> compactions;
     private final Set<CommitMessage> dropped = new HashSet<>();
+
+    /** Orders the primary keys of the files' key ranges; null in an append table. */
+    @Nullable private final Comparator<byte[]> keys;
 
     /** Why each dropped compaction was dropped, from the attempt that dropped it. */
     private final Map<CommitMessage, String> reasons = new HashMap<>();
@@ -40,8 +52,13 @@ final class CompactionStaging implements Staging {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompactionStaging.class);
 
-    CompactionStaging(List<CommitMessage> compactions) {
+    /**
+     * @param keys orders the encoded primary keys of the files' key ranges; null in an append
+     *     table, whose files have none
+     */
+    CompactionStaging(List<CommitMessage> compactions, @Nullable Comparator<byte[]> keys) {
         this.compactions = List.copyOf(compactions);
+        this.keys = keys;
     }
 
     @Override
@@ -60,6 +77,7 @@ final class CompactionStaging implements Staging {
             Map<ManifestEntry.FileId, DeletionFile> latest) {
         Set<ManifestEntry.FileId> available = new HashSet<>(live.keySet());
         VectorStaging staged = new VectorStaging(live, latest);
+        Map<BucketId, List<DataFile>> bucketFiles = keys == null ? Map.of() : bucketFiles(live);
         List<ManifestEntry> entries = new ArrayList<>();
         changelog.clear();
         for (CommitMessage m : compactions) {
@@ -76,6 +94,9 @@ final class CompactionStaging implements Staging {
                                             + " table (another commit compacted or overwrote it)",
                                     gone.fileName(), gone.bucket(), gone.partition())
                             : staged.conflict(m);
+            if (conflict == null && keys != null) {
+                conflict = overlap(m, bucketFiles, available);
+            }
             if (conflict != null) {
                 LOG.info(
                         "Dropping a compaction of bucket {} of partition {}: {}",
@@ -88,6 +109,12 @@ final class CompactionStaging implements Staging {
             staged.apply(m);
             available.removeAll(inputs);
             available.addAll(ids(m, m.newFiles()));
+            if (keys != null) {
+                bucketFiles
+                        .computeIfAbsent(
+                                new BucketId(m.partition(), m.bucket()), b -> new ArrayList<>())
+                        .addAll(m.newFiles());
+            }
             for (DataFile f : m.deletedFiles()) {
                 entries.add(entry(FileKind.DELETE, m, f));
             }
@@ -146,6 +173,69 @@ final class CompactionStaging implements Staging {
     /** Why each of {@code dropped} was dropped, in its order. */
     List<String> reasons(List<CommitMessage> dropped) {
         return dropped.stream().map(reasons::get).toList();
+    }
+
+    /** The live files of the buckets the compactions touch, by bucket. */
+    private Map<BucketId, List<DataFile>> bucketFiles(
+            Map<ManifestEntry.FileId, ManifestEntry> live) {
+        Map<BucketId, List<DataFile>> files = new HashMap<>();
+        for (CommitMessage m : compactions) {
+            files.put(new BucketId(m.partition(), m.bucket()), new ArrayList<>());
+        }
+        for (ManifestEntry e : live.values()) {
+            List<DataFile> bucket = files.get(e.bucketId());
+            if (bucket != null) {
+                bucket.add(e.file());
+            }
+        }
+        return files;
+    }
+
+    /**
+     * Why {@code m} would break a level of its bucket into overlapping files, or null if it does
+     * not: a file it adds above level 0 overlaps, in key range, a file of that level that is live
+     * ({@code available}, among the bucket's files seen so far) and that {@code m} does not
+     * replace.
+     */
+    @Nullable
+    private String overlap(
+            CommitMessage m,
+            Map<BucketId, List<DataFile>> bucketFiles,
+            Set<ManifestEntry.FileId> available) {
+        Set<String> replaced = new HashSet<>();
+        for (DataFile f : m.deletedFiles()) {
+            replaced.add(f.fileName());
+        }
+        List<DataFile> others =
+                bucketFiles.getOrDefault(new BucketId(m.partition(), m.bucket()), List.of());
+        for (DataFile added : m.newFiles()) {
+            if (added.level() == 0 || added.keyRange() == null) {
+                continue;
+            }
+            for (DataFile other : others) {
+                if (other.level() != added.level()
+                        || other.keyRange() == null
+                        || replaced.contains(other.fileName())
+                        || !available.contains(
+                                new ManifestEntry.FileId(
+                                        m.partition(), m.bucket(), other.fileName()))) {
+                    continue;
+                }
+                if (keys.compare(added.keyRange().min(), other.keyRange().max()) <= 0
+                        && keys.compare(other.keyRange().min(), added.keyRange().max()) <= 0) {
+                    return String.format(
+                            "its file %s at level %d of bucket %d of partition %s would overlap"
+                                    + " data file %s of the same level in key range (another"
+                                    + " commit compacted the bucket from other files)",
+                            added.fileName(),
+                            added.level(),
+                            m.bucket(),
+                            m.partition(),
+                            other.fileName());
+                }
+            }
+        }
+        return null;
     }
 
     private static List<ManifestEntry.FileId> ids(CommitMessage m, List<DataFile> files) {

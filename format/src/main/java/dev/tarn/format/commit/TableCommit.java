@@ -1,9 +1,11 @@
 package dev.tarn.format.commit;
 
+import dev.tarn.format.lsm.KeyValueSchema;
 import dev.tarn.format.manifest.DataFiles;
 import dev.tarn.format.manifest.DeletionFile;
 import dev.tarn.format.manifest.ManifestEntry;
 import dev.tarn.format.manifest.ManifestList.ManifestFileMeta;
+import dev.tarn.format.schema.TableSchema.TableKind;
 import dev.tarn.format.snapshot.Snapshot;
 import dev.tarn.format.snapshot.Snapshot.CommitKind;
 import dev.tarn.format.snapshot.SnapshotManager;
@@ -11,6 +13,7 @@ import dev.tarn.format.table.TableContext;
 import dev.tarn.format.write.CommitMessage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -271,13 +274,23 @@ public final class TableCommit implements AutoCloseable {
                 : new Result(last, compacted.droppedCompactions(), compacted.dropReasons(), false);
     }
 
+    /** Orders the encoded primary keys of files' key ranges; null for an append table. */
+    @Nullable
+    private Comparator<byte[]> keyOrder() {
+        if (table.kind() != TableKind.PRIMARY_KEY) {
+            return null;
+        }
+        KeyValueSchema schema = KeyValueSchema.of(table.schema());
+        return schema::compareKeys;
+    }
+
     /** Publishes the compactions that still apply as one COMPACT snapshot; drops the others. */
     private Result publishCompactions(
             long identifier, List<CommitMessage> compactions, @Nullable Long watermark) {
         if (compactions.isEmpty()) {
             return Result.nothing();
         }
-        CompactionStaging staging = new CompactionStaging(compactions);
+        CompactionStaging staging = new CompactionStaging(compactions, keyOrder());
         OptionalLong id = OptionalLong.empty();
         try {
             id = tryCommit(header(identifier, staging.kind(), watermark), staging);

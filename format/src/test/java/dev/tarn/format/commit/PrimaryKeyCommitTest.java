@@ -140,6 +140,46 @@ class PrimaryKeyCommitTest {
         assertThat(readAll(table)).isEqualTo(versions(3, "11,new"));
     }
 
+    /**
+     * Two writers of one bucket of an empty table, each compacting only its own file: their inputs
+     * differ, so neither replaces a file of the other, but their outputs at the top level overlap
+     * in key range. Both applied, the top level would hold two overlapping files that readers merge
+     * as one sorted run, and a later change to a key in both ranges would read twice.
+     */
+    @Test
+    void aCompactionWhoseOutputWouldOverlapAFileOfItsLevelIsDropped() throws IOException {
+        Table table = table(Map.of("bucket", "1", "commit.retry-wait", "1 ms"));
+        List<CommitMessage> firstMessages;
+        List<CommitMessage> secondMessages;
+        try (TableWrite first = table.newWrite();
+                TableWrite second = table.newWrite()) {
+            first.write(row(RowKind.INSERT, 1, "a"));
+            first.write(row(RowKind.INSERT, 30, "a"));
+            second.write(row(RowKind.INSERT, 10, "b"));
+            second.write(row(RowKind.INSERT, 20, "b"));
+            first.compactFully(Partition.EMPTY, 0);
+            second.compactFully(Partition.EMPTY, 0);
+            firstMessages = first.prepareCommit(true);
+            secondMessages = second.prepareCommit(true);
+        }
+        assertThat(
+                        TestTables.commit(table, "first", CommitRequest.of(1, firstMessages))
+                                .droppedCompactions())
+                .isEmpty();
+        TableCommit.Result second =
+                TestTables.commit(table, "second", CommitRequest.of(2, secondMessages));
+        assertThat(second.dropReasons())
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("would overlap data file")
+                .contains("of the same level in key range");
+        // A later change of key 20, in both writers' ranges, reads once.
+        try (TableWrite third = table.newWrite()) {
+            third.write(row(RowKind.UPDATE_AFTER, 20, "c"));
+            TestTables.commit(table, "third", CommitRequest.of(3, third.prepareCommit(false)));
+        }
+        assertThat(readAll(table)).containsExactly("1,a", "10,b", "20,c", "30,a");
+    }
+
     @Test
     void aRetryAfterAFailureBetweenTheTwoSnapshotsPublishesTheCompaction() throws IOException {
         Table table = table(Map.of("bucket", "1"));
