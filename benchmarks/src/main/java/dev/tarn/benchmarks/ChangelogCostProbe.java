@@ -4,8 +4,6 @@ import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.manifest.DataFile;
-import dev.tarn.format.read.Split;
-import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.CommitMessage;
 import dev.tarn.format.write.TableWrite;
@@ -132,15 +130,7 @@ final class ChangelogCostProbe {
 
     private static void check(Table table, long keys, long expectedChangelog, long changelog)
             throws Exception {
-        long count = 0;
-        TableRead read = table.newRead();
-        for (Split split : table.newScan().plan().splits()) {
-            try (TableRead.SplitReader reader = read.open(split)) {
-                for (RowData row = reader.next(); row != null; row = reader.next()) {
-                    count++;
-                }
-            }
-        }
+        long count = TableContents.countRows(table);
         if (count != keys || changelog != expectedChangelog) {
             throw new WrongResultException(
                     String.format(

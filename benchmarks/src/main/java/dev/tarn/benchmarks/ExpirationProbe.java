@@ -4,8 +4,6 @@ import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
 import dev.tarn.format.io.FileIO;
 import dev.tarn.format.maintenance.SnapshotLifecycle;
-import dev.tarn.format.read.Split;
-import dev.tarn.format.read.TableRead;
 import dev.tarn.format.schema.TableSchema;
 import dev.tarn.format.write.TableWrite;
 import java.io.PrintStream;
@@ -17,7 +15,6 @@ import java.util.stream.Stream;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -123,15 +120,7 @@ final class ExpirationProbe {
         long left = parquetFiles(location);
         long live =
                 table.metadata().files().liveFiles(table.metadata().latestSnapshot().get()).size();
-        long rows = 0;
-        TableRead read = table.newRead();
-        for (Split split : table.newScan().plan().splits()) {
-            try (TableRead.SplitReader reader = read.open(split)) {
-                for (RowData row = reader.next(); row != null; row = reader.next()) {
-                    rows++;
-                }
-            }
-        }
+        long rows = TableContents.countRows(table);
         long expectedRows = (long) commits * ROWS_PER_COMMIT;
         if (result.snapshots() != commits
                 || result.dataFiles() != before - left

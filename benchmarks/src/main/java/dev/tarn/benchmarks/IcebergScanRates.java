@@ -2,8 +2,6 @@ package dev.tarn.benchmarks;
 
 import dev.tarn.format.Table;
 import dev.tarn.format.commit.CommitRequest;
-import dev.tarn.format.read.Split;
-import dev.tarn.format.read.TableRead;
 import dev.tarn.format.write.TableWrite;
 import dev.tarn.testing.SparkIcebergReader;
 import java.io.PrintStream;
@@ -14,7 +12,6 @@ import java.util.Collections;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 
 /**
@@ -82,15 +79,7 @@ final class IcebergScanRates {
     /** Seconds of one full scan, after checking its row count. */
     private static double scan(Table table, long rows) throws Exception {
         long t0 = System.nanoTime();
-        long count = 0;
-        TableRead read = table.newRead();
-        for (Split split : table.newScan().plan().splits()) {
-            try (TableRead.SplitReader reader = read.open(split)) {
-                for (RowData r = reader.next(); r != null; r = reader.next()) {
-                    count++;
-                }
-            }
-        }
+        long count = TableContents.countRows(table);
         if (count != rows) {
             throw new WrongResultException(
                     String.format("Tarn's scan returned %,d rows, expected %,d", count, rows));

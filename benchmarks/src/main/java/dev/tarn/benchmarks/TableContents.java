@@ -1,6 +1,10 @@
 package dev.tarn.benchmarks;
 
+import dev.tarn.format.Table;
+import dev.tarn.format.read.Split;
+import dev.tarn.format.read.TableRead;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
@@ -30,6 +34,23 @@ record TableContents(long rows, long checksum) {
             Long checksum = (Long) row.getField(1);
             return new TableContents((Long) row.getField(0), checksum == null ? 0 : checksum);
         }
+    }
+
+    /**
+     * The rows of {@code table}'s latest snapshot, read in the calling thread through the format's
+     * scan and read, without Flink.
+     */
+    static long countRows(Table table) throws Exception {
+        long count = 0;
+        TableRead read = table.newRead();
+        for (Split split : table.newScan().plan().splits()) {
+            try (TableRead.SplitReader reader = read.open(split)) {
+                for (RowData r = reader.next(); r != null; r = reader.next()) {
+                    count++;
+                }
+            }
+        }
+        return count;
     }
 
     /** Fails unless {@code table}, queried on {@code env}, holds what {@code this} says. */
