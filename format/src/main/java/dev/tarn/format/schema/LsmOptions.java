@@ -151,6 +151,17 @@ public final class LsmOptions {
                                     + " turned on for a table with data; turning it off is"
                                     + " refused while vectors exist.");
 
+    public static final ConfigOption<Double> COMPACTION_DELETE_RATIO_THRESHOLD =
+            ConfigOptions.key("compaction.delete-ratio-threshold")
+                    .doubleType()
+                    .defaultValue(0.5)
+                    .withDescription(
+                            "With deletion vectors, a writer rewrites a file on its own, at its"
+                                    + " level and without its deleted rows, once its vector"
+                                    + " deletes at least this share of its rows and the bucket"
+                                    + " needs no other compaction (above 0, at most 1; 1 rewrites"
+                                    + " none). Bounds the deleted rows a batch read decodes.");
+
     /** Every option of a primary-key table, for validation and the README's options table. */
     public static List<ConfigOption<?>> all() {
         return scoped().stream().<ConfigOption<?>>map(TableOption::option).toList();
@@ -175,6 +186,7 @@ public final class LsmOptions {
                 TableOption.perQuery(COMPACTION_SIZE_RATIO),
                 TableOption.atCreation(NUM_LEVELS),
                 TableOption.perQuery(FULL_COMPACTION_DELTA_COMMITS),
+                TableOption.perQuery(COMPACTION_DELETE_RATIO_THRESHOLD),
                 TableOption.byAlter(DELETION_VECTORS_ENABLED));
     }
 

@@ -116,6 +116,10 @@ public record TableConfig(
      * @param memory what a writer task's buckets buffer and index in memory
      * @param sortedRunStopTrigger runs of a bucket past which writing waits for compaction
      * @param fullCompactionDeltaCommits commits between full compactions; 0 for never
+     * @param deletionVectors whether writers keep deletion vectors ({@code
+     *     deletion-vectors.enabled})
+     * @param deleteRatioThreshold with vectors, the share of a file's rows deleted from which its
+     *     writer rewrites it ({@code compaction.delete-ratio-threshold}); 1 for never
      */
     public record Lsm(
             MergeEngine mergeEngine,
@@ -124,7 +128,8 @@ public record TableConfig(
             Memory memory,
             int sortedRunStopTrigger,
             int fullCompactionDeltaCommits,
-            boolean deletionVectors) {
+            boolean deletionVectors,
+            double deleteRatioThreshold) {
 
         /**
          * Whether a key's row is its newest version, whole: the deduplicate engine, ordered by
@@ -265,6 +270,16 @@ public record TableConfig(
                             "Invalid value '%d' for option '%s' of table %s: must be at least 1",
                             fullEvery, LsmOptions.FULL_COMPACTION_DELTA_COMMITS.key(), table));
         }
+        double deleteRatio = get(table, conf, LsmOptions.COMPACTION_DELETE_RATIO_THRESHOLD);
+        if (!(deleteRatio > 0 && deleteRatio <= 1)) {
+            throw new IllegalArgumentException(
+                    String.format(
+                            "Invalid value '%s' for option '%s' of table %s: must be above 0 and at"
+                                    + " most 1",
+                            deleteRatio,
+                            LsmOptions.COMPACTION_DELETE_RATIO_THRESHOLD.key(),
+                            table));
+        }
         return new Lsm(
                 MergeEngine.fromOption(table, get(table, conf, LsmOptions.MERGE_ENGINE)),
                 get(table, conf, LsmOptions.SEQUENCE_FIELD) != null,
@@ -275,7 +290,8 @@ public record TableConfig(
                         positive(table, conf, LsmOptions.LOOKUP_CACHE_MAX_MEMORY_SIZE)),
                 stop == null ? trigger + 3 : stop,
                 fullEvery == null ? 0 : fullEvery,
-                get(table, conf, LsmOptions.DELETION_VECTORS_ENABLED));
+                get(table, conf, LsmOptions.DELETION_VECTORS_ENABLED),
+                deleteRatio);
     }
 
     private static void validateKeys(String table, Map<String, String> options) {

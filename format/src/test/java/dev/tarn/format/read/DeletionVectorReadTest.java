@@ -55,8 +55,15 @@ class DeletionVectorReadTest {
                     },
                     new String[] {"id", "a", "b"});
 
+    /** Vectors kept however many rows they delete: these tests read files with their vectors. */
     private static final Map<String, String> WITH_VECTORS =
-            Map.of("bucket", "1", "deletion-vectors.enabled", "true");
+            Map.of(
+                    "bucket",
+                    "1",
+                    "deletion-vectors.enabled",
+                    "true",
+                    "compaction.delete-ratio-threshold",
+                    "1");
 
     @TempDir java.nio.file.Path tempDir;
 

@@ -91,7 +91,9 @@ final class BucketCompactions {
     /**
      * Starts a compaction if none runs and the levels call for one ({@code full}: merging every run
      * into one at the last level, which a bucket that is one such run already needs only if a file
-     * has deleted rows); true if one started.
+     * has deleted rows); true if one started. With deletion vectors, when the levels call for none,
+     * a file whose vector deletes at least {@link BucketTreeWriter.VectorSetup#rewriteRatio} of its
+     * rows is rewritten on its own, at its level (the one with the largest share).
      */
     boolean start(boolean full) {
         if (running != null) {
@@ -103,10 +105,18 @@ final class BucketCompactions {
                 full
                         ? setup.picker().pickFull(infos, anyDeletions(runs))
                         : setup.picker().pick(infos);
-        if (unit.isEmpty()) {
-            return false;
+        List<SortedRun> inputs;
+        if (unit.isPresent()) {
+            inputs = runs.subList(0, unit.get().runCount());
+        } else {
+            Optional<SortedRun> rewrite = full ? Optional.empty() : mostDeleted(runs);
+            if (rewrite.isEmpty()) {
+                return false;
+            }
+            inputs = List.of(rewrite.get());
+            // Its keys stay in its key range and its level: tombstones stay, as above any file.
+            unit = Optional.of(new CompactionUnit(1, rewrite.get().level(), false));
         }
-        List<SortedRun> inputs = runs.subList(0, unit.get().runCount());
         runningTask =
                 new CompactionTask(
                         inputs,
@@ -129,6 +139,33 @@ final class BucketCompactions {
                                     }
                                 });
         return true;
+    }
+
+    /**
+     * The file whose vector deletes the largest share of its rows, if that share is at least the
+     * threshold and not all of them ({@link #dropAllDeleted} drops those), as a run of its own.
+     */
+    private Optional<SortedRun> mostDeleted(List<SortedRun> runs) {
+        if (vectors == null || setup.vectors().rewriteRatio() >= 1) {
+            return Optional.empty();
+        }
+        double most = setup.vectors().rewriteRatio();
+        SortedRun picked = null;
+        for (SortedRun run : runs) {
+            for (DataFile f : run.files()) {
+                DeletionVector vector = vectors.vector(f.fileName());
+                if (vector == null || f.rowCount() == 0) {
+                    continue;
+                }
+                long deleted = vector.cardinality();
+                double share = (double) deleted / f.rowCount();
+                if (deleted < f.rowCount() && share >= most) {
+                    most = share;
+                    picked = new SortedRun(run.level(), List.of(f));
+                }
+            }
+        }
+        return Optional.ofNullable(picked);
     }
 
     /**

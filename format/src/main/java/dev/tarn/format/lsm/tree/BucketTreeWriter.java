@@ -88,8 +88,10 @@ public final class BucketTreeWriter implements AutoCloseable {
      *     whatever the changelog producer
      * @param maintained whether a file was written with vectors maintained (under a schema with
      *     them on); a bucket holding any other is compacted fully before its first flush
+     * @param rewriteRatio the share of a file's rows deleted from which the bucket's writer
+     *     rewrites it on its own ({@code compaction.delete-ratio-threshold}); 1 for never
      */
-    record VectorSetup(LookupMemory memory, Predicate<DataFile> maintained) {}
+    record VectorSetup(LookupMemory memory, Predicate<DataFile> maintained, double rewriteRatio) {}
 
     /**
      * The changes of one commit: added level-0 files, what compaction replaced with what, the

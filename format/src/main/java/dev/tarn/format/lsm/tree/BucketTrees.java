@@ -136,7 +136,11 @@ public final class BucketTrees implements AutoCloseable {
                                 changelog.lookupMemory() != null
                                         ? changelog.lookupMemory()
                                         : new LookupMemory(config.lsm().memory().lookupCacheSize()),
-                                maintained)
+                                maintained,
+                                // A write-only writer leaves every compaction to a dedicated job.
+                                config.compaction().writeOnly()
+                                        ? 1
+                                        : config.lsm().deleteRatioThreshold())
                         : null;
         this.io = io;
         this.parquetOptions = parquetOptions;
