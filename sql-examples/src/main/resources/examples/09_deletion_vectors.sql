@@ -8,10 +8,13 @@ CREATE TABLE lake.crm.users (id BIGINT, name STRING, tier STRING, PRIMARY KEY (i
 
 INSERT INTO lake.crm.users VALUES (1, 'ada', 'gold'), (2, 'bob', 'silver'), (3, 'cy', 'bronze'),
   (4, 'dee', 'silver');
--- Upserts: the rows of keys 2 and 3 in the first file are marked deleted.
+-- Upserts: the rows of keys 2 and 3 in the first file are marked deleted. That is half its rows
+-- ('compaction.delete-ratio-threshold', 0.5 by default), so the writer also rewrites the file on
+-- its own, with keys 1 and 4 only: a read need not decode rows only to drop them.
 INSERT INTO lake.crm.users VALUES (2, 'bob', 'gold'), (3, 'cy', 'silver'), (5, 'eve', 'bronze');
--- A delete marks the key's row deleted. Its own file holds only its tombstone (for streaming
--- reads of the change), deleted too: a file whose rows are all deleted leaves the snapshot.
+-- A delete marks the key's row deleted (half the rewritten file again: rewritten with key 1 alone).
+-- Its own file holds only its tombstone (for streaming reads of the change), deleted too: a file
+-- whose rows are all deleted leaves the snapshot.
 DELETE FROM lake.crm.users WHERE id = 4;
 -- The update marks key 5's row of the second file deleted.
 UPDATE lake.crm.users SET tier = 'gold' WHERE id = 5;
@@ -19,8 +22,8 @@ UPDATE lake.crm.users SET tier = 'gold' WHERE id = 5;
 -- The current rows, each file read on its own without the rows its vector deletes.
 SELECT * FROM lake.crm.users ORDER BY id;
 
--- The files, oldest first: all at level 0 (nothing compacted yet), with their deleted rows; the
--- delete's file is not among them.
+-- The files, oldest first, all at level 0, with their deleted rows: the first file as rewritten,
+-- the second with key 5's old row deleted, the update's; the delete's file is not among them.
 SELECT level, record_count, deleted_record_count, min_key, max_key
 FROM lake.crm.`users$files` ORDER BY min_sequence_number;
 
