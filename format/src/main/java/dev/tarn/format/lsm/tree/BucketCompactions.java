@@ -101,26 +101,28 @@ final class BucketCompactions {
         }
         List<SortedRun> runs = levels.runs();
         List<SortedRunInfo> infos = runs.stream().map(SortedRunInfo::of).toList();
-        Optional<CompactionUnit> unit =
+        Optional<CompactionUnit> picked =
                 full
                         ? setup.picker().pickFull(infos, anyDeletions(runs))
                         : setup.picker().pick(infos);
         List<SortedRun> inputs;
-        if (unit.isPresent()) {
-            inputs = runs.subList(0, unit.get().runCount());
+        CompactionUnit unit;
+        if (picked.isPresent()) {
+            unit = picked.get();
+            inputs = runs.subList(0, unit.runCount());
         } else {
-            Optional<SortedRun> rewrite = full ? Optional.empty() : mostDeleted(runs);
-            if (rewrite.isEmpty()) {
+            SortedRun rewrite = full ? null : mostDeleted(runs);
+            if (rewrite == null) {
                 return false;
             }
-            inputs = List.of(rewrite.get());
-            // Its keys stay in its key range and its level: tombstones stay, as above any file.
-            unit = Optional.of(new CompactionUnit(1, rewrite.get().level(), false));
+            inputs = List.of(rewrite);
+            // The file's level keeps its tombstones: a level may lie below it.
+            unit = new CompactionUnit(1, rewrite.level(), false);
         }
         runningTask =
                 new CompactionTask(
                         inputs,
-                        unit.get(),
+                        unit,
                         target,
                         setup.merges().get(),
                         vectors == null ? opener : withVectorsAsNow(inputs),
@@ -143,11 +145,13 @@ final class BucketCompactions {
 
     /**
      * The file whose vector deletes the largest share of its rows, if that share is at least the
-     * threshold and not all of them ({@link #dropAllDeleted} drops those), as a run of its own.
+     * threshold and not all of them ({@link #dropAllDeleted} drops those), as a run of its own;
+     * null if there is none.
      */
-    private Optional<SortedRun> mostDeleted(List<SortedRun> runs) {
+    @Nullable
+    private SortedRun mostDeleted(List<SortedRun> runs) {
         if (vectors == null || setup.vectors().rewriteRatio() >= 1) {
-            return Optional.empty();
+            return null;
         }
         double most = setup.vectors().rewriteRatio();
         SortedRun picked = null;
@@ -165,7 +169,7 @@ final class BucketCompactions {
                 }
             }
         }
-        return Optional.ofNullable(picked);
+        return picked;
     }
 
     /**
